@@ -28,7 +28,13 @@
   WSN_EXTERN_C __attribute__((annotate("wsn.invariant"), noinline, used)) _Bool         \
   WSN_INVARIANT_FN(name)(void)
 
-/* The check: a plain call; the instrumentation follows it with a wsn.check trace op. */
-#define WSN_CHECK(name) ((void)WSN_INVARIANT_FN(name)())
+/* The check: a call whose result goes to a volatile slot, so that the optimizer cannot drop a
+ * call to a pure invariant function; the instrumentation follows the call with a wsn.check
+ * trace op. */
+#define WSN_CHECK(name)                                                                  \
+  do {                                                                                   \
+    volatile _Bool wsn_check_result_ = WSN_INVARIANT_FN(name)();                         \
+    (void)wsn_check_result_;                                                             \
+  } while (0)
 
 #endif
