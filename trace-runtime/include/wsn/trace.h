@@ -1,0 +1,186 @@
+/* wsn/trace.h - the mote trace runtime of wsn-trace (C99, no libc on the mote).
+ *
+ * This is the API the record lowering (wsn-lower<record>) calls. The trace it writes is the
+ * object __wsn_trace, laid out exactly as spec/trace-format.md describes (32-byte header, then
+ * the ring), so a simulator or debugger retrieves a trace by reading sizeof(__wsn_trace) bytes
+ * at that symbol, and a host build writes the same bytes to a .wtr file.
+ *
+ * Every entry point is interrupt safe: it saves the interrupt state, disables interrupts,
+ * writes its record and restores the state. The begin/put/end families (checkpoints and
+ * effects) keep interrupts disabled from begin to end, so a record is never interleaved.
+ *
+ * The log types follow the thesis (Wang 2013, section 4.1 "What to Record": LOG types 1-5;
+ * section 5.1: LOG type 6) with the refinements of DESIGN-BRIEF section 4.
+ *
+ * Symbols other tools rely on (keep these names): __wsn_trace, __wsn_node_id,
+ * __wsn_check_hook, __wsn_violation_hook, __wsn_module_hash.
+ */
+#ifndef WSN_TRACE_H
+#define WSN_TRACE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Ring size in bytes and segment size (spec/trace-format.md section 2). The ring must hold at
+ * least two segments and be a multiple of the segment size; both fit in 16 bits. These macros
+ * matter when the runtime itself is compiled. */
+#ifndef WSN_TRACE_BUF_SIZE
+#define WSN_TRACE_BUF_SIZE 1024
+#endif
+#ifndef WSN_TRACE_SEG_SIZE
+#define WSN_TRACE_SEG_SIZE 256
+#endif
+/* Black-box mode: after the first violation no more records are written (flags bit 2). */
+#ifndef WSN_TRACE_BLACKBOX
+#define WSN_TRACE_BLACKBOX 1
+#endif
+/* How many nested interrupt handlers can save the interrupted #gv_reference. */
+#ifndef WSN_TRACE_IRQ_DEPTH
+#define WSN_TRACE_IRQ_DEPTH 4
+#endif
+
+/* Header field values (spec/trace-format.md section 1). */
+#define WSN_TRACE_VERSION 1
+#define WSN_TRACE_TARGET_HOST 0
+#define WSN_TRACE_TARGET_AVR 1
+#define WSN_TRACE_TARGET_MSP430 2
+#define WSN_TRACE_FLAG_WRAPPED 0x0001u
+#define WSN_TRACE_FLAG_VIOLATION 0x0002u
+#define WSN_TRACE_FLAG_FROZEN 0x0004u
+#define WSN_TRACE_FLAG_DROPPED 0x0008u  /* a record was dropped (too big / unbalanced) */
+#define WSN_TRACE_NO_VIOLATION 0xFFFFu
+
+/* Record tags (spec/trace-format.md section 3). */
+enum {
+  WSN_REC_PAD = 0x00,
+  WSN_REC_ENTRY = 0x01,
+  WSN_REC_EXIT = 0x02,
+  WSN_REC_IRQ = 0x03,
+  WSN_REC_IRQ_EXIT = 0x04,
+  WSN_REC_SCHED = 0x05,
+  WSN_REC_CHECKPOINT = 0x06,
+  WSN_REC_INPUT = 0x07,
+  WSN_REC_INPUT_BYTES = 0x08,
+  WSN_REC_SEND = 0x09,
+  WSN_REC_RECV = 0x0A,
+  WSN_REC_EFFECT = 0x0B,
+  WSN_REC_SKIP_BEGIN = 0x0C,
+  WSN_REC_SKIP_END = 0x0D,
+  WSN_REC_CHECK = 0x0E,
+  WSN_REC_VIOLATION = 0x0F
+};
+
+/* The 32-byte header; all fields little-endian (native on every supported target). */
+struct __wsn_trace_header {
+  uint8_t magic[4];     /* 'W' 'T' 'R' 'B' */
+  uint8_t version;      /* WSN_TRACE_VERSION */
+  uint8_t target;       /* WSN_TRACE_TARGET_* */
+  uint16_t node_id;     /* copied from __wsn_node_id by __wsn_rt_init */
+  uint32_t module_hash; /* copied from __wsn_module_hash */
+  uint16_t buf_size;    /* WSN_TRACE_BUF_SIZE */
+  uint16_t seg_size;    /* WSN_TRACE_SEG_SIZE */
+  uint16_t head;        /* next write offset in data, always < buf_size */
+  uint16_t flags;       /* WSN_TRACE_FLAG_* */
+  uint32_t wraps;       /* times writing wrapped to segment 0 */
+  uint32_t checks;      /* invariant checks executed */
+  uint16_t violation;   /* first violated invariant, WSN_TRACE_NO_VIOLATION if none */
+  uint16_t reserved;    /* 0 */
+};
+
+/* The trace object: header + ring. This is the .wtr file, byte for byte. */
+struct __wsn_trace_buffer {
+  struct __wsn_trace_header hdr;
+  uint8_t data[WSN_TRACE_BUF_SIZE];
+};
+
+/* The one trace object (in .bss; __wsn_rt_init fills the header). */
+extern struct __wsn_trace_buffer __wsn_trace;
+
+/* The node id. On a mote it lives in .noinit: the simulator (or a bootloader) stores the id
+ * there before the program starts. On the host, __wsn_rt_init sets it from env WSN_NODE_ID. */
+extern volatile uint16_t __wsn_node_id;
+
+/* Hash of the instrumented module; the instrumented module defines it (strong), the runtime
+ * provides a weak 0 so uninstrumented test programs link. */
+extern const uint32_t __wsn_module_hash;
+
+/* #gv_reference (LOG type 2): the lowering adds `n` to it inside each atomic region. The
+ * runtime resets it at function entry/exit and saves/restores it around handlers. */
+extern volatile uint16_t __wsn_gv_reference;
+
+/* Initialise the header (magic, sizes, node id, module hash) if not done yet. Idempotent;
+ * every record writer calls it lazily, so an explicit call is only needed for the header. */
+void __wsn_rt_init(void);
+/* Discard the whole trace (zero header and ring, disarm, unfreeze) and initialise again. */
+void __wsn_rt_reset(void);
+
+/* LOG 1: ENTRY fid, then #gv_reference = 0. */
+void __wsn_rt_entry(uint16_t fid);
+/* LOG 1: EXIT fid, then #gv_reference = 0. */
+void __wsn_rt_exit(uint16_t fid);
+/* LOG 2: IRQ irq count=#gv_reference; saves #gv_reference and resets it to 0. */
+void __wsn_rt_irq_entry(uint16_t irq);
+/* LOG 2: IRQ_EXIT irq; restores the interrupted context's #gv_reference. */
+void __wsn_rt_irq_exit(uint16_t irq);
+/* LOG 3: SCHED task. */
+void __wsn_rt_sched(uint16_t task);
+
+/* LOG 4. Returns 1 when the anchor flag is armed, i.e. no checkpoint has been written since
+ * writing entered the current segment (and the trace is not frozen). */
+uint8_t __wsn_rt_anchor_armed(void);
+/* LOG 4: disable interrupts and start CHECKPOINT anchor len; disarms the anchor flag. The
+ * caller then writes exactly `len` bytes with __wsn_rt_put and calls __wsn_rt_record_end. */
+void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len);
+/* Multi-level: start EFFECT site len; same protocol as a checkpoint (put..., record_end). */
+void __wsn_rt_effect_begin(uint16_t site, uint16_t len);
+/* Append n bytes to the record opened by a *_begin (bytes beyond its len are ignored). */
+void __wsn_rt_put(const void *p, uint16_t n);
+/* Close the open record (missing bytes are zero-filled) and restore interrupts. */
+void __wsn_rt_record_end(void);
+
+/* LOG 5: INPUT site value (value already masked to the used bits). */
+void __wsn_rt_input(uint16_t site, uint32_t value);
+/* LOG 5: INPUT_BYTES site n bytes[n]. */
+void __wsn_rt_input_bytes(uint16_t site, const void *p, uint16_t n);
+
+/* LOG 6: SEND site seq dest (dest 0xFFFF = broadcast). */
+void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq);
+/* LOG 6: RECV site sender seq. */
+void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq);
+
+/* Multi-level: SKIP_BEGIN site / SKIP_END site around a call to an uninstrumented callee. */
+void __wsn_rt_skip_begin(uint16_t site);
+void __wsn_rt_skip_end(uint16_t site);
+
+/* Invariant check: checks += 1; CHECK or VIOLATION inv crc; calls __wsn_check_hook(inv). On
+ * the first violation: sets flags bit 1 and `violation`, freezes the trace in black-box mode,
+ * then calls __wsn_violation_hook(inv) (so a debugger stopping there sees the final trace);
+ * the host build also writes the .wtr file then. */
+void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc);
+/* CRC-16/CCITT-FALSE step: fold n bytes at p into crc (start with 0xFFFF). */
+uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n);
+
+/* Break-point hooks for simulators and debuggers: they do nothing, are never inlined and are
+ * never merged with each other. */
+void __wsn_check_hook(uint16_t inv);
+void __wsn_violation_hook(uint16_t inv);
+
+/* Send the raw trace object (header + ring, sizeof(__wsn_trace) bytes, i.e. the .wtr file)
+ * through a byte sink such as a polled UART, with interrupts disabled for a consistent copy. */
+void __wsn_rt_drain(void (*put)(uint8_t));
+
+#if !defined(__AVR__) && !defined(__MSP430__)
+/* Host only: write the trace object to `path`; returns 0 on success, -1 on error. A host
+ * build writes it automatically at the first violation and at exit, to env WSN_TRACE_OUT
+ * (default "trace.wtr"). */
+int __wsn_rt_write_file(const char *path);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WSN_TRACE_H */
