@@ -1,0 +1,668 @@
+//===- Driver.cpp - wsn-cc: build mote firmware with wsn-trace ------------===//
+//
+// See Driver.h and spec/wsn-cc.md. Every external tool runs through
+// llvm::sys::ExecuteAndWait with its stdout/stderr captured, so a failing stage can be
+// reported as: the stage, the exact command, the tool's stderr.
+//
+//===----------------------------------------------------------------------===//
+#include "Driver.h"
+#include "WsnCcConfig.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace wsncc {
+
+static Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg.str());
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+void printHelp(raw_ostream &OS) {
+  OS << "USAGE: wsn-cc --target=avr|msp430|host --mcu=MCU [options] -o OUT SRC.c...\n\n"
+        "Builds OUT.elf (OUT for --target=host), OUT.replay.bc and OUT.wmap.\n\n"
+        "  --target=T          avr, msp430 or host\n"
+        "  --mcu=MCU           atmega128 atmega1281 | msp430f1611 msp430f2617 | host\n"
+        "  --no-trace          build the original program (no instrumentation, no runtime)\n"
+        "  --level=N           multi-level tracing: instrument call depth N from invariants\n"
+        "  --error-paths=FILE  restrict the slice to the error paths listed in FILE\n"
+        "  --check-at=writes   check invariants after every write to their inputs\n"
+        "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE)\n"
+        "  -I DIR -D X[=V] -U X  preprocessor options, passed to clang\n"
+        "  -O0|1|2|3|s|z       optimisation level (default -Os)\n"
+        "  -g / -g0            debug info (default on)\n"
+        "  --save-temps        keep intermediate files in OUT.wsn-tmp/\n"
+        "  -v                  print every command\n";
+}
+
+static Expected<unsigned> parseUnsigned(StringRef Opt, StringRef V) {
+  unsigned N;
+  if (V.empty() || V.getAsInteger(10, N))
+    return makeError(formatv("{0} expects a decimal number, got '{1}'", Opt, V));
+  return N;
+}
+
+Expected<Options> parseArgs(ArrayRef<const char *> Args) {
+  Options O;
+  std::string TargetName, McuName;
+  bool HaveTarget = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    // Options that take their value either attached or as the next argument.
+    auto Value = [&](StringRef Flag) -> Expected<std::string> {
+      if (A.size() > Flag.size())
+        return A.drop_front(Flag.size()).str();
+      if (I + 1 >= Args.size())
+        return makeError(formatv("{0} needs a value", Flag));
+      return std::string(Args[++I]);
+    };
+    if (A == "--help" || A == "-help" || A == "-h") {
+      O.Help = true;
+    } else if (A.consume_front("--target=")) {
+      TargetName = A.str();
+      HaveTarget = true;
+    } else if (A.consume_front("--mcu=")) {
+      McuName = A.str();
+    } else if (A.consume_front("--level=")) {
+      auto N = parseUnsigned("--level", A);
+      if (!N)
+        return N.takeError();
+      O.Level = *N;
+    } else if (A.consume_front("--error-paths=")) {
+      O.ErrorPaths = A.str();
+      if (!sys::fs::exists(O.ErrorPaths))
+        return makeError(formatv("--error-paths: no such file: {0}", O.ErrorPaths));
+    } else if (A.consume_front("--check-at=")) {
+      if (A != "writes")
+        return makeError(formatv("--check-at={0}: the only supported value is 'writes'", A));
+      O.CheckAt = A.str();
+    } else if (A == "--no-trace") {
+      O.NoTrace = true;
+    } else if (A.consume_front("--trace-buf=")) {
+      auto N = parseUnsigned("--trace-buf", A);
+      if (!N)
+        return N.takeError();
+      if (*N < 32 || *N > 0x8000)
+        return makeError(formatv("--trace-buf={0}: must be between 32 and 32768 bytes", *N));
+      O.TraceBuf = *N;
+    } else if (A == "--save-temps") {
+      O.SaveTemps = true;
+    } else if (A == "-v") {
+      O.Verbose = true;
+    } else if (A == "-g") {
+      O.Debug = true;
+    } else if (A == "-g0") {
+      O.Debug = false;
+    } else if (A.starts_with("-O")) {
+      StringRef L = A.drop_front(2);
+      if (L.empty())
+        L = "2";
+      if (L.size() != 1 || !StringRef("0123sz").contains(L[0]))
+        return makeError(formatv("unknown optimisation level '{0}' (use -O0 -O1 -O2 -O3 -Os -Oz)", A));
+      O.OptLevel = L.str();
+    } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
+      StringRef Flag = A.take_front(2);
+      auto V = Value(Flag);
+      if (!V)
+        return V.takeError();
+      O.CFlags.push_back((Flag + *V).str());
+    } else if (A.starts_with("-o")) {
+      auto V = Value("-o");
+      if (!V)
+        return V.takeError();
+      O.Out = *V;
+    } else if (A.starts_with("-") && A != "-") {
+      return makeError(formatv("unknown option '{0}' (see wsn-cc --help)", A));
+    } else {
+      O.Sources.push_back(A.str());
+    }
+  }
+  if (O.Help)
+    return O;
+
+  if (!HaveTarget)
+    return makeError("missing --target=avr|msp430|host");
+  auto T = parseTarget(TargetName);
+  if (!T)
+    return T.takeError();
+  O.Target = *T;
+  auto M = findMcu(O.Target, McuName);
+  if (!M)
+    return M.takeError();
+  O.Mcu = *M;
+
+  if (O.Out.empty())
+    return makeError("missing -o OUT");
+  if (O.Sources.empty())
+    return makeError("no source files given");
+  for (const std::string &S : O.Sources) {
+    if (!StringRef(S).ends_with(".c"))
+      return makeError(formatv("{0}: not a C source file (expected a .c file)", S));
+    if (!sys::fs::is_regular_file(S))
+      return makeError(formatv("no such source file: {0}", S));
+  }
+  if (StringRef(O.Out).ends_with(".elf"))
+    O.Out.resize(O.Out.size() - 4);
+  if (O.NoTrace && (O.Level || !O.ErrorPaths.empty() || !O.CheckAt.empty() || O.TraceBuf))
+    WithColor::warning(errs(), "wsn-cc")
+        << "--level/--error-paths/--check-at/--trace-buf have no effect with --no-trace\n";
+  return O;
+}
+
+//===----------------------------------------------------------------------===//
+// Running tools
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string quoteArg(StringRef A) {
+  if (!A.empty() && A.find_first_of(" \t\"'$\\") == StringRef::npos)
+    return A.str();
+  std::string Q = "'";
+  for (char C : A) {
+    if (C == '\'')
+      Q += "'\\''";
+    else
+      Q += C;
+  }
+  return Q + "'";
+}
+
+std::string joinCommand(ArrayRef<std::string> Argv) {
+  std::string S;
+  for (const std::string &A : Argv) {
+    if (!S.empty())
+      S += ' ';
+    S += quoteArg(A);
+  }
+  return S;
+}
+
+/// A temporary directory removed on destruction unless kept.
+struct TempDir {
+  SmallString<128> Path;
+  bool Keep = false;
+  ~TempDir() {
+    if (!Path.empty() && !Keep)
+      sys::fs::remove_directories(Path);
+  }
+};
+
+class Pipeline {
+public:
+  Pipeline(const Options &O, const char *Argv0) : O(O), Argv0(Argv0) {}
+  Error run();
+
+private:
+  const Options &O;
+  const char *Argv0;
+  TempDir Tmp;
+  std::string LLVMBin, Plugin, SourceRoot, CacheRoot;
+
+  Error locateTools();
+  std::string tool(StringRef Name) const {
+    SmallString<128> P(LLVMBin);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+  std::string tmp(const Twine &Name) const {
+    SmallString<128> P(Tmp.Path);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+  std::string src(const Twine &Rel) const {
+    SmallString<128> P(SourceRoot);
+    sys::path::append(P, Rel);
+    return std::string(P);
+  }
+
+  /// Runs \p Argv; on failure the error names \p Stage, the command and its stderr. The
+  /// tool's stderr is forwarded on success too (warnings), unless \p Quiet.
+  Error exec(StringRef Stage, ArrayRef<std::string> Argv, bool Quiet = false,
+             std::string *StdErr = nullptr);
+
+  std::vector<std::string> targetCFlags() const;
+  std::vector<std::string> llcTargetFlags() const;
+  Expected<std::vector<std::string>> cachedObjects(StringRef What,
+                                                   ArrayRef<std::string> Sources,
+                                                   ArrayRef<std::string> Deps,
+                                                   ArrayRef<std::string> ExtraFlags);
+  Expected<std::vector<std::string>> runtimeObjects();
+  Expected<std::vector<std::string>> platformObjects();
+  Error probeTracePass();
+  Error checkFits(StringRef Elf);
+};
+
+} // namespace
+
+Error Pipeline::exec(StringRef Stage, ArrayRef<std::string> Argv, bool Quiet,
+                     std::string *StdErr) {
+  if (O.Verbose)
+    outs() << joinCommand(Argv) << "\n";
+  std::string OutFile = tmp(Twine("stage.out"));
+  std::string ErrFile = tmp(Twine("stage.err"));
+  std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(OutFile),
+                                          StringRef(ErrFile)};
+  SmallVector<StringRef, 32> Refs;
+  for (const std::string &A : Argv)
+    Refs.push_back(A);
+  std::string ExecErr;
+  int RC = sys::ExecuteAndWait(Argv[0], Refs, std::nullopt, Redirects, 0, 0, &ExecErr);
+  std::string Out, Err;
+  if (auto B = MemoryBuffer::getFile(OutFile))
+    Out = (*B)->getBuffer().str();
+  if (auto B = MemoryBuffer::getFile(ErrFile))
+    Err = (*B)->getBuffer().str();
+  if (StdErr)
+    *StdErr = Err;
+  if (RC != 0) {
+    std::string Why = RC < 0 ? ("could not run: " + ExecErr)
+                             : formatv("exit status {0}", RC).str();
+    std::string Msg = formatv("stage '{0}' failed ({1})\n  command: {2}", Stage, Why,
+                              joinCommand(Argv));
+    std::string Detail = Err.empty() ? Out : Err;
+    if (!Detail.empty()) {
+      Msg += "\n";
+      Msg += StringRef(Detail).rtrim().str();
+    }
+    return makeError(Msg);
+  }
+  if (!Quiet) {
+    outs() << Out;
+    errs() << Err;
+  }
+  return Error::success();
+}
+
+Error Pipeline::locateTools() {
+  // LLVM 19: the configure-time tools dir, else Debian's path. Never /usr/bin (LLVM 14).
+  for (StringRef Dir : {StringRef(WSN_CC_LLVM_TOOLS_DIR), StringRef("/usr/lib/llvm-19/bin")}) {
+    SmallString<128> C(Dir);
+    sys::path::append(C, "clang");
+    if (sys::fs::can_execute(C)) {
+      LLVMBin = Dir.str();
+      break;
+    }
+  }
+  if (LLVMBin.empty())
+    return makeError("cannot find LLVM 19 tools (looked in " WSN_CC_LLVM_TOOLS_DIR
+                     " and /usr/lib/llvm-19/bin)");
+
+  // The plugin next to our binary (build/bin/wsn-cc -> build/lib/WSNTrace.so), else baked in.
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&printHelp);
+  SmallString<128> Rel(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Rel, "lib", "WSNTrace.so");
+  Plugin = sys::fs::exists(Rel) ? std::string(Rel) : std::string(WSN_CC_PLUGIN);
+
+  const char *Root = getenv("WSN_SOURCE_ROOT");
+  SourceRoot = Root && *Root ? Root : WSN_CC_SOURCE_ROOT;
+  if (!sys::fs::is_directory(src("trace-runtime/include")))
+    return makeError(formatv("wsn-trace sources not found at {0} (set WSN_SOURCE_ROOT)",
+                             SourceRoot));
+  CacheRoot = WSN_CC_RT_CACHE;
+  return Error::success();
+}
+
+std::vector<std::string> Pipeline::targetCFlags() const {
+  std::vector<std::string> F;
+  switch (O.Target) {
+  case TargetKind::AVR:
+    F = {"--target=avr", std::string("-mmcu=") + O.Mcu->Name};
+    break;
+  case TargetKind::MSP430:
+    F = {"--target=msp430", std::string("-mmcu=") + O.Mcu->Name, "-isystem",
+         "/usr/msp430/include"};
+    break;
+  case TargetKind::Host:
+    break;
+  }
+  F.push_back("-ffunction-sections");
+  F.push_back("-fdata-sections");
+  return F;
+}
+
+std::vector<std::string> Pipeline::llcTargetFlags() const {
+  std::vector<std::string> F;
+  switch (O.Target) {
+  case TargetKind::AVR:
+    F = {"-mtriple=avr", std::string("-mcpu=") + O.Mcu->Name};
+    break;
+  case TargetKind::MSP430:
+    F = {"-mtriple=msp430"};
+    break;
+  case TargetKind::Host:
+    F = {"-relocation-model=pic"};
+    break;
+  }
+  F.push_back("-function-sections");
+  F.push_back("-data-sections");
+  return F;
+}
+
+/// Compiles \p Sources into a cache directory keyed by \p What and the flags; an object is
+/// reused while it is newer than every source and dependency and its flags are unchanged.
+/// Objects are written to a unique name and renamed, so concurrent builds never see a
+/// half-written object.
+Expected<std::vector<std::string>>
+Pipeline::cachedObjects(StringRef What, ArrayRef<std::string> Sources,
+                        ArrayRef<std::string> Deps, ArrayRef<std::string> ExtraFlags) {
+  std::vector<std::string> Base = {tool("clang")};
+  llvm::append_range(Base, targetCFlags());
+  llvm::append_range(Base, ExtraFlags);
+  Base.push_back(O.Debug ? "-g" : "-g0");
+  Base.push_back("-c");
+  uint64_t Key = xxh3_64bits(joinCommand(Base));
+
+  SmallString<128> Dir(CacheRoot);
+  sys::path::append(Dir, formatv("{0}-{1}-{2}-{3:x-}", What, targetName(O.Target),
+                                 O.Mcu->Name, Key)
+                             .str());
+  if (sys::fs::create_directories(Dir)) {
+    // Build tree not writable: cache next to the output instead.
+    SmallString<128> Alt(sys::path::parent_path(O.Out));
+    sys::path::append(Alt, ".wsn-rt-cache", sys::path::filename(Dir));
+    Dir = Alt;
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return makeError(formatv("cannot create runtime cache {0}: {1}", Dir, EC.message()));
+  }
+
+  sys::TimePoint<> Newest;
+  for (ArrayRef<std::string> L : {Sources, Deps})
+    for (const std::string &F : L) {
+      sys::fs::file_status St;
+      if (!sys::fs::status(F, St))
+        Newest = std::max(Newest, St.getLastModificationTime());
+    }
+
+  std::vector<std::string> Objs;
+  for (const std::string &S : Sources) {
+    SmallString<128> Obj(Dir);
+    sys::path::append(Obj, sys::path::stem(S) + ".o");
+    sys::fs::file_status St;
+    if (!sys::fs::status(Obj, St) && St.getLastModificationTime() >= Newest) {
+      Objs.push_back(std::string(Obj));
+      continue;
+    }
+    SmallString<128> Part;
+    if (std::error_code EC = sys::fs::createUniqueFile(Obj + ".%%%%%%.tmp", Part))
+      return makeError(formatv("cannot write in {0}: {1}", Dir, EC.message()));
+    std::vector<std::string> Cmd = Base;
+    llvm::append_range(Cmd, std::vector<std::string>{S, "-o", std::string(Part)});
+    if (Error E = exec(formatv("compile {0} ({1})", sys::path::filename(S), What).str(), Cmd)) {
+      sys::fs::remove(Part);
+      return std::move(E);
+    }
+    if (std::error_code EC = sys::fs::rename(Part, Obj))
+      return makeError(formatv("cannot rename {0} to {1}: {2}", Part, Obj, EC.message()));
+    Objs.push_back(std::string(Obj));
+  }
+  return Objs;
+}
+
+static std::vector<std::string> globFiles(StringRef Dir, ArrayRef<StringRef> Exts) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+    for (StringRef E : Exts)
+      if (StringRef(It->path()).ends_with(E))
+        Out.push_back(It->path());
+  llvm::sort(Out);
+  return Out;
+}
+
+Expected<std::vector<std::string>> Pipeline::runtimeObjects() {
+  std::string RtSrc = src("trace-runtime/src");
+  std::vector<std::string> Sources = globFiles(RtSrc, {".c"});
+  if (Sources.empty())
+    return makeError(formatv("no trace runtime sources in {0}", RtSrc));
+  std::vector<std::string> Deps = globFiles(RtSrc, {".h"});
+  llvm::append_range(Deps, globFiles(src("trace-runtime/include/wsn"), {".h"}));
+  std::vector<std::string> Flags = {"-std=c99", "-Os", "-I", src("trace-runtime/include"),
+                                    "-I", RtSrc};
+  if (O.TraceBuf)
+    Flags.push_back(formatv("-DWSN_TRACE_BUF_SIZE={0}", *O.TraceBuf).str());
+  if (O.Target == TargetKind::Host)
+    Flags.push_back("-fPIC");
+  return cachedObjects("rt", Sources, Deps, Flags);
+}
+
+Expected<std::vector<std::string>> Pipeline::platformObjects() {
+  if (O.Target != TargetKind::MSP430)
+    return std::vector<std::string>();
+  std::string Dir = src("trace-runtime/platform/msp430");
+  std::vector<std::string> Sources = globFiles(Dir, {".c", ".S"});
+  return cachedObjects("platform", Sources, {}, {"-Os", "-ffreestanding", "-fno-builtin"});
+}
+
+Error Pipeline::probeTracePass() {
+  if (!sys::fs::exists(Plugin))
+    return makeError(formatv("wsn-trace plugin not found: {0} (build the WSNTrace target)",
+                             Plugin));
+  std::string Probe = tmp("probe.ll");
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Probe, EC);
+    if (EC)
+      return makeError(formatv("cannot write {0}: {1}", Probe, EC.message()));
+    OS << "define void @wsn_cc_probe() {\n  ret void\n}\n";
+  }
+  std::string Err;
+  Error E = exec("probe wsn-trace pass",
+                 {tool("opt"), "-load-pass-plugin=" + Plugin, "-passes=wsn-trace",
+                  "-disable-output", Probe},
+                 /*Quiet=*/true, &Err);
+  if (!E)
+    return Error::success();
+  std::string Msg = toString(std::move(E));
+  if (StringRef(Err).contains("unknown pass name") ||
+      StringRef(Err).contains("unknown module pass"))
+    return makeError(formatv("wsn-trace pass not available in this build: {0} does not "
+                             "register -passes=wsn-trace (the instrumentation has not "
+                             "landed); use --no-trace to build the original program",
+                             Plugin));
+  return makeError(Msg);
+}
+
+Expected<ImageSize> measureElf(StringRef Path) {
+  auto Bin = object::ObjectFile::createObjectFile(Path);
+  if (!Bin)
+    return makeError(formatv("{0}: {1}", Path, toString(Bin.takeError())));
+  const auto *Elf = dyn_cast<object::ELFObjectFileBase>(Bin->getBinary());
+  if (!Elf)
+    return makeError(formatv("{0}: not an ELF file", Path));
+  ImageSize S;
+  for (const object::ELFSectionRef Sec : Elf->sections()) {
+    uint64_t F = Sec.getFlags();
+    if (!(F & ELF::SHF_ALLOC))
+      continue;
+    if (Sec.getType() != ELF::SHT_NOBITS)
+      S.Flash += Sec.getSize();
+    if (F & ELF::SHF_WRITE)
+      S.Ram += Sec.getSize();
+  }
+  return S;
+}
+
+Error Pipeline::checkFits(StringRef Elf) {
+  auto S = measureElf(Elf);
+  if (!S)
+    return S.takeError();
+  const McuInfo &M = *O.Mcu;
+  if (O.Verbose)
+    outs() << formatv("{0}: flash {1}/{2} bytes, RAM {3}/{4} bytes ({5})\n", Elf, S->Flash,
+                      M.FlashBytes, S->Ram, M.RamBytes, M.Name);
+  if (M.FlashBytes && S->Flash > M.FlashBytes)
+    return makeError(formatv("{0} does not fit {1}: needs {2} bytes of flash, the MCU has {3}",
+                             Elf, M.Name, S->Flash, M.FlashBytes));
+  if (M.RamBytes && S->Ram > M.RamBytes)
+    return makeError(formatv("{0} does not fit {1}: needs {2} bytes of RAM, the MCU has {3}",
+                             Elf, M.Name, S->Ram, M.RamBytes));
+  return Error::success();
+}
+
+Error Pipeline::run() {
+  if (Error E = locateTools())
+    return E;
+
+  // Work directory.
+  if (O.SaveTemps) {
+    Tmp.Path = O.Out + ".wsn-tmp";
+    Tmp.Keep = true;
+    if (std::error_code EC = sys::fs::create_directories(Tmp.Path))
+      return makeError(formatv("cannot create {0}: {1}", Tmp.Path, EC.message()));
+  } else if (std::error_code EC = sys::fs::createUniqueDirectory("wsn-cc", Tmp.Path)) {
+    return makeError(formatv("cannot create a temporary directory: {0}", EC.message()));
+  }
+  SmallString<128> OutDir(sys::path::parent_path(O.Out));
+  if (!OutDir.empty())
+    if (std::error_code EC = sys::fs::create_directories(OutDir))
+      return makeError(formatv("cannot create output directory {0}: {1}", OutDir,
+                               EC.message()));
+
+  // 1. clang -emit-llvm, one module per source.
+  std::vector<std::string> Bitcode;
+  for (size_t I = 0; I < O.Sources.size(); ++I) {
+    const std::string &S = O.Sources[I];
+    std::string BC = tmp(formatv("{0}-{1}.bc", I, sys::path::stem(S)));
+    std::vector<std::string> Cmd = {tool("clang")};
+    llvm::append_range(Cmd, targetCFlags());
+    Cmd.push_back("-O" + O.OptLevel);
+    if (O.OptLevel == "0") // keep -O0 code transformable by the instrumentation
+      llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-O0-optnone"});
+    Cmd.push_back(O.Debug ? "-g" : "-g0");
+    Cmd.push_back("-I" + src("trace-runtime/include"));
+    llvm::append_range(Cmd, O.CFlags);
+    llvm::append_range(Cmd, std::vector<std::string>{"-emit-llvm", "-c", S, "-o", BC});
+    if (Error E = exec(formatv("compile {0}", S).str(), Cmd))
+      return E;
+    Bitcode.push_back(BC);
+  }
+
+  // 2. llvm-link.
+  std::string Linked = tmp("linked.bc");
+  {
+    std::vector<std::string> Cmd = {tool("llvm-link")};
+    llvm::append_range(Cmd, Bitcode);
+    llvm::append_range(Cmd, std::vector<std::string>{"-o", Linked});
+    if (Error E = exec("llvm-link", Cmd))
+      return E;
+  }
+
+  // 3. Instrumentation (thesis chapter 4: slice from the invariants, select and instrument),
+  // once keeping the trace ops (the replay module) and once lowered for recording.
+  std::string ToCodegen = Linked;
+  if (!O.NoTrace) {
+    if (Error E = probeTracePass())
+      return E;
+    std::vector<std::string> PassOpts;
+    if (O.Level)
+      PassOpts.push_back(formatv("-wsn-level={0}", *O.Level).str());
+    if (!O.ErrorPaths.empty())
+      PassOpts.push_back("-wsn-error-paths=" + O.ErrorPaths);
+    if (!O.CheckAt.empty())
+      PassOpts.push_back("-wsn-check-at=" + O.CheckAt);
+    std::string Load = "-load-pass-plugin=" + Plugin;
+
+    std::string Replay = O.Out + ".replay.bc";
+    std::vector<std::string> Cmd = {tool("opt"), Load, "-passes=wsn-trace",
+                                    "-wsn-keep-trace-ops"};
+    llvm::append_range(Cmd, PassOpts);
+    llvm::append_range(Cmd, std::vector<std::string>{Linked, "-o", Replay});
+    if (Error E = exec("instrument (replay module)", Cmd))
+      return E;
+
+    if (Error E = exec("trace map", {tool("opt"), Load, "-passes=wsn-write-map",
+                                     "-wsn-map-file=" + O.Out + ".wmap", "-disable-output",
+                                     Replay}))
+      return E;
+
+    std::string Recorded = tmp("instrumented.bc");
+    Cmd = {tool("opt"), Load, "-passes=wsn-trace"};
+    llvm::append_range(Cmd, PassOpts);
+    llvm::append_range(Cmd, std::vector<std::string>{Linked, "-o", Recorded});
+    if (Error E = exec("instrument (record lowering)", Cmd))
+      return E;
+    ToCodegen = Recorded;
+  }
+
+  // 4. llc.
+  std::string AppObj = tmp("app.o");
+  {
+    std::string L = O.OptLevel == "s" || O.OptLevel == "z" ? "2" : O.OptLevel;
+    std::vector<std::string> Cmd = {tool("llc"), "-O" + L, "-filetype=obj"};
+    llvm::append_range(Cmd, llcTargetFlags());
+    llvm::append_range(Cmd, std::vector<std::string>{ToCodegen, "-o", AppObj});
+    if (Error E = exec("llc", Cmd))
+      return E;
+  }
+
+  // 5. Runtime and platform objects.
+  std::vector<std::string> Objs = {AppObj};
+  if (!O.NoTrace) {
+    auto Rt = runtimeObjects();
+    if (!Rt)
+      return Rt.takeError();
+    llvm::append_range(Objs, *Rt);
+  }
+  auto Plat = platformObjects();
+  if (!Plat)
+    return Plat.takeError();
+  llvm::append_range(Objs, *Plat);
+
+  // 6. Link.
+  std::string Image = O.Target == TargetKind::Host ? O.Out : O.Out + ".elf";
+  std::vector<std::string> Cmd;
+  switch (O.Target) {
+  case TargetKind::AVR: {
+    auto Gcc = sys::findProgramByName("avr-gcc");
+    if (!Gcc)
+      return makeError("avr-gcc not found on PATH (install gcc-avr and avr-libc): it links "
+                       "AVR images against avr-libc");
+    Cmd = {*Gcc, std::string("-mmcu=") + O.Mcu->Name, "-Wl,--gc-sections"};
+    break;
+  }
+  case TargetKind::MSP430: {
+    std::string Ld = src(formatv("trace-runtime/platform/msp430/{0}.ld", O.Mcu->LdFamily));
+    std::string Frag = (Twine("/usr/msp430/lib/ldscripts/") + O.Mcu->Name).str();
+    if (!sys::fs::exists(Frag + "/memory.x"))
+      return makeError(formatv("{0}/memory.x not found (install msp430mcu)", Frag));
+    Cmd = {tool("ld.lld"), "--gc-sections", "-T", Ld, "-L", Frag};
+    break;
+  }
+  case TargetKind::Host:
+    Cmd = {tool("clang")};
+    break;
+  }
+  llvm::append_range(Cmd, Objs);
+  llvm::append_range(Cmd, std::vector<std::string>{"-o", Image});
+  if (Error E = exec("link", Cmd))
+    return E;
+
+  if (O.Target != TargetKind::Host)
+    return checkFits(Image);
+  return Error::success();
+}
+
+Error runDriver(const Options &Opts, const char *Argv0) {
+  Pipeline P(Opts, Argv0);
+  return P.run();
+}
+
+} // namespace wsncc

@@ -1,0 +1,59 @@
+//===- Driver.h - wsn-cc: build mote firmware with wsn-trace ----*- C++ -*-===//
+//
+// The pipeline (spec/wsn-cc.md):
+//   clang -emit-llvm (per source) -> llvm-link -> opt -passes=wsn-trace (plugin)
+//     -> llc -> link with the trace runtime and the platform files -> OUT.elf
+//   and, next to it, OUT.replay.bc (instrumented IR, trace ops kept) and OUT.wmap.
+// With --no-trace the opt stage and the runtime are left out.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_CC_DRIVER_H
+#define WSN_CC_DRIVER_H
+
+#include "Targets.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wsncc {
+
+struct Options {
+  TargetKind Target = TargetKind::Host;
+  const McuInfo *Mcu = nullptr;
+  std::optional<unsigned> Level;      ///< --level=N (multi-level tracing)
+  std::string ErrorPaths;             ///< --error-paths=FILE
+  std::string CheckAt;                ///< --check-at=writes
+  bool NoTrace = false;               ///< --no-trace: the original program
+  std::optional<unsigned> TraceBuf;   ///< --trace-buf=BYTES
+  std::vector<std::string> CFlags;    ///< -I/-D/-U as given, in order
+  std::string OptLevel = "s";         ///< -O<x>: 0 1 2 3 s z
+  bool Debug = true;                  ///< -g (default) / -g0
+  bool Verbose = false;               ///< -v
+  bool SaveTemps = false;             ///< --save-temps: keep OUT.wsn-tmp/
+  bool Help = false;
+  std::string Out;                    ///< -o OUT (a trailing .elf is dropped)
+  std::vector<std::string> Sources;
+};
+
+/// Parses the command line (without argv[0]).
+llvm::Expected<Options> parseArgs(llvm::ArrayRef<const char *> Args);
+void printHelp(llvm::raw_ostream &OS);
+
+/// Runs the whole pipeline. Every failure names the stage, the command and its stderr.
+llvm::Error runDriver(const Options &Opts, const char *Argv0);
+
+/// Flash (allocated, initialised sections: text + rodata + data + vectors) and RAM (writable
+/// allocated sections: data + bss + noinit) of a linked ELF, as llvm-size counts them.
+struct ImageSize {
+  uint64_t Flash = 0;
+  uint64_t Ram = 0;
+};
+llvm::Expected<ImageSize> measureElf(llvm::StringRef Path);
+
+} // namespace wsncc
+
+#endif
