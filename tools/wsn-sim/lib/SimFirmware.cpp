@@ -1,0 +1,91 @@
+//===- SimFirmware.cpp - what wsn-sim needs to know about a firmware ELF --===//
+#include "SimFirmware.h"
+
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace wsn {
+namespace sim {
+
+static Error fwError(StringRef Path, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), "'" + Path + "': " + Msg);
+}
+
+Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return fwError(Path, "cannot open firmware: " + Buf.getError().message());
+  StringRef Bytes = (*Buf)->getBuffer();
+  if (Bytes.size() < 4 || !Bytes.starts_with("\x7f"
+                                             "ELF"))
+    return fwError(Path, "not an ELF file (bad magic at offset 0)");
+  auto Obj = ObjectFile::createObjectFile((*Buf)->getMemBufferRef());
+  if (!Obj)
+    return fwError(Path, "invalid ELF: " + toString(Obj.takeError()));
+  auto *Elf = dyn_cast<ELF32LEObjectFile>(Obj->get());
+  if (!Elf)
+    return fwError(Path, "not a 32-bit little-endian ELF (AVR firmware is ELF32 LSB)");
+  uint16_t Machine = Elf->getELFFile().getHeader().e_machine;
+  if (Machine != ELF::EM_AVR)
+    return fwError(Path, "ELF machine is " + Twine(Machine) + ", not AVR (" +
+                             Twine(unsigned(ELF::EM_AVR)) + ")");
+  if (Elf->getELFFile().getHeader().e_type != ELF::ET_EXEC)
+    return fwError(Path, "not a linked executable (ELF type " +
+                             Twine(Elf->getELFFile().getHeader().e_type) +
+                             "); link it with avr-gcc -mmcu=...");
+
+  FirmwareInfo FI;
+  FI.Path = Path.str();
+  bool HaveTrace = false, HaveCheck = false, HaveViol = false;
+  for (const ELFSymbolRef &Sym : Elf->symbols()) {
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    Expected<uint64_t> Addr = Sym.getAddress();
+    if (!Addr) {
+      consumeError(Addr.takeError());
+      continue;
+    }
+    if (*Name == "__wsn_trace") {
+      if (*Addr < AvrDataOffset)
+        return fwError(Path, "__wsn_trace at 0x" + utohexstr(*Addr) +
+                                 " is not in the data space (expected 0x800000 + address)");
+      FI.TraceAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
+      FI.TraceSize = static_cast<uint32_t>(Sym.getSize());
+      HaveTrace = true;
+    } else if (*Name == "__wsn_check_hook") {
+      FI.CheckHook = static_cast<uint32_t>(*Addr);
+      HaveCheck = true;
+    } else if (*Name == "__wsn_violation_hook") {
+      FI.ViolationHook = static_cast<uint32_t>(*Addr);
+      HaveViol = true;
+    } else if (*Name == "__wsn_node_id" && *Addr >= AvrDataOffset) {
+      FI.NodeIdAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
+    }
+  }
+  if (!HaveTrace || !HaveCheck || !HaveViol) {
+    std::string Missing;
+    for (auto [Have, N] : {std::pair{HaveTrace, "__wsn_trace"},
+                           std::pair{HaveCheck, "__wsn_check_hook"},
+                           std::pair{HaveViol, "__wsn_violation_hook"}})
+      if (!Have)
+        Missing += (Missing.empty() ? "" : ", ") + std::string(N);
+    return fwError(Path, "firmware has no trace runtime (missing symbol(s) " + Missing +
+                             "); build it with wsn-cc or link trace-runtime/src/*.c");
+  }
+  if (FI.TraceSize < 32)
+    return fwError(Path, "__wsn_trace is " + Twine(FI.TraceSize) +
+                             " bytes, smaller than the 32-byte trace header");
+  return FI;
+}
+
+} // namespace sim
+} // namespace wsn

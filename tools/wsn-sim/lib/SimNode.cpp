@@ -1,0 +1,461 @@
+//===- SimNode.cpp - one simulated mote on libsimavr ----------------------===//
+#include "SimNode.h"
+
+extern "C" {
+#include <simavr/avr_adc.h>
+#include <simavr/avr_ioport.h>
+#include <simavr/avr_uart.h>
+#include <simavr/sim_avr.h>
+#include <simavr/sim_elf.h>
+#include <simavr/sim_io.h>
+}
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+using namespace llvm;
+
+namespace wsn {
+namespace sim {
+
+const char *stopKindName(StopKind K) {
+  switch (K) {
+  case StopKind::None:
+    return "bound";
+  case StopKind::Violation:
+    return "violation";
+  case StopKind::Checks:
+    return "checks";
+  case StopKind::Halted:
+    return "halted";
+  case StopKind::Crashed:
+    return "crashed";
+  }
+  return "bound";
+}
+
+uint16_t radio::crc16(const uint8_t *P, size_t N, uint16_t Crc) {
+  // CRC-16/CCITT-FALSE, as in spec/radio.md (and the trace format's checksums).
+  for (size_t I = 0; I < N; ++I) {
+    Crc ^= static_cast<uint16_t>(P[I]) << 8;
+    for (int B = 0; B < 8; ++B)
+      Crc = (Crc & 0x8000) ? static_cast<uint16_t>((Crc << 1) ^ 0x1021)
+                           : static_cast<uint16_t>(Crc << 1);
+  }
+  return Crc;
+}
+
+//===----------------------------------------------------------------------===//
+// simavr logging: route the core's messages to stderr with the node id, drop
+// chatter below warnings.
+//===----------------------------------------------------------------------===//
+
+static std::map<const avr_t *, uint16_t> &nodeIds() {
+  static std::map<const avr_t *, uint16_t> M;
+  return M;
+}
+
+static void simLogger(avr_t *Avr, const int Level, const char *Fmt, va_list Ap) {
+  if (Level > LOG_WARNING)
+    return;
+  char Buf[512];
+  vsnprintf(Buf, sizeof(Buf), Fmt, Ap);
+  size_t L = strlen(Buf);
+  while (L && (Buf[L - 1] == '\n' || Buf[L - 1] == '\r'))
+    Buf[--L] = 0;
+  if (!L)
+    return;
+  auto It = Avr ? nodeIds().find(Avr) : nodeIds().end();
+  if (It != nodeIds().end())
+    errs() << "wsn-sim: node " << It->second << ": simavr: " << Buf << "\n";
+  else
+    errs() << "wsn-sim: simavr: " << Buf << "\n";
+}
+
+static void noSleep(avr_t *, avr_cycle_count_t) {
+  // Simulated time only: the core already advanced its cycle counter past the
+  // sleep; never wait in real time (libsimavr's raw callback calls usleep).
+}
+
+static avr_uart_t *findUart(avr_t *Avr, int N) {
+  for (avr_io_t *Io = Avr->io_port; Io; Io = Io->next)
+    if (Io->kind && !strcmp(Io->kind, "uart")) {
+      auto *U = reinterpret_cast<avr_uart_t *>(Io);
+      if (U->name == '0' + N)
+        return U;
+    }
+  return nullptr;
+}
+
+static Error nodeError(uint16_t Id, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), "node " + Twine(Id) + ": " + Msg);
+}
+
+//===----------------------------------------------------------------------===//
+
+Expected<std::unique_ptr<Node>> Node::create(const FirmwareInfo &FW, const NodeOptions &Opts) {
+  std::unique_ptr<Node> N(new Node(FW, Opts));
+  if (Error E = N->init())
+    return std::move(E);
+  return std::move(N);
+}
+
+Node::~Node() {
+  if (Avr) {
+    nodeIds().erase(Avr);
+    avr_terminate(Avr);
+    free(Avr);
+  }
+}
+
+Error Node::init() {
+  avr_global_logger_set(simLogger);
+  if (Opts.AdcLo > Opts.AdcHi || Opts.AdcHi > 1023)
+    return nodeError(Opts.NodeId, "bad ADC range " + Twine(Opts.AdcLo) + ":" +
+                                      Twine(Opts.AdcHi) + " (0 <= LO <= HI <= 1023)");
+  Avr = avr_make_mcu_by_name(Opts.Mcu.c_str());
+  if (!Avr)
+    return nodeError(Opts.NodeId, "unknown MCU '" + Opts.Mcu +
+                                      "' (libsimavr has no core by that name; MicaZ is atmega128)");
+  nodeIds()[Avr] = Opts.NodeId;
+  if (avr_init(Avr) != 0)
+    return nodeError(Opts.NodeId, "libsimavr could not initialise MCU '" + Opts.Mcu + "'");
+  Avr->log = LOG_WARNING;
+
+  elf_firmware_t Fw;
+  memset(&Fw, 0, sizeof(Fw));
+  if (elf_read_firmware(FW.Path.c_str(), &Fw) != 0)
+    return nodeError(Opts.NodeId, "libsimavr could not load '" + FW.Path + "'");
+  Fw.frequency = Opts.Frequency;
+  Fw.vcc = Fw.avcc = Fw.aref = 3000; // MicaZ runs at 3 V
+  avr_load_firmware(Avr, &Fw);
+  Avr->frequency = Opts.Frequency;
+  Avr->vcc = Avr->avcc = Avr->aref = 3000;
+  if (Fw.flashsize > Avr->flashend + 1u)
+    return nodeError(Opts.NodeId, "'" + FW.Path + "' has " + Twine(Fw.flashsize) +
+                                      " bytes of code, more than the " + Opts.Mcu + "'s " +
+                                      Twine(Avr->flashend + 1u));
+  Avr->sleep = noSleep;
+  if (FW.TraceAddr + FW.TraceSize > Avr->ramend + 1u)
+    return nodeError(Opts.NodeId, "__wsn_trace (0x" + utohexstr(FW.TraceAddr) + ", " +
+                                      Twine(FW.TraceSize) + " bytes) lies outside the data space of " +
+                                      Opts.Mcu);
+
+  // Node id into .noinit before the first instruction (trace.h: __wsn_node_id).
+  if (FW.NodeIdAddr) {
+    if (*FW.NodeIdAddr + 1 > Avr->ramend)
+      return nodeError(Opts.NodeId, "__wsn_node_id lies outside the data space");
+    Avr->data[*FW.NodeIdAddr] = Opts.NodeId & 0xFF;
+    Avr->data[*FW.NodeIdAddr + 1] = Opts.NodeId >> 8;
+  }
+
+  // UARTs: no console printing, no polling sleep (that one waits in real time).
+  for (int U = 0; U < 4; ++U) {
+    if (!findUart(Avr, U))
+      continue;
+    uint32_t Flags = 0;
+    avr_ioctl(Avr, AVR_IOCTL_UART_GET_FLAGS('0' + U), &Flags);
+    Flags &= ~(AVR_UART_FLAG_POLL_SLEEP | AVR_UART_FLAG_STDIO);
+    avr_ioctl(Avr, AVR_IOCTL_UART_SET_FLAGS('0' + U), &Flags);
+  }
+
+  // External interrupt pulses (pins idle high).
+  for (const IrqStimulus &S : Opts.Irqs) {
+    if (S.Int > 7)
+      return nodeError(Opts.NodeId, "no external interrupt int" + Twine(S.Int) +
+                                        " (atmega128 has int0..int7)");
+    if (S.MeanCycles < 2 * IrqPulseCycles)
+      return nodeError(Opts.NodeId, "interrupt mean " + Twine(S.MeanCycles) +
+                                        " cycles is too short (minimum " +
+                                        Twine(2 * IrqPulseCycles) + ")");
+    char Port = S.Int < 4 ? 'D' : 'E'; // INT0-3 on PD0-3, INT4-7 on PE4-7
+    avr_irq_t *Pin = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Port), S.Int);
+    if (!Pin)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no pin for int" + Twine(S.Int));
+    // Stream per interrupt line: the ExtIrq stream of this node, offset by the line.
+    auto Src = std::unique_ptr<IrqSource>(new IrqSource{
+        this, S, Pin, false,
+        SimRng(streamSeed(Opts.Seed, Opts.NodeId, Stream::ExtIrq) + S.Int)});
+    avr_raise_irq(Pin, 1);
+    uint64_t First = Src->Rng.uniform(1, 2 * S.MeanCycles - 1);
+    avr_cycle_timer_register(Avr, First, onIrqTimer, Src.get());
+    IrqSources.push_back(std::move(Src));
+  }
+
+  // Random UART0 receive bytes.
+  if (Opts.UartMean) {
+    if (Opts.RadioUart == 0)
+      return nodeError(Opts.NodeId, "--uart feeds UART0, which carries the radio here");
+    Uart0 = findUart(Avr, 0);
+    Uart0In = avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+    if (!Uart0 || !Uart0In)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART0");
+    UartRng.emplace(Opts.Seed, Opts.NodeId, Stream::Uart);
+    avr_cycle_timer_register(Avr, UartRng->uniform(1, 2 * Opts.UartMean - 1), onUartTimer,
+                             this);
+  }
+
+  // ADC results: answer every conversion start with a random value.
+  if (Opts.Adc) {
+    AdcIrqs = avr_io_getirq(Avr, AVR_IOCTL_ADC_GETIRQ, 0);
+    if (!AdcIrqs)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no ADC");
+    AdcRng.emplace(Opts.Seed, Opts.NodeId, Stream::Adc);
+    avr_irq_register_notify(AdcIrqs + ADC_IRQ_OUT_TRIGGER, onAdcTrigger, this);
+  }
+
+  if (Opts.RadioUart >= 0) {
+    RadioU = findUart(Avr, Opts.RadioUart);
+    RadioIn = avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.RadioUart), UART_IRQ_INPUT);
+    avr_irq_t *Out =
+        avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.RadioUart), UART_IRQ_OUTPUT);
+    if (!RadioU || !RadioIn || !Out)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART" + Twine(Opts.RadioUart) +
+                                        " for the radio");
+    avr_irq_register_notify(Out, onRadioTx, this);
+  }
+  if (Opts.DrainUart >= 0) {
+    avr_irq_t *Out =
+        avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.DrainUart), UART_IRQ_OUTPUT);
+    if (!Out)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART" + Twine(Opts.DrainUart));
+    if (Opts.DrainUart == Opts.RadioUart)
+      return nodeError(Opts.NodeId, "the drain UART cannot be the radio UART");
+    avr_irq_register_notify(Out, onDrainTx, this);
+  }
+  return Error::success();
+}
+
+uint64_t Node::cycle() const { return Avr->cycle; }
+
+uint64_t Node::onBound(avr_t *, uint64_t, void *) { return 0; }
+
+StopKind Node::runUntil(uint64_t Target) {
+  if (Terminated)
+    return LastStop;
+  // A timer at the target keeps a sleeping core from jumping past it.
+  if (Avr->cycle < Target)
+    avr_cycle_timer_register(Avr, Target - Avr->cycle, onBound, this);
+  const uint32_t CheckPc = FW.CheckHook, ViolPc = FW.ViolationHook;
+  while (Avr->cycle < Target) {
+    int State = avr_run(Avr);
+    if (State == cpu_Done || State == cpu_Crashed) {
+      Terminated = true;
+      LastStop = State == cpu_Done ? StopKind::Halted : StopKind::Crashed;
+      return LastStop;
+    }
+    if (!StopsEnabled)
+      continue;
+    uint32_t Pc = Avr->pc;
+    if (Pc == CheckPc) {
+      ++HookChecks;
+      if (Opts.StopAfterChecks && HookChecks == Opts.StopAfterChecks)
+        return LastStop = StopKind::Checks;
+    } else if (Pc == ViolPc) {
+      // The hook's argument (the invariant id) is in r25:r24 (avr-gcc ABI).
+      ViolationId = static_cast<uint16_t>(Avr->data[24] | (Avr->data[25] << 8));
+      ViolationCycle = Avr->cycle;
+      return LastStop = StopKind::Violation;
+    }
+  }
+  return StopKind::None;
+}
+
+//===----------------------------------------------------------------------===//
+// Stimuli
+//===----------------------------------------------------------------------===//
+
+uint64_t Node::onIrqTimer(avr_t *, uint64_t When, void *P) {
+  auto *S = static_cast<IrqSource *>(P);
+  if (!S->Low) {
+    // Falling edge, then the pin stays low for IrqPulseCycles.
+    S->Low = true;
+    avr_raise_irq(S->Pin, 0);
+    ++S->Owner->Stats.IrqPulses;
+    return When + IrqPulseCycles;
+  }
+  S->Low = false;
+  avr_raise_irq(S->Pin, 1);
+  return When + S->Rng.uniform(1, 2 * S->Cfg.MeanCycles - 1);
+}
+
+bool Node::uartFull(avr_uart_t *U) const {
+  // The FIFO is full when advancing the write cursor would meet the read one.
+  return ((U->input.write + 1) & (uart_fifo_fifo_size - 1)) == U->input.read;
+}
+
+uint64_t Node::onUartTimer(avr_t *Avr, uint64_t When, void *P) {
+  auto *N = static_cast<Node *>(P);
+  uint8_t Byte = static_cast<uint8_t>(N->UartRng->next() & 0xFF);
+  // A byte arriving while the receiver is off or its FIFO is full is lost, as
+  // on the wire.
+  if (!avr_regbit_get(Avr, N->Uart0->rxen) || N->uartFull(N->Uart0)) {
+    ++N->Stats.UartDropped;
+  } else {
+    avr_raise_irq(N->Uart0In, Byte);
+    ++N->Stats.UartBytes;
+  }
+  return When + N->UartRng->uniform(1, 2 * N->Opts.UartMean - 1);
+}
+
+void Node::onAdcTrigger(avr_irq_t *, uint32_t Value, void *P) {
+  auto *N = static_cast<Node *>(P);
+  avr_adc_mux_t Mux;
+  static_assert(sizeof(Mux) >= sizeof(uint32_t), "mux layout");
+  memset(&Mux, 0, sizeof(Mux));
+  memcpy(&Mux, &Value, sizeof(Value));
+  unsigned Channel = Mux.src & 7;
+  uint64_t V = N->AdcRng->uniform(N->Opts.AdcLo, N->Opts.AdcHi);
+  // simavr converts millivolts with the selected reference (ADMUX REFS1:0 on
+  // the atmega128: 00 AREF, 01 AVCC, 11 internal 2.56 V): pick the voltage
+  // that converts back to exactly V.
+  uint8_t Admux = N->Avr->data[0x27];
+  uint32_t Ref = (Admux >> 6) == 3 ? 2560 : (Admux >> 6) == 1 ? N->Avr->avcc : N->Avr->aref;
+  uint32_t MilliVolts = static_cast<uint32_t>((V * Ref + 1022) / 1023);
+  ++N->Stats.AdcSamples;
+  avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + Channel, MilliVolts);
+  if (Mux.kind == ADC_MUX_DIFF)
+    avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + (Mux.diff & 7), 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Radio over a UART (spec/radio.md)
+//===----------------------------------------------------------------------===//
+
+void Node::onRadioTx(avr_irq_t *, uint32_t Value, void *P) {
+  static_cast<Node *>(P)->radioByte(static_cast<uint8_t>(Value));
+}
+
+void Node::radioByte(uint8_t B) {
+  if (TxFrame.empty()) {
+    if (B == radio::Sync)
+      TxFrame.push_back(B);
+    else
+      ++Stats.FramesBad; // noise between frames
+    return;
+  }
+  TxFrame.push_back(B);
+  if (TxFrame.size() == 2 && B > radio::MaxPayload) {
+    ++Stats.FramesBad;
+    TxFrame.clear();
+    return;
+  }
+  if (TxFrame.size() < 2 || TxFrame.size() < radio::Overhead + TxFrame[1])
+    return;
+  size_t Len = TxFrame[1];
+  uint16_t Crc = radio::crc16(TxFrame.data() + 1, radio::HeaderLen + Len);
+  size_t C = 1 + radio::HeaderLen + Len;
+  uint16_t Got = static_cast<uint16_t>(TxFrame[C] | (TxFrame[C + 1] << 8));
+  if (Crc != Got) {
+    ++Stats.FramesBad;
+  } else {
+    RadioFrame F;
+    F.Cycle = Avr->cycle;
+    F.Sender = Opts.NodeId;
+    F.Dest = static_cast<uint16_t>(TxFrame[2] | (TxFrame[3] << 8));
+    F.Src = static_cast<uint16_t>(TxFrame[4] | (TxFrame[5] << 8));
+    F.Seq = static_cast<uint16_t>(TxFrame[6] | (TxFrame[7] << 8));
+    F.Bytes = TxFrame;
+    Outbox.push_back(std::move(F));
+    ++Stats.FramesSent;
+  }
+  TxFrame.clear();
+}
+
+std::vector<RadioFrame> Node::takeOutbox() {
+  std::vector<RadioFrame> R;
+  R.swap(Outbox);
+  return R;
+}
+
+void Node::enqueueRadio(const std::vector<uint8_t> &Frame) {
+  RxQueue.insert(RxQueue.end(), Frame.begin(), Frame.end());
+  ++Stats.FramesQueued;
+  feedRadio();
+}
+
+void Node::feedRadio() {
+  // Push as many queued bytes as the receive FIFO takes; a receiver that is
+  // switched off loses them. The rest waits for a later poll.
+  while (!RxQueue.empty()) {
+    if (!avr_regbit_get(Avr, RadioU->rxen)) {
+      ++Stats.RxBytesDropped;
+      RxQueue.pop_front();
+      continue;
+    }
+    if (uartFull(RadioU))
+      break;
+    avr_raise_irq(RadioIn, RxQueue.front());
+    RxQueue.pop_front();
+  }
+  if (!RxQueue.empty() && !FeedArmed) {
+    FeedArmed = true;
+    avr_cycle_timer_register(Avr, 64, onRadioFeed, this);
+  }
+}
+
+uint64_t Node::onRadioFeed(avr_t *, uint64_t, void *P) {
+  auto *N = static_cast<Node *>(P);
+  N->FeedArmed = false;
+  N->feedRadio();
+  return 0;
+}
+
+void Node::onDrainTx(avr_irq_t *, uint32_t Value, void *P) {
+  static_cast<Node *>(P)->Drained.push_back(static_cast<uint8_t>(Value));
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+std::vector<uint8_t> Node::dataSpace() const {
+  return std::vector<uint8_t>(Avr->data, Avr->data + Avr->ramend + 1);
+}
+
+static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
+  if (memcmp(H, "WTRB", 4) != 0 || H[4] != 1)
+    return false;
+  uint32_t BufSize = H[12] | (H[13] << 8);
+  Len = 32 + BufSize;
+  return Len <= Avail;
+}
+
+std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
+  const uint8_t *T = Avr->data + FW.TraceAddr;
+  uint32_t Len = FW.TraceSize;
+  uint32_t HLen;
+  if (validHeader(T, FW.TraceSize, HLen))
+    Len = HLen;
+  else
+    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 1 "
+              "and buf_size fitting the " +
+              std::to_string(FW.TraceSize) +
+              "-byte object): the firmware wrote no record yet; writing the raw object";
+  return std::vector<uint8_t>(T, T + Len);
+}
+
+uint32_t Node::sramChecks() const {
+  const uint8_t *C = Avr->data + FW.TraceAddr + 24;
+  return C[0] | (C[1] << 8) | (C[2] << 16) | (static_cast<uint32_t>(C[3]) << 24);
+}
+
+std::optional<std::vector<uint8_t>> Node::drainedTrace() const {
+  if (Drained.size() < 32)
+    return std::nullopt;
+  for (size_t I = Drained.size() - 32 + 1; I-- > 0;) {
+    uint32_t Len;
+    if (validHeader(Drained.data() + I, static_cast<uint32_t>(Drained.size() - I), Len))
+      return std::vector<uint8_t>(Drained.begin() + I, Drained.begin() + I + Len);
+  }
+  return std::nullopt;
+}
+
+} // namespace sim
+} // namespace wsn

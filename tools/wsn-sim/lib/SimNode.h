@@ -1,0 +1,185 @@
+//===- SimNode.h - one simulated mote on libsimavr ------------------------===//
+//
+// A Node owns one simavr core running one firmware ELF and drives its inputs
+// from seeded random streams (spec/wsn-sim.md, "Nondeterminism model"):
+// external interrupt pulses, UART receive bytes and ADC results. It stops the
+// core when the PC reaches the trace runtime's violation hook, or its check
+// hook for the K-th time, and exposes the data space and the trace object.
+// Time is simulated only: libsimavr's real-time sleep callback is replaced.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_SIM_SIMNODE_H
+#define WSN_SIM_SIMNODE_H
+
+#include "SimFirmware.h"
+#include "SimRng.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct avr_t;
+struct avr_irq_t;
+struct avr_uart_t;
+
+namespace wsn {
+namespace sim {
+
+/// An external interrupt source: pulses on the pin of INTn.
+struct IrqStimulus {
+  unsigned Int = 0;        ///< 0..7 (INT0..INT7)
+  uint64_t MeanCycles = 0; ///< mean gap between pulses
+};
+
+struct NodeOptions {
+  std::string Mcu = "atmega128";
+  uint32_t Frequency = 7372800; ///< MicaZ clock
+  uint64_t Seed = 0;
+  uint16_t NodeId = 0;
+  std::vector<IrqStimulus> Irqs;
+  uint64_t UartMean = 0; ///< 0: no random bytes on UART0
+  bool Adc = false;
+  uint16_t AdcLo = 0, AdcHi = 1023;
+  uint64_t StopAfterChecks = 0; ///< 0: do not stop at checks
+  int RadioUart = -1;           ///< UART carrying the radio (-1: none)
+  int DrainUart = -1;           ///< UART the trace is drained through (-1: none)
+};
+
+enum class StopKind { None, Violation, Checks, Halted, Crashed };
+const char *stopKindName(StopKind K);
+
+/// Width of an external interrupt pulse (pin low) in cycles.
+constexpr uint64_t IrqPulseCycles = 8;
+
+/// Radio frame layout (spec/radio.md).
+namespace radio {
+constexpr uint8_t Sync = 0x7E;
+constexpr unsigned MaxPayload = 28;
+constexpr unsigned HeaderLen = 8; // LEN DEST(2) SRC(2) SEQ(2) TYPE
+constexpr unsigned Overhead = 1 + HeaderLen + 2;
+constexpr uint16_t Broadcast = 0xFFFF;
+uint16_t crc16(const uint8_t *P, size_t N, uint16_t Crc = 0xFFFF);
+} // namespace radio
+
+struct RadioFrame {
+  uint64_t Cycle = 0; ///< sender's cycle when the last byte left its UART
+  uint16_t Sender = 0;
+  uint16_t Dest = 0, Src = 0, Seq = 0;
+  std::vector<uint8_t> Bytes; ///< the whole frame, sync to CRC
+};
+
+struct NodeStats {
+  uint64_t IrqPulses = 0;
+  uint64_t UartBytes = 0, UartDropped = 0;
+  uint64_t AdcSamples = 0;
+  uint64_t FramesSent = 0, FramesBad = 0;
+  uint64_t FramesQueued = 0, RxBytesDropped = 0;
+};
+
+class Node {
+public:
+  static llvm::Expected<std::unique_ptr<Node>> create(const FirmwareInfo &FW,
+                                                      const NodeOptions &Opts);
+  ~Node();
+  Node(const Node &) = delete;
+  Node &operator=(const Node &) = delete;
+
+  /// Runs until the cycle counter reaches Target or a stop event. Returns the
+  /// stop event (None when Target was reached). After Violation/Checks the
+  /// node can be resumed (used to let a firmware drain its trace); after
+  /// Halted/Crashed it cannot.
+  StopKind runUntil(uint64_t Target);
+
+  uint64_t cycle() const;
+  uint16_t id() const { return Opts.NodeId; }
+  const NodeOptions &options() const { return Opts; }
+  const FirmwareInfo &firmware() const { return FW; }
+  bool terminated() const { return Terminated; }
+  /// Whether reaching a hook stops the run (off while draining).
+  void setStopsEnabled(bool On) { StopsEnabled = On; }
+
+  StopKind lastStop() const { return LastStop; }
+  uint16_t violationId() const { return ViolationId; }
+  uint64_t violationCycle() const { return ViolationCycle; }
+  uint64_t hookChecks() const { return HookChecks; }
+
+  /// The whole data space (registers, I/O, SRAM): RAMEND + 1 bytes.
+  std::vector<uint8_t> dataSpace() const;
+  /// The trace object as it sits in SRAM (header + buf_size ring bytes).
+  /// Warning is set when the header is not a valid trace header.
+  std::vector<uint8_t> traceImage(std::string &Warning) const;
+  /// The `checks` counter in the SRAM trace header.
+  uint32_t sramChecks() const;
+
+  /// Radio: frames the firmware transmitted since the last call.
+  std::vector<RadioFrame> takeOutbox();
+  /// Radio: bytes of a frame to be received (fed to the UART as it has room).
+  void enqueueRadio(const std::vector<uint8_t> &Frame);
+
+  /// Bytes the firmware sent through the drain UART.
+  const std::vector<uint8_t> &drainBytes() const { return Drained; }
+  /// The last complete trace image in the drained bytes, if any.
+  std::optional<std::vector<uint8_t>> drainedTrace() const;
+
+  const NodeStats &stats() const { return Stats; }
+
+private:
+  Node(const FirmwareInfo &FW, const NodeOptions &Opts) : FW(FW), Opts(Opts) {}
+  llvm::Error init();
+
+  static uint64_t onBound(avr_t *, uint64_t When, void *P);
+  static uint64_t onIrqTimer(avr_t *, uint64_t When, void *P);
+  static uint64_t onUartTimer(avr_t *, uint64_t When, void *P);
+  static uint64_t onRadioFeed(avr_t *, uint64_t When, void *P);
+  static void onAdcTrigger(avr_irq_t *, uint32_t Value, void *P);
+  static void onRadioTx(avr_irq_t *, uint32_t Value, void *P);
+  static void onDrainTx(avr_irq_t *, uint32_t Value, void *P);
+
+  bool uartFull(avr_uart_t *U) const;
+  void radioByte(uint8_t B);
+  void feedRadio();
+
+  FirmwareInfo FW;
+  NodeOptions Opts;
+  avr_t *Avr = nullptr;
+  bool Terminated = false;
+  bool StopsEnabled = true;
+  StopKind LastStop = StopKind::None;
+  uint16_t ViolationId = 0xFFFF;
+  uint64_t ViolationCycle = 0;
+  uint64_t HookChecks = 0;
+
+  struct IrqSource {
+    Node *Owner;
+    IrqStimulus Cfg;
+    avr_irq_t *Pin;
+    bool Low = false;
+    SimRng Rng;
+  };
+  std::vector<std::unique_ptr<IrqSource>> IrqSources;
+  std::optional<SimRng> UartRng, AdcRng;
+  avr_uart_t *Uart0 = nullptr;
+  avr_irq_t *Uart0In = nullptr;
+  avr_irq_t *AdcIrqs = nullptr;
+
+  // Radio
+  avr_uart_t *RadioU = nullptr;
+  avr_irq_t *RadioIn = nullptr;
+  std::vector<uint8_t> TxFrame; // frame being received from the firmware
+  std::vector<RadioFrame> Outbox;
+  std::deque<uint8_t> RxQueue;
+  bool FeedArmed = false;
+
+  std::vector<uint8_t> Drained;
+  NodeStats Stats;
+};
+
+} // namespace sim
+} // namespace wsn
+
+#endif

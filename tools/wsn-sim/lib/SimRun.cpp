@@ -1,0 +1,366 @@
+//===- SimRun.cpp - single-node and network runs of wsn-sim ---------------===//
+#include "SimRun.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace wsn {
+namespace sim {
+
+NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
+  NodeResult R;
+  R.NodeId = N.id();
+  R.Stop = Stop;
+  R.Cycles = N.cycle();
+  if (Stop == StopKind::Violation) {
+    R.Violated = true;
+    R.ViolationId = N.violationId();
+    R.ViolationCycle = N.violationCycle();
+  }
+  R.Sram = N.dataSpace();
+  std::string W;
+  R.Trace = N.traceImage(W);
+  if (!W.empty())
+    Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
+  // The runtime's own counter when the header is valid; else the hook count.
+  R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
+  R.Stats = N.stats();
+  return R;
+}
+
+static Error writeBytes(StringRef Path, ArrayRef<uint8_t> Bytes) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+  OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+  OS.close();
+  if (OS.has_error())
+    return createStringError(OS.error(), "cannot write '" + Path + "': " + OS.error().message());
+  return Error::success();
+}
+
+static Error writeText(StringRef Path, StringRef Text) {
+  return writeBytes(Path, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Text.data()),
+                                            Text.size()));
+}
+
+static Error makeDir(StringRef Dir) {
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return createStringError(EC, "cannot create output directory '" + Dir +
+                                     "': " + EC.message());
+  return Error::success();
+}
+
+Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
+                      const NodeOptions &Opts) {
+  if (Error E = makeDir(Dir))
+    return E;
+  SmallString<256> P(Dir);
+  sys::path::append(P, "trace.wtr");
+  if (Error E = writeBytes(P, R.Trace))
+    return E;
+  P = Dir;
+  sys::path::append(P, "sram.bin");
+  if (Error E = writeBytes(P, R.Sram))
+    return E;
+
+  std::string Json;
+  raw_string_ostream JS(Json);
+  {
+    json::OStream J(JS, 2);
+    J.object([&] {
+      J.attribute("cycles", R.Cycles);
+      J.attribute("stop", stopKindName(R.Stop));
+      if (R.Violated)
+        J.attributeObject("violation", [&] {
+          J.attribute("id", R.ViolationId);
+          J.attribute("cycle", R.ViolationCycle);
+        });
+      else
+        J.attribute("violation", nullptr);
+      J.attribute("checks", R.Checks);
+      J.attribute("seed", Seed);
+      J.attribute("node", R.NodeId);
+      J.attribute("mcu", Opts.Mcu);
+      J.attribute("frequency", Opts.Frequency);
+      J.attribute("trace_source", R.TraceSource);
+      J.attributeObject("inputs", [&] {
+        J.attribute("irq_pulses", R.Stats.IrqPulses);
+        J.attribute("uart_bytes", R.Stats.UartBytes);
+        J.attribute("uart_dropped", R.Stats.UartDropped);
+        J.attribute("adc_samples", R.Stats.AdcSamples);
+      });
+      if (Opts.RadioUart >= 0)
+        J.attributeObject("radio", [&] {
+          J.attribute("frames_sent", R.Stats.FramesSent);
+          J.attribute("bad_bytes", R.Stats.FramesBad);
+          J.attribute("frames_received", R.Stats.FramesQueued);
+          J.attribute("rx_bytes_dropped", R.Stats.RxBytesDropped);
+        });
+    });
+  }
+  JS << "\n";
+  P = Dir;
+  sys::path::append(P, "run.json");
+  return writeText(P, Json);
+}
+
+Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts, StringRef Dir,
+                               raw_ostream &Warn) {
+  auto NOr = Node::create(FW, Opts.Node);
+  if (!NOr)
+    return NOr.takeError();
+  Node &N = **NOr;
+  StopKind Stop = N.runUntil(Opts.MaxCycles);
+  NodeResult R = captureResult(N, Stop, Warn);
+  if (Opts.Node.DrainUart >= 0) {
+    // Let the firmware send its trace: keep running, hooks no longer stop it.
+    N.setStopsEnabled(false);
+    uint64_t Limit = N.cycle() + Opts.DrainCycles;
+    std::optional<std::vector<uint8_t>> T;
+    while (!N.terminated() && N.cycle() < Limit) {
+      // Wait for a complete image sent after the stop point.
+      size_t Before = N.drainBytes().size();
+      N.runUntil(std::min(Limit, N.cycle() + 100000));
+      if (N.drainBytes().size() != Before && (T = N.drainedTrace()))
+        break;
+    }
+    if (!T)
+      T = N.drainedTrace();
+    if (!T) {
+      if (Error E = writeNodeResult(Dir, R, Opts.Node.Seed, Opts.Node))
+        return std::move(E);
+      return createStringError(
+          inconvertibleErrorCode(),
+          "no complete trace image (WTRB header + buf_size bytes) arrived on UART" +
+              Twine(Opts.Node.DrainUart) + " within " + Twine(Opts.DrainCycles) +
+              " cycles after the stop (" + Twine(N.drainBytes().size()) +
+              " bytes received); trace.wtr holds the SRAM copy");
+    }
+    R.Trace = std::move(*T);
+    R.TraceSource = "uart" + std::to_string(Opts.Node.DrainUart);
+  }
+  if (Error E = writeNodeResult(Dir, R, Opts.Node.Seed, Opts.Node))
+    return std::move(E);
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Network
+//===----------------------------------------------------------------------===//
+
+Expected<std::unique_ptr<Network>> Network::create(const Topology &Topo,
+                                                   const std::map<uint16_t, FirmwareInfo> &Nodes,
+                                                   const NetOptions &Opts, raw_ostream &Warn) {
+  if (Nodes.empty())
+    return createStringError(inconvertibleErrorCode(), "no nodes (give --node ID=FW.elf)");
+  if (!(Opts.Seconds > 0))
+    return createStringError(inconvertibleErrorCode(), "--seconds must be positive");
+  if (Opts.Quantum == 0)
+    return createStringError(inconvertibleErrorCode(), "--quantum must be positive");
+  std::unique_ptr<Network> Net(new Network(Topo, Opts));
+  Net->RadioRng = SimRng(Opts.Template.Seed, 0xFFFF, Stream::Radio);
+  for (auto &[Id, FW] : Nodes) {
+    NodeOptions NO = Opts.Template;
+    NO.NodeId = Id;
+    NO.RadioUart = Opts.RadioUart;
+    NO.StopAfterChecks = 0;
+    NO.DrainUart = -1;
+    if (!FW.NodeIdAddr)
+      return createStringError(inconvertibleErrorCode(),
+                               "node " + Twine(Id) + ": '" + FW.Path +
+                                   "' has no __wsn_node_id; a network node needs the runtime's "
+                                   "node id");
+    auto N = Node::create(FW, NO);
+    if (!N)
+      return N.takeError();
+    if (!Topo.Noise.count(Id))
+      Warn << "wsn-sim: warning: topology has no 'noise " << Id
+           << "' line; using -98 dBm, variance 0\n";
+    Net->Nodes.push_back(std::move(*N));
+  }
+  for (auto &[Link, G] : Topo.Gain)
+    if (!Nodes.count(Link.first) || !Nodes.count(Link.second)) {
+      Warn << "wsn-sim: note: topology links without firmware on both ends are ignored (first: "
+           << Link.first << " -> " << Link.second << ")\n";
+      break;
+    }
+  return std::move(Net);
+}
+
+double Network::noiseSample(uint16_t Id) {
+  NoiseModel M{-98.0, 0.0};
+  auto It = Topo.Noise.find(Id);
+  if (It != Topo.Noise.end())
+    M = It->second;
+  // Always draw, so the stream position does not depend on the variance.
+  double Z = RadioRng.normal12();
+  return M.Mean + std::sqrt(M.Variance) * Z;
+}
+
+void Network::deliver(const RadioFrame &F) {
+  ++Radio.Sent;
+  for (auto &D : Nodes) {
+    if (D->id() == F.Sender)
+      continue;
+    const double *G = Topo.gain(F.Sender, D->id());
+    if (!G) {
+      ++Radio.NoLink;
+      continue;
+    }
+    double Snr = *G - noiseSample(D->id());
+    bool Drop = RadioRng.bernoulli(Opts.Loss);
+    if (Snr < Opts.SnrThreshold) {
+      ++Radio.LostNoise;
+      continue;
+    }
+    if (Drop) {
+      ++Radio.LostRandom;
+      continue;
+    }
+    if (D->terminated())
+      continue;
+    D->enqueueRadio(F.Bytes);
+    ++Radio.Delivered;
+  }
+}
+
+namespace {
+class Progress {
+public:
+  Progress(ProgressMode M, uint64_t Total, size_t NumNodes, double Seconds)
+      : Total(Total), NumNodes(NumNodes), Seconds(Seconds) {
+    Mode = M == ProgressMode::Auto ? (errs().is_displayed() ? ProgressMode::Bar
+                                                             : ProgressMode::Lines)
+                                   : M;
+  }
+  void update(uint64_t Done) {
+    unsigned Pct = Total ? static_cast<unsigned>(Done * 100 / Total) : 100;
+    if (Mode == ProgressMode::Bar) {
+      if (Pct == LastPct)
+        return;
+      LastPct = Pct;
+      unsigned W = 40, Fill = Pct * W / 100;
+      errs() << "\r[" << std::string(Fill, '#') << std::string(W - Fill, ' ') << "] "
+             << format("%3u%%", Pct) << " of " << Seconds << " s, " << NumNodes << " nodes";
+      errs().flush();
+    } else if (Mode == ProgressMode::Lines) {
+      unsigned Step = Pct / 10 * 10;
+      if (LastPct != ~0u && Step <= LastPct)
+        return;
+      LastPct = Step;
+      errs() << "wsn-sim: " << Step << "% (" << format("%.3f", Seconds * Step / 100) << " of "
+             << Seconds << " simulated s, " << NumNodes << " nodes)\n";
+    }
+  }
+  void finish() {
+    if (Mode == ProgressMode::Bar)
+      errs() << "\n";
+  }
+
+private:
+  ProgressMode Mode;
+  uint64_t Total;
+  size_t NumNodes;
+  double Seconds;
+  unsigned LastPct = ~0u;
+};
+} // namespace
+
+Error Network::run(StringRef Dir, raw_ostream &Warn) {
+  uint64_t Freq = Opts.Template.Frequency;
+  uint64_t End = static_cast<uint64_t>(std::llround(Opts.Seconds * Freq));
+  if (End == 0)
+    End = 1;
+  Progress Prog(Opts.Progress, End, Nodes.size(), Opts.Seconds);
+  std::map<uint16_t, StopKind> Stops;
+  const Node *Violator = nullptr;
+  uint64_t Now = 0;
+  Prog.update(0);
+  while (Now < End && !Violator) {
+    uint64_t Target = std::min(End, Now + Opts.Quantum);
+    std::vector<RadioFrame> Air;
+    for (auto &N : Nodes) {
+      if (!N->terminated() && !Stops.count(N->id())) {
+        StopKind S = N->runUntil(Target);
+        if (S != StopKind::None) {
+          Stops[N->id()] = S;
+          if (S == StopKind::Violation && !Violator)
+            Violator = N.get();
+        }
+      }
+      for (RadioFrame &F : N->takeOutbox())
+        Air.push_back(std::move(F));
+    }
+    // Frames finished during this quantum reach the receivers at its end, in
+    // the order they left their senders (ties: lower sender id first).
+    std::stable_sort(Air.begin(), Air.end(), [](const RadioFrame &A, const RadioFrame &B) {
+      return A.Cycle != B.Cycle ? A.Cycle < B.Cycle : A.Sender < B.Sender;
+    });
+    for (const RadioFrame &F : Air)
+      deliver(F);
+    Now = Target;
+    Prog.update(Now);
+  }
+  Prog.finish();
+
+  for (auto &N : Nodes) {
+    auto It = Stops.find(N->id());
+    StopKind S = It == Stops.end() ? StopKind::None : It->second;
+    NodeResult R = captureResult(*N, S, Warn);
+    SmallString<256> P(Dir);
+    sys::path::append(P, "node" + std::to_string(N->id()));
+    if (Error E = writeNodeResult(P, R, Opts.Template.Seed, N->options()))
+      return E;
+  }
+
+  std::string Json;
+  raw_string_ostream JS(Json);
+  {
+    json::OStream J(JS, 2);
+    J.object([&] {
+      J.attribute("seed", Opts.Template.Seed);
+      J.attribute("seconds", Opts.Seconds);
+      J.attribute("cycles", Now);
+      J.attribute("quantum", Opts.Quantum);
+      J.attribute("stop", Violator ? "violation" : "time");
+      if (Violator)
+        J.attributeObject("violation", [&] {
+          J.attribute("node", Violator->id());
+          J.attribute("id", Violator->violationId());
+          J.attribute("cycle", Violator->violationCycle());
+        });
+      else
+        J.attribute("violation", nullptr);
+      J.attributeArray("nodes", [&] {
+        for (auto &N : Nodes)
+          J.value(N->id());
+      });
+      J.attributeObject("radio", [&] {
+        J.attribute("frames_sent", Radio.Sent);
+        J.attribute("delivered", Radio.Delivered);
+        J.attribute("no_link", Radio.NoLink);
+        J.attribute("lost_noise", Radio.LostNoise);
+        J.attribute("lost_random", Radio.LostRandom);
+      });
+    });
+  }
+  JS << "\n";
+  SmallString<256> P(Dir);
+  sys::path::append(P, "net.json");
+  if (Error E = makeDir(Dir))
+    return E;
+  return writeText(P, Json);
+}
+
+} // namespace sim
+} // namespace wsn

@@ -1,0 +1,102 @@
+//===- SimRun.h - single-node and network runs of wsn-sim -----------------===//
+//
+// runSingle: one node until the violation hook, the K-th check or a cycle
+// bound. Network: several nodes advanced in lockstep by cycle quanta, with a
+// radio medium between their radio UARTs driven by a TOSSIM-format topology.
+// Both write, per node, trace.wtr, sram.bin and run.json (spec/wsn-sim.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_SIM_SIMRUN_H
+#define WSN_SIM_SIMRUN_H
+
+#include "SimNode.h"
+#include "SimTopology.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace wsn {
+namespace sim {
+
+/// What a node looked like when its run stopped.
+struct NodeResult {
+  uint16_t NodeId = 0;
+  StopKind Stop = StopKind::None;
+  uint64_t Cycles = 0;
+  bool Violated = false;
+  uint16_t ViolationId = 0;
+  uint64_t ViolationCycle = 0;
+  uint32_t Checks = 0;
+  std::vector<uint8_t> Sram;
+  std::vector<uint8_t> Trace;
+  std::string TraceSource = "sram"; ///< "sram" (black box) or "uartN" (drained)
+  NodeStats Stats;
+};
+
+/// Snapshot of a node at its stop point (trace read from SRAM).
+NodeResult captureResult(const Node &N, StopKind Stop, llvm::raw_ostream &Warn);
+
+/// Writes DIR/trace.wtr, DIR/sram.bin and DIR/run.json (creating DIR).
+llvm::Error writeNodeResult(llvm::StringRef Dir, const NodeResult &R, uint64_t Seed,
+                            const NodeOptions &Opts);
+
+struct SingleOptions {
+  NodeOptions Node;
+  uint64_t MaxCycles = 100000000;   ///< the cycle bound
+  uint64_t DrainCycles = 200000000; ///< extra cycles allowed for draining
+};
+
+/// Runs one node and writes its outputs into Dir.
+llvm::Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts,
+                                     llvm::StringRef Dir, llvm::raw_ostream &Warn);
+
+enum class ProgressMode { Auto, Bar, Lines, None };
+
+struct NetOptions {
+  NodeOptions Template;         ///< MCU, clock, seed, stimuli shared by all nodes
+  double Seconds = 1.0;         ///< simulated time
+  uint64_t Quantum = 1000;      ///< lockstep quantum in cycles
+  double SnrThreshold = 4.0;    ///< dB a frame must clear above the sampled noise
+  double Loss = 0.0;            ///< extra seeded loss probability per delivery
+  int RadioUart = 1;
+  ProgressMode Progress = ProgressMode::Auto;
+};
+
+struct RadioStats {
+  uint64_t Sent = 0, Delivered = 0, NoLink = 0, LostNoise = 0, LostRandom = 0;
+};
+
+class Network {
+public:
+  static llvm::Expected<std::unique_ptr<Network>>
+  create(const Topology &Topo, const std::map<uint16_t, FirmwareInfo> &Nodes,
+         const NetOptions &Opts, llvm::raw_ostream &Warn);
+
+  /// Runs for the configured time (or until a node's invariant is violated)
+  /// and writes DIR/node<ID>/... and DIR/net.json.
+  llvm::Error run(llvm::StringRef Dir, llvm::raw_ostream &Warn);
+
+  const RadioStats &radioStats() const { return Radio; }
+
+private:
+  Network(const Topology &T, const NetOptions &O) : Topo(T), Opts(O), RadioRng(0) {}
+  void deliver(const RadioFrame &F);
+  double noiseSample(uint16_t Node);
+
+  Topology Topo;
+  NetOptions Opts;
+  std::vector<std::unique_ptr<Node>> Nodes; // ascending id
+  SimRng RadioRng;
+  RadioStats Radio;
+};
+
+} // namespace sim
+} // namespace wsn
+
+#endif

@@ -1,0 +1,332 @@
+//===- wsn-sim.cpp - run wsn-trace AVR firmware on libsimavr --------------===//
+//
+//   wsn-sim run FW.elf --seed S -o DIR [options]     one node
+//   wsn-sim net TOPO --node ID=FW.elf ... --seed S --seconds T -o DIR [options]
+//
+// spec/wsn-sim.md documents the options, the outputs and the nondeterminism
+// model; spec/radio.md the radio frames.
+//
+//===----------------------------------------------------------------------===//
+#include "SimFirmware.h"
+#include "SimNode.h"
+#include "SimRun.h"
+#include "SimTopology.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace wsn::sim;
+
+static const char *Usage =
+    "usage:\n"
+    "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128] [--freq HZ]\n"
+    "          [--max-cycles N] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
+    "          [--uart MEAN_CYCLES] [--adc LO:HI] [--node-id ID]\n"
+    "          [--drain uartN] [--drain-cycles N]\n"
+    "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
+    "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
+    "          [--loss P] [--radio-uart N] [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
+    "          [--progress auto|bar|lines|none]\n"
+    "  (--node also takes a range: --node 1-4=sensor.elf)\n";
+
+namespace {
+struct UsageError {
+  std::string Msg;
+};
+
+class Args {
+public:
+  Args(int Argc, char **Argv) : V(Argv + 1, Argv + Argc) {}
+  bool done() const { return I >= V.size(); }
+  StringRef peek() const { return V[I]; }
+  StringRef next() { return V[I++]; }
+  /// For "--opt value" and "--opt=value".
+  bool option(StringRef Name, std::string &Val) {
+    StringRef A = V[I];
+    if (A == Name) {
+      if (I + 1 >= V.size())
+        throw UsageError{"option " + Name.str() + " needs a value"};
+      Val = V[I + 1];
+      I += 2;
+      return true;
+    }
+    if (A.starts_with(Name) && A.size() > Name.size() && A[Name.size()] == '=') {
+      Val = A.substr(Name.size() + 1).str();
+      ++I;
+      return true;
+    }
+    return false;
+  }
+
+private:
+  std::vector<std::string> V;
+  size_t I = 0;
+};
+
+uint64_t parseU64(StringRef Opt, StringRef S) {
+  uint64_t V;
+  if (S.getAsInteger(0, V))
+    throw UsageError{Opt.str() + ": '" + S.str() + "' is not a non-negative integer"};
+  return V;
+}
+
+double parseReal(StringRef Opt, StringRef S) {
+  double D;
+  if (S.getAsDouble(D) || !std::isfinite(D))
+    throw UsageError{Opt.str() + ": '" + S.str() + "' is not a number"};
+  return D;
+}
+
+IrqStimulus parseIrq(StringRef S) {
+  auto [Name, Mean] = S.split(':');
+  IrqStimulus I;
+  unsigned N;
+  if (!Name.consume_front("int") || Name.getAsInteger(10, N) || N > 7 || Mean.empty())
+    throw UsageError{"--irq: expected intN:MEAN_CYCLES with N in 0..7, got '" + S.str() + "'"};
+  I.Int = N;
+  I.MeanCycles = parseU64("--irq", Mean);
+  if (I.MeanCycles < 2 * IrqPulseCycles)
+    throw UsageError{"--irq: mean must be at least " + std::to_string(2 * IrqPulseCycles) +
+                     " cycles"};
+  return I;
+}
+
+void parseAdc(StringRef S, NodeOptions &O) {
+  auto [Lo, Hi] = S.split(':');
+  unsigned L, H;
+  if (Lo.getAsInteger(0, L) || Hi.getAsInteger(0, H) || L > H || H > 1023)
+    throw UsageError{"--adc: expected LO:HI with 0 <= LO <= HI <= 1023, got '" + S.str() + "'"};
+  O.Adc = true;
+  O.AdcLo = L;
+  O.AdcHi = H;
+}
+
+int parseUartName(StringRef Opt, StringRef S) {
+  unsigned N;
+  if (!S.consume_front("uart") || S.getAsInteger(10, N) || N > 3)
+    throw UsageError{Opt.str() + ": expected uart0..uart3, got '" + S.str() + "'"};
+  return static_cast<int>(N);
+}
+
+/// Options common to both subcommands. Returns true when it consumed one.
+bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out) {
+  std::string V;
+  if (A.option("--seed", V)) {
+    O.Seed = parseU64("--seed", V);
+    HaveSeed = true;
+  } else if (A.option("--mcu", V)) {
+    O.Mcu = V;
+  } else if (A.option("--freq", V)) {
+    uint64_t F = parseU64("--freq", V);
+    if (F == 0 || F > 100000000)
+      throw UsageError{"--freq: clock must be 1..100000000 Hz"};
+    O.Frequency = static_cast<uint32_t>(F);
+  } else if (A.option("--irq", V)) {
+    IrqStimulus I = parseIrq(V);
+    for (const IrqStimulus &J : O.Irqs)
+      if (J.Int == I.Int)
+        throw UsageError{"--irq: int" + std::to_string(I.Int) + " given twice"};
+    O.Irqs.push_back(I);
+  } else if (A.option("--uart", V)) {
+    O.UartMean = parseU64("--uart", V);
+    if (O.UartMean == 0)
+      throw UsageError{"--uart: mean must be positive"};
+  } else if (A.option("--adc", V)) {
+    parseAdc(V, O);
+  } else if (A.option("-o", V) || A.option("--output", V)) {
+    Out = V;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+int report(Error E) {
+  errs() << "wsn-sim: error: " << toString(std::move(E)) << "\n";
+  return 1;
+}
+
+int cmdRun(Args &A) {
+  SingleOptions SO;
+  std::string Elf, Out, V;
+  bool HaveSeed = false;
+  while (!A.done()) {
+    if (commonOption(A, SO.Node, HaveSeed, Out))
+      continue;
+    if (A.option("--max-cycles", V)) {
+      SO.MaxCycles = parseU64("--max-cycles", V);
+    } else if (A.option("--stop-after-checks", V)) {
+      SO.Node.StopAfterChecks = parseU64("--stop-after-checks", V);
+      if (!SO.Node.StopAfterChecks)
+        throw UsageError{"--stop-after-checks: K must be at least 1"};
+    } else if (A.option("--node-id", V)) {
+      uint64_t Id = parseU64("--node-id", V);
+      if (Id > 0xFFFE)
+        throw UsageError{"--node-id: 0..65534"};
+      SO.Node.NodeId = static_cast<uint16_t>(Id);
+    } else if (A.option("--drain", V)) {
+      SO.Node.DrainUart = parseUartName("--drain", V);
+    } else if (A.option("--drain-cycles", V)) {
+      SO.DrainCycles = parseU64("--drain-cycles", V);
+    } else if (A.peek().starts_with("-")) {
+      throw UsageError{"unknown option '" + A.peek().str() + "' for 'run'"};
+    } else if (Elf.empty()) {
+      Elf = A.next().str();
+    } else {
+      throw UsageError{"unexpected argument '" + A.peek().str() + "' (one firmware per run)"};
+    }
+  }
+  if (Elf.empty())
+    throw UsageError{"run: no firmware ELF given"};
+  if (!HaveSeed)
+    throw UsageError{"run: --seed S is required"};
+  if (Out.empty())
+    throw UsageError{"run: -o DIR is required"};
+
+  auto FW = inspectFirmware(Elf);
+  if (!FW)
+    return report(FW.takeError());
+  auto R = runSingle(*FW, SO, Out, errs());
+  if (!R)
+    return report(R.takeError());
+  outs() << "wsn-sim: stop=" << stopKindName(R->Stop) << " cycles=" << R->Cycles
+         << " checks=" << R->Checks;
+  if (R->Violated)
+    outs() << " violation=" << R->ViolationId << "@" << R->ViolationCycle;
+  outs() << " -> " << Out << "\n";
+  return 0;
+}
+
+void parseNodeSpec(StringRef S, std::map<uint16_t, std::string> &Nodes) {
+  auto [Ids, Path] = S.split('=');
+  if (Path.empty() || Ids.empty())
+    throw UsageError{"--node: expected ID=FW.elf or FIRST-LAST=FW.elf, got '" + S.str() + "'"};
+  auto [First, Last] = Ids.split('-');
+  unsigned F, L;
+  if (First.getAsInteger(10, F) || (Last.empty() ? (L = F, false) : Last.getAsInteger(10, L)) ||
+      F > L || L > 0xFFFE)
+    throw UsageError{"--node: bad node id(s) '" + Ids.str() + "' (0..65534)"};
+  for (unsigned I = F; I <= L; ++I) {
+    if (Nodes.count(I))
+      throw UsageError{"--node: node " + std::to_string(I) + " given twice"};
+    Nodes[I] = Path.str();
+  }
+}
+
+int cmdNet(Args &A) {
+  NetOptions NO;
+  std::string Topo, Out, V;
+  std::map<uint16_t, std::string> NodePaths;
+  bool HaveSeed = false, HaveSeconds = false;
+  while (!A.done()) {
+    if (commonOption(A, NO.Template, HaveSeed, Out))
+      continue;
+    if (A.option("--node", V)) {
+      parseNodeSpec(V, NodePaths);
+    } else if (A.option("--seconds", V)) {
+      NO.Seconds = parseReal("--seconds", V);
+      if (!(NO.Seconds > 0) || NO.Seconds > 1e6)
+        throw UsageError{"--seconds: must be in (0, 1e6]"};
+      HaveSeconds = true;
+    } else if (A.option("--quantum", V)) {
+      NO.Quantum = parseU64("--quantum", V);
+      if (!NO.Quantum)
+        throw UsageError{"--quantum: must be positive"};
+    } else if (A.option("--snr-threshold", V)) {
+      NO.SnrThreshold = parseReal("--snr-threshold", V);
+    } else if (A.option("--loss", V)) {
+      NO.Loss = parseReal("--loss", V);
+      if (NO.Loss < 0 || NO.Loss > 1)
+        throw UsageError{"--loss: probability in [0, 1]"};
+    } else if (A.option("--radio-uart", V)) {
+      uint64_t U = parseU64("--radio-uart", V);
+      if (U > 3)
+        throw UsageError{"--radio-uart: 0..3"};
+      NO.RadioUart = static_cast<int>(U);
+    } else if (A.option("--progress", V)) {
+      if (V == "auto")
+        NO.Progress = ProgressMode::Auto;
+      else if (V == "bar")
+        NO.Progress = ProgressMode::Bar;
+      else if (V == "lines")
+        NO.Progress = ProgressMode::Lines;
+      else if (V == "none")
+        NO.Progress = ProgressMode::None;
+      else
+        throw UsageError{"--progress: auto, bar, lines or none"};
+    } else if (A.peek().starts_with("-")) {
+      throw UsageError{"unknown option '" + A.peek().str() + "' for 'net'"};
+    } else if (Topo.empty()) {
+      Topo = A.next().str();
+    } else {
+      throw UsageError{"unexpected argument '" + A.peek().str() + "' (one topology file)"};
+    }
+  }
+  if (Topo.empty())
+    throw UsageError{"net: no topology file given"};
+  if (NodePaths.empty())
+    throw UsageError{"net: no --node ID=FW.elf given"};
+  if (!HaveSeed)
+    throw UsageError{"net: --seed S is required"};
+  if (!HaveSeconds)
+    throw UsageError{"net: --seconds T is required"};
+  if (Out.empty())
+    throw UsageError{"net: -o DIR is required"};
+
+  auto T = readTopologyFile(Topo);
+  if (!T)
+    return report(T.takeError());
+  std::map<uint16_t, FirmwareInfo> FWs;
+  std::map<std::string, FirmwareInfo> Cache;
+  for (auto &[Id, Path] : NodePaths) {
+    auto It = Cache.find(Path);
+    if (It == Cache.end()) {
+      auto FW = inspectFirmware(Path);
+      if (!FW)
+        return report(FW.takeError());
+      It = Cache.emplace(Path, *FW).first;
+    }
+    FWs[Id] = It->second;
+  }
+  auto Net = Network::create(*T, FWs, NO, errs());
+  if (!Net)
+    return report(Net.takeError());
+  if (Error E = (*Net)->run(Out, errs()))
+    return report(std::move(E));
+  const RadioStats &RS = (*Net)->radioStats();
+  outs() << "wsn-sim: " << FWs.size() << " nodes, " << NO.Seconds << " s; frames sent "
+         << RS.Sent << ", delivered " << RS.Delivered << " -> " << Out << "\n";
+  return 0;
+}
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Args A(Argc, Argv);
+  try {
+    if (A.done()) {
+      errs() << Usage;
+      return 2;
+    }
+    StringRef Cmd = A.next();
+    if (Cmd == "run")
+      return cmdRun(A);
+    if (Cmd == "net")
+      return cmdNet(A);
+    if (Cmd == "-h" || Cmd == "--help") {
+      outs() << Usage;
+      return 0;
+    }
+    throw UsageError{"unknown command '" + Cmd.str() + "' (run or net)"};
+  } catch (const UsageError &U) {
+    errs() << "wsn-sim: error: " << U.Msg << "\n" << Usage;
+    return 2;
+  }
+}
