@@ -50,7 +50,9 @@ static NOINLINE void init_locked(void) {
   HDR.version = WSN_TRACE_VERSION;
   HDR.target = WSN_PORT_TARGET;
   HDR.node_id = __wsn_node_id;
-  HDR.module_hash = __wsn_module_hash;
+  /* Read through a volatile lvalue: a const weak definition may otherwise be folded to its
+   * default even when the module overrides it. */
+  HDR.module_hash = *(const volatile uint32_t *)&__wsn_module_hash;
   HDR.buf_size = WSN_TRACE_BUF_SIZE;
   HDR.seg_size = WSN_TRACE_SEG_SIZE;
   HDR.violation = WSN_TRACE_NO_VIOLATION;

@@ -1,0 +1,577 @@
+//===- TraceFormat.cpp - reading and writing .wtr traces ------------------===//
+//
+// Implements spec/trace-format.md. The decoder never trusts the input: every read is bounds
+// checked and every failure becomes an llvm::Error naming the offset.
+//
+//===----------------------------------------------------------------------===//
+#include "TraceFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace wsn {
+
+namespace {
+
+Error offsetError(uint64_t FileOffset, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(),
+                           "offset " + Twine(FileOffset) + ": " + Msg);
+}
+
+uint16_t readU16(ArrayRef<uint8_t> B, size_t Off) {
+  return uint16_t(B[Off] | (B[Off + 1] << 8));
+}
+
+uint32_t readU32(ArrayRef<uint8_t> B, size_t Off) {
+  return uint32_t(B[Off]) | (uint32_t(B[Off + 1]) << 8) | (uint32_t(B[Off + 2]) << 16) |
+         (uint32_t(B[Off + 3]) << 24);
+}
+
+void putU16(std::vector<uint8_t> &B, size_t Off, uint16_t V) {
+  B[Off] = uint8_t(V);
+  B[Off + 1] = uint8_t(V >> 8);
+}
+
+void putU32(std::vector<uint8_t> &B, size_t Off, uint32_t V) {
+  for (int I = 0; I < 4; ++I)
+    B[Off + I] = uint8_t(V >> (8 * I));
+}
+
+const char *const NoFields[] = {""};
+const char *const FidField[] = {"fid"};
+const char *const IrqFields[] = {"irq", "count"};
+const char *const IrqExitFields[] = {"irq"};
+const char *const TaskField[] = {"task"};
+const char *const AnchorField[] = {"anchor"};
+const char *const SiteField[] = {"site"};
+const char *const InputFields[] = {"site", "value"};
+const char *const SendFields[] = {"site", "seq", "dest"};
+const char *const RecvFields[] = {"site", "sender", "seq"};
+const char *const CheckFields[] = {"inv", "checksum"};
+
+} // namespace
+
+StringRef traceTargetName(uint8_t Target) {
+  switch (Target) {
+  case 0:
+    return "host";
+  case 1:
+    return "avr";
+  case 2:
+    return "msp430";
+  }
+  return "unknown";
+}
+
+StringRef recordKindName(RecordKind K) {
+  switch (K) {
+  case RecordKind::Pad:
+    return "PAD";
+  case RecordKind::Entry:
+    return "ENTRY";
+  case RecordKind::Exit:
+    return "EXIT";
+  case RecordKind::Irq:
+    return "IRQ";
+  case RecordKind::IrqExit:
+    return "IRQ_EXIT";
+  case RecordKind::Sched:
+    return "SCHED";
+  case RecordKind::Checkpoint:
+    return "CHECKPOINT";
+  case RecordKind::Input:
+    return "INPUT";
+  case RecordKind::InputBytes:
+    return "INPUT_BYTES";
+  case RecordKind::Send:
+    return "SEND";
+  case RecordKind::Recv:
+    return "RECV";
+  case RecordKind::Effect:
+    return "EFFECT";
+  case RecordKind::SkipBegin:
+    return "SKIP_BEGIN";
+  case RecordKind::SkipEnd:
+    return "SKIP_END";
+  case RecordKind::Check:
+    return "CHECK";
+  case RecordKind::Violation:
+    return "VIOLATION";
+  }
+  return "RESERVED";
+}
+
+ArrayRef<const char *> recordFieldNames(RecordKind K) {
+  switch (K) {
+  case RecordKind::Pad:
+    return ArrayRef<const char *>(NoFields).take_front(0);
+  case RecordKind::Entry:
+  case RecordKind::Exit:
+    return FidField;
+  case RecordKind::Irq:
+    return IrqFields;
+  case RecordKind::IrqExit:
+    return IrqExitFields;
+  case RecordKind::Sched:
+    return TaskField;
+  case RecordKind::Checkpoint:
+    return AnchorField;
+  case RecordKind::Input:
+    return InputFields;
+  case RecordKind::InputBytes:
+  case RecordKind::Effect:
+  case RecordKind::SkipBegin:
+  case RecordKind::SkipEnd:
+    return SiteField;
+  case RecordKind::Send:
+    return SendFields;
+  case RecordKind::Recv:
+    return RecvFields;
+  case RecordKind::Check:
+  case RecordKind::Violation:
+    return CheckFields;
+  }
+  return ArrayRef<const char *>(NoFields).take_front(0);
+}
+
+bool recordHasPayload(RecordKind K) {
+  return K == RecordKind::Checkpoint || K == RecordKind::InputBytes ||
+         K == RecordKind::Effect;
+}
+
+std::optional<uint32_t> TraceRecord::field(StringRef Name) const {
+  ArrayRef<const char *> Names = recordFieldNames(Kind);
+  for (unsigned I = 0; I < Names.size() && I < NumFields; ++I)
+    if (Name == Names[I])
+      return Fields[I];
+  return std::nullopt;
+}
+
+bool TraceRecord::operator==(const TraceRecord &O) const {
+  return Kind == O.Kind && NumFields == O.NumFields && Fields[0] == O.Fields[0] &&
+         Fields[1] == O.Fields[1] && Fields[2] == O.Fields[2] && Payload == O.Payload &&
+         LinearOffset == O.LinearOffset && RingOffset == O.RingOffset &&
+         Segment == O.Segment && Size == O.Size;
+}
+
+//===----------------------------------------------------------------------===//
+// Header
+//===----------------------------------------------------------------------===//
+
+Expected<TraceHeader> parseTraceHeader(ArrayRef<uint8_t> File) {
+  if (File.size() < TraceHeaderSize)
+    return offsetError(File.size(), "truncated trace: " + Twine(File.size()) +
+                                        " bytes, the header alone needs 32");
+  if (File[0] != 'W' || File[1] != 'T' || File[2] != 'R' || File[3] != 'B')
+    return offsetError(0, "bad magic (expected 'WTRB'): not a wsn-trace .wtr file");
+  TraceHeader H;
+  H.Version = File[4];
+  if (H.Version != TraceVersion)
+    return offsetError(4, "unsupported version " + Twine(unsigned(H.Version)) + " (expected " +
+                              Twine(unsigned(TraceVersion)) + ")");
+  H.Target = File[5];
+  if (H.Target > 2)
+    return offsetError(5, "unknown target " + Twine(unsigned(H.Target)) +
+                              " (0 host, 1 avr, 2 msp430)");
+  H.NodeId = readU16(File, 6);
+  H.ModuleHash = readU32(File, 8);
+  H.BufSize = readU16(File, 12);
+  H.SegSize = readU16(File, 14);
+  H.Head = readU16(File, 16);
+  H.Flags = readU16(File, 18);
+  H.Wraps = readU32(File, 20);
+  H.Checks = readU32(File, 24);
+  H.Violation = readU16(File, 28);
+  uint16_t Reserved = readU16(File, 30);
+
+  if (H.SegSize == 0)
+    return offsetError(14, "seg_size is 0");
+  if (H.BufSize % H.SegSize != 0)
+    return offsetError(12, "buf_size " + Twine(H.BufSize) +
+                               " is not a multiple of seg_size " + Twine(H.SegSize));
+  if (H.BufSize / H.SegSize < 2)
+    return offsetError(12, "buf_size " + Twine(H.BufSize) +
+                               " holds fewer than 2 segments of " + Twine(H.SegSize));
+  if (H.Head >= H.BufSize)
+    return offsetError(16, "head " + Twine(H.Head) + " is not below buf_size " +
+                               Twine(H.BufSize));
+  if (H.Flags & ~TF_AllKnown)
+    return offsetError(18, "unknown flag bits 0x" + utohexstr(H.Flags & ~TF_AllKnown));
+  if (H.wrapped() != (H.Wraps != 0))
+    return offsetError(20, "wraps " + Twine(H.Wraps) + " disagrees with the wrapped flag");
+  if (bool(H.Flags & TF_Violation) != (H.Violation != NoViolation))
+    return offsetError(28, "violation " + Twine(H.Violation) +
+                               " disagrees with the violation flag");
+  if (Reserved != 0)
+    return offsetError(30, "reserved field is " + Twine(Reserved) + ", expected 0");
+
+  uint64_t Expected = TraceHeaderSize + uint64_t(H.BufSize);
+  if (File.size() < Expected)
+    return offsetError(File.size(), "truncated trace: " + Twine(File.size()) +
+                                        " bytes, the header declares 32 + buf_size = " +
+                                        Twine(Expected));
+  if (File.size() > Expected)
+    return offsetError(Expected, Twine(File.size() - Expected) +
+                                     " trailing bytes after 32 + buf_size = " +
+                                     Twine(Expected));
+  return H;
+}
+
+std::vector<uint8_t> encodeTraceHeader(const TraceHeader &H) {
+  std::vector<uint8_t> B(TraceHeaderSize, 0);
+  B[0] = 'W';
+  B[1] = 'T';
+  B[2] = 'R';
+  B[3] = 'B';
+  B[4] = H.Version;
+  B[5] = H.Target;
+  putU16(B, 6, H.NodeId);
+  putU32(B, 8, H.ModuleHash);
+  putU16(B, 12, H.BufSize);
+  putU16(B, 14, H.SegSize);
+  putU16(B, 16, H.Head);
+  putU16(B, 18, H.Flags);
+  putU32(B, 20, H.Wraps);
+  putU32(B, 24, H.Checks);
+  putU16(B, 28, H.Violation);
+  return B;
+}
+
+//===----------------------------------------------------------------------===//
+// TraceFile
+//===----------------------------------------------------------------------===//
+
+Expected<TraceFile> TraceFile::parse(ArrayRef<uint8_t> Bytes) {
+  Expected<TraceHeader> H = parseTraceHeader(Bytes);
+  if (!H)
+    return H.takeError();
+  TraceFile T;
+  T.Header = *H;
+  T.Bytes.assign(Bytes.begin(), Bytes.end());
+
+  // Linearisation, spec section 2.
+  uint32_t Seg = H->SegSize, NSeg = H->numSegments(), Head = H->Head;
+  uint32_t Cur = Head / Seg;
+  uint64_t Linear = 0;
+  auto Add = [&](uint32_t Segment, uint32_t Start, uint32_t Len) {
+    if (!Len)
+      return;
+    T.Tail.push_back({Start, Len, Segment, Linear});
+    Linear += Len;
+  };
+  if (H->wrapped()) {
+    for (uint32_t S = Cur + 1; S < NSeg; ++S)
+      Add(S, S * Seg, Seg);
+    for (uint32_t S = 0; S < Cur; ++S)
+      Add(S, S * Seg, Seg);
+  } else {
+    for (uint32_t S = 0; S < Cur; ++S)
+      Add(S, S * Seg, Seg);
+  }
+  Add(Cur, Cur * Seg, Head - Cur * Seg);
+  return std::move(T);
+}
+
+Expected<TraceFile> TraceFile::load(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> MB =
+      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!MB)
+    return createStringError(MB.getError(), "cannot read: " + MB.getError().message());
+  StringRef Data = (*MB)->getBuffer();
+  return parse(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Data.data()), Data.size()));
+}
+
+std::vector<uint8_t> TraceFile::linearBytes() const {
+  std::vector<uint8_t> Out;
+  ArrayRef<uint8_t> R = ring();
+  for (const TraceSpan &S : Tail)
+    Out.insert(Out.end(), R.begin() + S.RingOffset, R.begin() + S.RingOffset + S.Length);
+  return Out;
+}
+
+uint32_t TraceFile::staleBytes() const {
+  if (!Header.wrapped())
+    return 0;
+  uint32_t Seg = Header.SegSize;
+  return (Header.Head / Seg + 1) * Seg - Header.Head;
+}
+
+Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out) const {
+  ArrayRef<uint8_t> R = ring();
+  const bool IsCurrent = S.Segment == Header.Head / Header.SegSize;
+  uint32_t Pos = S.RingOffset, End = S.RingOffset + S.Length;
+  uint32_t RecStart = Pos;
+
+  auto Fail = [&](uint32_t At, const Twine &Msg) {
+    return offsetError(TraceHeaderSize + At,
+                       Msg + " (record at ring offset " + Twine(RecStart) + ", tail offset " +
+                           Twine(S.LinearOffset + (RecStart - S.RingOffset)) + ", segment " +
+                           Twine(S.Segment) + ")");
+  };
+  auto PastEnd = [&](uint32_t At, StringRef What) {
+    return Fail(At, "record runs past the end of its segment while reading " + What +
+                        (IsCurrent ? " (the write head is there)" : ""));
+  };
+  // Unsigned LEB128, at most 5 bytes and 32 bits.
+  auto ReadVarint = [&](StringRef What, uint32_t &V) -> Error {
+    uint64_t Acc = 0;
+    for (unsigned I = 0;; ++I) {
+      if (Pos >= End)
+        return PastEnd(Pos, What);
+      if (I == 5)
+        return Fail(Pos, "varint " + What + " is longer than 5 bytes");
+      uint8_t B = R[Pos++];
+      Acc |= uint64_t(B & 0x7F) << (7 * I);
+      if (!(B & 0x80))
+        break;
+    }
+    if (Acc > 0xFFFFFFFFull)
+      return Fail(Pos - 1, "varint " + What + " exceeds 32 bits");
+    V = uint32_t(Acc);
+    return Error::success();
+  };
+
+  while (Pos < End) {
+    RecStart = Pos;
+    uint8_t Tag = R[Pos];
+    if (Tag == uint8_t(RecordKind::Pad))
+      break; // the rest of the segment is padding
+    if (Tag > LastRecordTag)
+      return Fail(Pos, Tag == 0xFF ? Twine("record tag 0xFF (erased memory) is never valid")
+                                   : "record tag 0x" + utohexstr(Tag, false, 2) +
+                                         " is reserved");
+    ++Pos;
+    TraceRecord Rec;
+    Rec.Kind = RecordKind(Tag);
+    Rec.RingOffset = RecStart;
+    Rec.Segment = S.Segment;
+    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    ArrayRef<const char *> Names = recordFieldNames(Rec.Kind);
+    bool IsCheck = Rec.Kind == RecordKind::Check || Rec.Kind == RecordKind::Violation;
+    for (unsigned I = 0; I < Names.size(); ++I) {
+      if (IsCheck && I == 1) {
+        if (End - Pos < 2)
+          return PastEnd(Pos, "checksum");
+        Rec.Fields[1] = readU16(R, Pos);
+        Pos += 2;
+      } else if (Error E = ReadVarint(Names[I], Rec.Fields[I])) {
+        return E;
+      }
+      ++Rec.NumFields;
+    }
+    if (recordHasPayload(Rec.Kind)) {
+      uint32_t Len;
+      if (Error E = ReadVarint("len", Len))
+        return E;
+      if (Len > End - Pos)
+        return Fail(Pos, "payload of " + Twine(Len) + " bytes runs past the end of its "
+                                                          "segment (" +
+                             Twine(End - Pos) + " bytes left)");
+      Rec.Payload.assign(R.begin() + Pos, R.begin() + Pos + Len);
+      Pos += Len;
+    }
+    Rec.Size = Pos - RecStart;
+    Out.push_back(std::move(Rec));
+  }
+  return Error::success();
+}
+
+Error TraceFile::decode(std::vector<TraceRecord> &Out, unsigned FirstSpan) const {
+  for (unsigned I = FirstSpan; I < Tail.size(); ++I)
+    if (Error E = decodeSpan(Tail[I], Out))
+      return E;
+  return Error::success();
+}
+
+Expected<std::vector<TraceRecord>> TraceFile::decode(unsigned FirstSpan) const {
+  std::vector<TraceRecord> Out;
+  if (Error E = decode(Out, FirstSpan))
+    return std::move(E);
+  return Out;
+}
+
+Error TraceFile::decodeSegment(unsigned Segment, std::vector<TraceRecord> &Out) const {
+  for (const TraceSpan &S : Tail)
+    if (S.Segment == Segment)
+      return decodeSpan(S, Out);
+  if (Segment >= Header.numSegments())
+    return createStringError(inconvertibleErrorCode(),
+                             "segment " + Twine(Segment) + " does not exist (" +
+                                 Twine(Header.numSegments()) + " segments)");
+  return Error::success(); // not in the retained tail: nothing to decode
+}
+
+std::vector<InterruptKey> interruptKeys(ArrayRef<TraceRecord> Records) {
+  std::vector<InterruptKey> Keys;
+  uint32_t Position = 0;
+  for (size_t I = 0; I < Records.size(); ++I) {
+    const TraceRecord &R = Records[I];
+    if (R.Kind == RecordKind::Entry || R.Kind == RecordKind::Exit)
+      ++Position;
+    else if (R.Kind == RecordKind::Irq)
+      Keys.push_back({I, R.Fields[0], Position, R.Fields[1]});
+  }
+  return Keys;
+}
+
+uint16_t crc16(uint16_t Crc, ArrayRef<uint8_t> Data) {
+  for (uint8_t B : Data) {
+    Crc ^= uint16_t(B) << 8;
+    for (int I = 0; I < 8; ++I)
+      Crc = (Crc & 0x8000) ? uint16_t((Crc << 1) ^ 0x1021) : uint16_t(Crc << 1);
+  }
+  return Crc;
+}
+
+void appendVarint(std::vector<uint8_t> &Out, uint32_t V) {
+  while (V >= 0x80) {
+    Out.push_back(uint8_t(V | 0x80));
+    V >>= 7;
+  }
+  Out.push_back(uint8_t(V));
+}
+
+//===----------------------------------------------------------------------===//
+// TraceWriter: mirrors trace-runtime/src/trace.c step by step.
+//===----------------------------------------------------------------------===//
+
+Expected<TraceWriter> TraceWriter::create(const Options &O) {
+  if (O.SegSize < 16 || O.BufSize % O.SegSize != 0 || O.BufSize / O.SegSize < 2 ||
+      O.BufSize > 0x8000)
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid trace geometry: buf_size " + Twine(O.BufSize) +
+                                 ", seg_size " + Twine(O.SegSize) +
+                                 " (need >= 2 segments of >= 16 bytes, buf_size a "
+                                 "multiple of seg_size and <= 32768)");
+  if (O.Target > 2)
+    return createStringError(inconvertibleErrorCode(), "invalid target " + Twine(O.Target));
+  return TraceWriter(O);
+}
+
+TraceWriter::TraceWriter(const Options &O) : Ring(O.BufSize, 0), BlackBox(O.BlackBox) {
+  Header.Target = O.Target;
+  Header.NodeId = O.NodeId;
+  Header.ModuleHash = O.ModuleHash;
+  Header.BufSize = O.BufSize;
+  Header.SegSize = O.SegSize;
+}
+
+void TraceWriter::commit(uint32_t N) {
+  uint32_t Head = Header.Head + N;
+  if (Head % Header.SegSize == 0) {
+    if (Head == Header.BufSize) {
+      Head = 0;
+      ++Header.Wraps;
+      Header.Flags |= TF_Wrapped;
+    }
+    Armed = true;
+  }
+  Header.Head = uint16_t(Head);
+}
+
+long TraceWriter::emit(ArrayRef<uint8_t> Fixed, uint16_t Extra) {
+  if (Header.Flags & TF_Frozen)
+    return -1;
+  if (Extra > Header.SegSize - Fixed.size()) {
+    Header.Flags |= TF_Dropped;
+    return -1;
+  }
+  uint32_t Total = Fixed.size() + Extra;
+  uint32_t Room = Header.SegSize - Header.Head % Header.SegSize;
+  if (Room < Total) {
+    std::fill(Ring.begin() + Header.Head, Ring.begin() + Header.Head + Room, 0);
+    commit(Room);
+  }
+  uint32_t At = Header.Head;
+  std::copy(Fixed.begin(), Fixed.end(), Ring.begin() + At);
+  if (Fixed[0] == uint8_t(RecordKind::Checkpoint))
+    Armed = false;
+  commit(Total);
+  return long(At + Fixed.size());
+}
+
+void TraceWriter::fields(RecordKind K, std::initializer_list<uint32_t> F) {
+  std::vector<uint8_t> Rec{uint8_t(K)};
+  for (uint32_t V : F)
+    appendVarint(Rec, V);
+  emit(Rec, 0);
+}
+
+void TraceWriter::payload(RecordKind K, uint16_t Id, ArrayRef<uint8_t> Bytes) {
+  // The runtime's len is 16 bits.
+  uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
+  std::vector<uint8_t> Rec{uint8_t(K)};
+  appendVarint(Rec, Id);
+  appendVarint(Rec, Len);
+  long At = emit(Rec, Len);
+  if (At >= 0)
+    std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
+}
+
+void TraceWriter::entry(uint16_t Fid) { fields(RecordKind::Entry, {Fid}); }
+void TraceWriter::exit(uint16_t Fid) { fields(RecordKind::Exit, {Fid}); }
+void TraceWriter::irq(uint16_t Irq, uint16_t Count) { fields(RecordKind::Irq, {Irq, Count}); }
+void TraceWriter::irqExit(uint16_t Irq) { fields(RecordKind::IrqExit, {Irq}); }
+void TraceWriter::sched(uint16_t Task) { fields(RecordKind::Sched, {Task}); }
+bool TraceWriter::anchorArmed() const { return Armed && !(Header.Flags & TF_Frozen); }
+void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes) {
+  payload(RecordKind::Checkpoint, Anchor, Bytes);
+}
+void TraceWriter::input(uint16_t Site, uint32_t Value) {
+  fields(RecordKind::Input, {Site, Value});
+}
+void TraceWriter::inputBytes(uint16_t Site, ArrayRef<uint8_t> Bytes) {
+  payload(RecordKind::InputBytes, Site, Bytes);
+}
+void TraceWriter::send(uint16_t Site, uint16_t Dest, uint16_t Seq) {
+  fields(RecordKind::Send, {Site, Seq, Dest});
+}
+void TraceWriter::recv(uint16_t Site, uint16_t Sender, uint16_t Seq) {
+  fields(RecordKind::Recv, {Site, Sender, Seq});
+}
+void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes) {
+  payload(RecordKind::Effect, Site, Bytes);
+}
+void TraceWriter::skipBegin(uint16_t Site) { fields(RecordKind::SkipBegin, {Site}); }
+void TraceWriter::skipEnd(uint16_t Site) { fields(RecordKind::SkipEnd, {Site}); }
+
+void TraceWriter::check(uint16_t Inv, bool Ok, uint16_t Crc) {
+  ++Header.Checks;
+  std::vector<uint8_t> Rec{uint8_t(Ok ? RecordKind::Check : RecordKind::Violation)};
+  appendVarint(Rec, Inv);
+  Rec.push_back(uint8_t(Crc));
+  Rec.push_back(uint8_t(Crc >> 8));
+  emit(Rec, 0);
+  if (!Ok && !(Header.Flags & TF_Violation)) {
+    Header.Violation = Inv;
+    Header.Flags |= TF_Violation;
+    if (BlackBox)
+      Header.Flags |= TF_Frozen;
+  }
+}
+
+std::vector<uint8_t> TraceWriter::bytes() const {
+  std::vector<uint8_t> B = encodeTraceHeader(Header);
+  B.insert(B.end(), Ring.begin(), Ring.end());
+  return B;
+}
+
+Error TraceWriter::writeFile(StringRef Path) const {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (EC)
+    return createStringError(EC, "cannot write '" + Path + "': " + EC.message());
+  std::vector<uint8_t> B = bytes();
+  OS.write(reinterpret_cast<const char *>(B.data()), B.size());
+  OS.close();
+  if (OS.has_error())
+    return createStringError(OS.error(), "cannot write '" + Path + "'");
+  return Error::success();
+}
+
+} // namespace wsn

@@ -1,0 +1,230 @@
+//===- TraceFormat.h - reading and writing .wtr traces ----------*- C++ -*-===//
+//
+// The desktop side of spec/trace-format.md: header parsing, linearisation of the ring into
+// the retained tail, record decoding, the interrupt keys used by replay, and TraceWriter, an
+// encoder that produces exactly the bytes of the C runtime (trace-runtime/src/trace.c).
+//
+// Errors always name a byte offset. Offsets in messages are FILE offsets (header = 0..31,
+// ring byte r = 32 + r); record errors also give the ring offset, the offset in the
+// linearised tail and the segment.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_TRACEIO_TRACEFORMAT_H
+#define WSN_TRACEIO_TRACEFORMAT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wsn {
+
+constexpr unsigned TraceHeaderSize = 32;
+constexpr uint8_t TraceVersion = 1;
+
+/// Header flag bits.
+enum TraceFlag : uint16_t {
+  TF_Wrapped = 1,
+  TF_Violation = 2,
+  TF_Frozen = 4,
+  TF_Dropped = 8,
+  TF_AllKnown = 0xF,
+};
+
+enum class TraceTarget : uint8_t { Host = 0, AVR = 1, MSP430 = 2 };
+llvm::StringRef traceTargetName(uint8_t Target);
+
+constexpr uint16_t NoViolation = 0xFFFF;
+
+/// Record tags (spec/trace-format.md section 3); the thesis log type is in the comment.
+enum class RecordKind : uint8_t {
+  Pad = 0x00,
+  Entry = 0x01,      // LOG 1
+  Exit = 0x02,       // LOG 1
+  Irq = 0x03,        // LOG 2
+  IrqExit = 0x04,    // LOG 2
+  Sched = 0x05,      // LOG 3
+  Checkpoint = 0x06, // LOG 4
+  Input = 0x07,      // LOG 5
+  InputBytes = 0x08, // LOG 5
+  Send = 0x09,       // LOG 6
+  Recv = 0x0A,       // LOG 6
+  Effect = 0x0B,     // multi-level
+  SkipBegin = 0x0C,  // multi-level
+  SkipEnd = 0x0D,    // multi-level
+  Check = 0x0E,
+  Violation = 0x0F,
+};
+constexpr uint8_t LastRecordTag = 0x0F;
+
+/// "ENTRY", "IRQ_EXIT", ... as in the spec.
+llvm::StringRef recordKindName(RecordKind K);
+/// Names of the fields of a kind, in record order (payload excluded), e.g. {"site","seq","dest"}
+/// for SEND. CHECK/VIOLATION: {"inv","checksum"}.
+llvm::ArrayRef<const char *> recordFieldNames(RecordKind K);
+/// True for the kinds carrying `len` + bytes (CHECKPOINT, INPUT_BYTES, EFFECT).
+bool recordHasPayload(RecordKind K);
+
+struct TraceHeader {
+  uint8_t Version = TraceVersion;
+  uint8_t Target = 0;
+  uint16_t NodeId = 0;
+  uint32_t ModuleHash = 0;
+  uint16_t BufSize = 0;
+  uint16_t SegSize = 0;
+  uint16_t Head = 0;
+  uint16_t Flags = 0;
+  uint32_t Wraps = 0;
+  uint32_t Checks = 0;
+  uint16_t Violation = NoViolation;
+
+  bool wrapped() const { return Flags & TF_Wrapped; }
+  unsigned numSegments() const { return SegSize ? BufSize / SegSize : 0; }
+};
+
+/// Parses and validates the 32-byte header and the file length (spec section 1).
+llvm::Expected<TraceHeader> parseTraceHeader(llvm::ArrayRef<uint8_t> File);
+/// The 32 header bytes of H.
+std::vector<uint8_t> encodeTraceHeader(const TraceHeader &H);
+
+/// A piece of the retained tail: one segment or the written part of the current segment.
+struct TraceSpan {
+  uint32_t RingOffset;   ///< where the span starts in the ring data
+  uint32_t Length;       ///< bytes
+  uint32_t Segment;      ///< ring segment index
+  uint64_t LinearOffset; ///< where the span starts in the linearised tail
+};
+
+/// One decoded record. Fields hold the varint fields in record order (see
+/// recordFieldNames); for CHECK/VIOLATION Fields[1] is the 16-bit checksum.
+struct TraceRecord {
+  RecordKind Kind = RecordKind::Pad;
+  uint8_t NumFields = 0;
+  uint32_t Fields[3] = {0, 0, 0};
+  std::vector<uint8_t> Payload; ///< CHECKPOINT / INPUT_BYTES / EFFECT bytes
+  uint64_t LinearOffset = 0;    ///< offset of the tag in the linearised tail
+  uint32_t RingOffset = 0;      ///< offset of the tag in the ring data
+  uint32_t Segment = 0;         ///< ring segment holding the record
+  unsigned Size = 0;            ///< encoded size in bytes
+
+  uint32_t id() const { return Fields[0]; } ///< fid/irq/task/anchor/site/inv
+  /// Field by name ("count", "seq", ...), or std::nullopt.
+  std::optional<uint32_t> field(llvm::StringRef Name) const;
+  bool operator==(const TraceRecord &O) const;
+};
+
+/// A whole .wtr file: header, ring and its linearisation.
+class TraceFile {
+public:
+  /// Validates the header and the length; keeps a copy of the bytes.
+  static llvm::Expected<TraceFile> parse(llvm::ArrayRef<uint8_t> Bytes);
+  /// Reads and parses a file; errors are prefixed by nothing (the caller names the file).
+  static llvm::Expected<TraceFile> load(llvm::StringRef Path);
+
+  const TraceHeader &header() const { return Header; }
+  llvm::ArrayRef<uint8_t> bytes() const { return Bytes; }
+  llvm::ArrayRef<uint8_t> ring() const {
+    return llvm::ArrayRef<uint8_t>(Bytes).drop_front(TraceHeaderSize);
+  }
+  /// The retained tail, oldest first (spec section 2); empty spans are omitted.
+  const std::vector<TraceSpan> &tail() const { return Tail; }
+  /// The tail's bytes concatenated.
+  std::vector<uint8_t> linearBytes() const;
+  /// Bytes of the ring dropped as stale (wrapped traces only).
+  uint32_t staleBytes() const;
+
+  /// Decodes the tail from span FirstSpan on (0 = whole tail; any span index works since a
+  /// span always starts at a record boundary). Records decoded before an error are appended
+  /// to Out; the error names the offsets and the reason.
+  llvm::Error decode(std::vector<TraceRecord> &Out, unsigned FirstSpan = 0) const;
+  llvm::Expected<std::vector<TraceRecord>> decode(unsigned FirstSpan = 0) const;
+  /// Decodes one ring segment on its own (its written part when it is the current one).
+  llvm::Error decodeSegment(unsigned Segment, std::vector<TraceRecord> &Out) const;
+
+private:
+  llvm::Error decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out) const;
+  TraceHeader Header;
+  std::vector<uint8_t> Bytes;
+  std::vector<TraceSpan> Tail;
+};
+
+/// The interrupt key (DESIGN-BRIEF section 4, refining the thesis's <function, instance,
+/// count> tuple of section 4.2): the number of ENTRY/EXIT records preceding the IRQ record in
+/// the retained tail, plus the interrupted context's #gv_reference count.
+struct InterruptKey {
+  size_t RecordIndex; ///< index of the IRQ record in the decoded vector
+  uint32_t Irq;
+  uint32_t Position; ///< ENTRY/EXIT records before it
+  uint32_t Count;    ///< #gv_reference at the interrupt
+};
+std::vector<InterruptKey> interruptKeys(llvm::ArrayRef<TraceRecord> Records);
+
+/// CRC-16/CCITT-FALSE (as __wsn_crc16).
+uint16_t crc16(uint16_t Crc, llvm::ArrayRef<uint8_t> Data);
+inline uint16_t crc16(llvm::ArrayRef<uint8_t> Data) { return crc16(0xFFFF, Data); }
+
+/// Appends the unsigned LEB128 encoding of V.
+void appendVarint(std::vector<uint8_t> &Out, uint32_t V);
+
+/// An encoder with the C runtime's exact behaviour: segments, PAD, wrapping, the anchor flag,
+/// black-box freezing, the DROPPED flag. Used by tests and by tools that synthesize traces.
+class TraceWriter {
+public:
+  struct Options {
+    uint16_t BufSize = 1024;
+    uint16_t SegSize = 256;
+    uint8_t Target = 0;
+    uint16_t NodeId = 0;
+    uint32_t ModuleHash = 0;
+    bool BlackBox = true;
+  };
+  /// Fails when the geometry is not one the runtime accepts (>= 2 segments of >= 16 bytes,
+  /// buf_size a multiple of seg_size and <= 0x8000).
+  static llvm::Expected<TraceWriter> create(const Options &O);
+  static llvm::Expected<TraceWriter> create() { return create(Options()); }
+
+  void entry(uint16_t Fid);
+  void exit(uint16_t Fid);
+  void irq(uint16_t Irq, uint16_t Count);
+  void irqExit(uint16_t Irq);
+  void sched(uint16_t Task);
+  /// __wsn_rt_anchor_armed.
+  bool anchorArmed() const;
+  void checkpoint(uint16_t Anchor, llvm::ArrayRef<uint8_t> Bytes);
+  void input(uint16_t Site, uint32_t Value);
+  void inputBytes(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
+  void send(uint16_t Site, uint16_t Dest, uint16_t Seq);
+  void recv(uint16_t Site, uint16_t Sender, uint16_t Seq);
+  void effect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
+  void skipBegin(uint16_t Site);
+  void skipEnd(uint16_t Site);
+  void check(uint16_t Inv, bool Ok, uint16_t Crc);
+
+  const TraceHeader &header() const { return Header; }
+  /// The whole file: header + ring.
+  std::vector<uint8_t> bytes() const;
+  /// Writes bytes() to Path.
+  llvm::Error writeFile(llvm::StringRef Path) const;
+
+private:
+  explicit TraceWriter(const Options &O);
+  /// Reserves a record of Fixed.size() + Extra bytes (padding to the next segment when
+  /// needed), copies Fixed, returns the ring offset of the payload or -1.
+  long emit(llvm::ArrayRef<uint8_t> Fixed, uint16_t Extra);
+  void fields(RecordKind K, std::initializer_list<uint32_t> F);
+  void payload(RecordKind K, uint16_t Id, llvm::ArrayRef<uint8_t> Bytes);
+  void commit(uint32_t N);
+
+  TraceHeader Header;
+  std::vector<uint8_t> Ring;
+  bool Armed = true;
+  bool BlackBox = true;
+};
+
+} // namespace wsn
+
+#endif // WSN_TRACEIO_TRACEFORMAT_H
