@@ -1,0 +1,566 @@
+//===- TraceMap.cpp - trace map: from metadata, to and from JSON ----------===//
+#include "TraceMap.h"
+
+#include "TraceOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace llvm;
+
+namespace wsn {
+
+//===----------------------------------------------------------------------===//
+// Equality, sizes, lookup
+//===----------------------------------------------------------------------===//
+
+bool TraceMap::Function::operator==(const Function &O) const {
+  return std::tie(Id, Name, File, Line) == std::tie(O.Id, O.Name, O.File, O.Line);
+}
+bool TraceMap::Irq::operator==(const Irq &O) const {
+  return std::tie(Id, Function, Vector, VectorName) ==
+         std::tie(O.Id, O.Function, O.Vector, O.VectorName);
+}
+bool TraceMap::Site::operator==(const Site &O) const {
+  return std::tie(Id, Kind, Function, File, Line, Col) ==
+         std::tie(O.Id, O.Kind, O.Function, O.File, O.Line, O.Col);
+}
+bool TraceMap::Var::operator==(const Var &O) const {
+  return std::tie(IsGlobal, Name, Size, CType) ==
+         std::tie(O.IsGlobal, O.Name, O.Size, O.CType);
+}
+bool TraceMap::Anchor::operator==(const Anchor &O) const {
+  return std::tie(Id, Function, Vars) == std::tie(O.Id, O.Function, O.Vars);
+}
+bool TraceMap::Invariant::operator==(const Invariant &O) const {
+  return std::tie(Id, Function, Inputs) ==
+         std::tie(O.Id, O.Function, O.Inputs);
+}
+bool TraceMap::Effect::operator==(const Effect &O) const {
+  return std::tie(Site, Callee, ReturnSize, Writes) ==
+         std::tie(O.Site, O.Callee, O.ReturnSize, O.Writes);
+}
+bool TraceMap::Task::operator==(const Task &O) const {
+  return std::tie(Id, Function) == std::tie(O.Id, O.Function);
+}
+bool TraceMap::operator==(const TraceMap &O) const {
+  return std::tie(FormatVersion, Target, ModuleHash, BufSize, SegSize,
+                  Functions, Irqs, Sites, Anchors, Invariants, Effects,
+                  Tasks) ==
+         std::tie(O.FormatVersion, O.Target, O.ModuleHash, O.BufSize,
+                  O.SegSize, O.Functions, O.Irqs, O.Sites, O.Anchors,
+                  O.Invariants, O.Effects, O.Tasks);
+}
+
+uint32_t TraceMap::Anchor::recordSize() const {
+  uint32_t S = 0;
+  for (const Var &V : Vars)
+    S += V.Size;
+  return S;
+}
+uint32_t TraceMap::Effect::recordSize() const {
+  uint32_t S = ReturnSize;
+  for (const Var &V : Writes)
+    S += V.Size;
+  return S;
+}
+
+template <typename T> static uint32_t keyOf(const T &E) { return E.Id; }
+static uint32_t keyOf(const TraceMap::Effect &E) { return E.Site; }
+
+template <typename T> static const T *lookup(const std::vector<T> &V, uint32_t Id) {
+  auto It = llvm::partition_point(V, [&](const T &E) { return keyOf(E) < Id; });
+  return It != V.end() && keyOf(*It) == Id ? &*It : nullptr;
+}
+
+const TraceMap::Function *TraceMap::function(uint32_t Id) const {
+  return lookup(Functions, Id);
+}
+const TraceMap::Irq *TraceMap::irq(uint32_t Id) const { return lookup(Irqs, Id); }
+const TraceMap::Site *TraceMap::site(uint32_t Id) const {
+  return lookup(Sites, Id);
+}
+const TraceMap::Anchor *TraceMap::anchor(uint32_t Id) const {
+  return lookup(Anchors, Id);
+}
+const TraceMap::Invariant *TraceMap::invariant(uint32_t Id) const {
+  return lookup(Invariants, Id);
+}
+const TraceMap::Effect *TraceMap::effect(uint32_t Site) const {
+  return lookup(Effects, Site);
+}
+const TraceMap::Task *TraceMap::task(uint32_t Id) const {
+  return lookup(Tasks, Id);
+}
+
+template <typename T> static void sortById(std::vector<T> &V) {
+  llvm::stable_sort(V, [](const T &A, const T &B) { return keyOf(A) < keyOf(B); });
+}
+
+void TraceMap::sort() {
+  sortById(Functions);
+  sortById(Irqs);
+  sortById(Sites);
+  sortById(Anchors);
+  sortById(Invariants);
+  sortById(Effects);
+  sortById(Tasks);
+}
+
+//===----------------------------------------------------------------------===//
+// From the module
+//===----------------------------------------------------------------------===//
+
+static TraceMap::Var toVar(const TraceVarRef &R) {
+  TraceMap::Var V;
+  V.IsGlobal = R.isGlobal();
+  V.Name = R.Name;
+  V.Size = R.Size;
+  V.CType = R.CType;
+  return V;
+}
+
+static std::vector<TraceMap::Var> toVars(const std::vector<TraceVarRef> &Rs) {
+  std::vector<TraceMap::Var> Out;
+  for (const TraceVarRef &R : Rs)
+    Out.push_back(toVar(R));
+  return Out;
+}
+
+Expected<TraceMap> TraceMap::fromModule(const Module &CM) {
+  // The readers do not modify the module; TraceMetadata takes a non-const
+  // reference because it also writes.
+  TraceMetadata MD(const_cast<Module &>(CM));
+  auto Wrap = [&](Error E) {
+    return createStringError(inconvertibleErrorCode(),
+                             "module '" + CM.getModuleIdentifier() +
+                                 "': " + toString(std::move(E)));
+  };
+  TraceMap Map;
+  auto Info = MD.moduleInfo();
+  if (!Info)
+    return Wrap(Info.takeError());
+  if (!*Info)
+    return Wrap(createStringError(inconvertibleErrorCode(),
+                                  "no !wsn.module record (not instrumented)"));
+  Map.FormatVersion = (*Info)->FormatVersion;
+  Map.Target = (*Info)->Target;
+  Map.ModuleHash = (*Info)->Hash;
+  Map.BufSize = (*Info)->BufSize;
+  Map.SegSize = (*Info)->SegSize;
+
+  auto Funcs = MD.functions();
+  if (!Funcs)
+    return Wrap(Funcs.takeError());
+  for (const TraceFuncMD &F : *Funcs) {
+    TraceMap::Function E;
+    E.Id = F.Id;
+    E.Name = F.F->getName().str();
+    if (const DISubprogram *SP = F.F->getSubprogram()) {
+      E.File = SP->getFilename().str();
+      E.Line = SP->getLine();
+    }
+    Map.Functions.push_back(std::move(E));
+  }
+  auto Irqs = MD.irqs();
+  if (!Irqs)
+    return Wrap(Irqs.takeError());
+  for (const TraceIrqMD &I : *Irqs)
+    Map.Irqs.push_back({I.Id, I.F->getName().str(), I.Vector, I.VectorName});
+  auto Sites = MD.sites();
+  if (!Sites)
+    return Wrap(Sites.takeError());
+  for (const TraceSiteMD &S : *Sites)
+    Map.Sites.push_back(
+        {S.Id, S.Kind, S.F->getName().str(), S.File, S.Line, S.Col});
+  auto Anchors = MD.anchors();
+  if (!Anchors)
+    return Wrap(Anchors.takeError());
+  for (const TraceAnchorMD &A : *Anchors)
+    Map.Anchors.push_back({A.Id, A.F->getName().str(), toVars(A.Vars)});
+  auto Invs = MD.invariants();
+  if (!Invs)
+    return Wrap(Invs.takeError());
+  for (const TraceInvariantMD &I : *Invs)
+    Map.Invariants.push_back({I.Id, I.F->getName().str(), toVars(I.Inputs)});
+  auto Effs = MD.effects();
+  if (!Effs)
+    return Wrap(Effs.takeError());
+  for (const TraceEffectMD &E : *Effs)
+    Map.Effects.push_back({E.Site, E.Callee, E.ReturnSize, toVars(E.Writes)});
+  auto Tasks = MD.tasks();
+  if (!Tasks)
+    return Wrap(Tasks.takeError());
+  for (const TraceTaskMD &T : *Tasks)
+    Map.Tasks.push_back({T.Id, T.F->getName().str()});
+  Map.sort();
+  return Map;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON writer: one entry per line, keys in a fixed order.
+//===----------------------------------------------------------------------===//
+
+static void writeVars(json::OStream &J, StringRef Key,
+                      const std::vector<TraceMap::Var> &Vars) {
+  J.attributeArray(Key, [&] {
+    for (const TraceMap::Var &V : Vars)
+      J.object([&] {
+        J.attribute("kind", V.IsGlobal ? "global" : "local");
+        J.attribute("name", V.Name);
+        J.attribute("size", V.Size);
+        J.attribute("ctype", V.CType);
+      });
+  });
+}
+
+template <typename T, typename Fn>
+static void writeArray(raw_ostream &OS, StringRef Key, const std::vector<T> &V,
+                       Fn Entry, bool Last) {
+  OS << "  \"" << Key << "\": [";
+  for (size_t I = 0; I < V.size(); ++I) {
+    OS << (I ? ",\n    " : "\n    ");
+    json::OStream J(OS);
+    J.object([&] { Entry(J, V[I]); });
+  }
+  OS << (V.empty() ? "]" : "\n  ]") << (Last ? "\n" : ",\n");
+}
+
+std::string TraceMap::toJSON() const {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "{\n  \"format\": \"wsn-trace-map\",\n";
+  OS << "  \"version\": " << FormatVersion << ",\n";
+  OS << "  \"target\": ";
+  json::OStream(OS).value(Target);
+  OS << ",\n  \"module_hash\": " << ModuleHash << ",\n";
+  OS << "  \"buf_size\": " << BufSize << ",\n";
+  OS << "  \"seg_size\": " << SegSize << ",\n";
+  writeArray(OS, "functions", Functions,
+             [](json::OStream &J, const Function &F) {
+               J.attribute("id", F.Id);
+               J.attribute("name", F.Name);
+               J.attribute("file", F.File);
+               J.attribute("line", F.Line);
+             }, false);
+  writeArray(OS, "irqs", Irqs, [](json::OStream &J, const Irq &I) {
+    J.attribute("id", I.Id);
+    J.attribute("function", I.Function);
+    J.attribute("vector", I.Vector);
+    J.attribute("vector_name", I.VectorName);
+  }, false);
+  writeArray(OS, "sites", Sites, [](json::OStream &J, const Site &S) {
+    J.attribute("id", S.Id);
+    J.attribute("kind", S.Kind);
+    J.attribute("function", S.Function);
+    J.attribute("file", S.File);
+    J.attribute("line", S.Line);
+    J.attribute("col", S.Col);
+  }, false);
+  writeArray(OS, "anchors", Anchors, [](json::OStream &J, const Anchor &A) {
+    J.attribute("id", A.Id);
+    J.attribute("function", A.Function);
+    writeVars(J, "vars", A.Vars);
+  }, false);
+  writeArray(OS, "invariants", Invariants,
+             [](json::OStream &J, const Invariant &I) {
+               J.attribute("id", I.Id);
+               J.attribute("function", I.Function);
+               writeVars(J, "inputs", I.Inputs);
+             }, false);
+  writeArray(OS, "effects", Effects, [](json::OStream &J, const Effect &E) {
+    J.attribute("site", E.Site);
+    J.attribute("callee", E.Callee);
+    J.attribute("return_size", E.ReturnSize);
+    writeVars(J, "writes", E.Writes);
+  }, false);
+  writeArray(OS, "tasks", Tasks, [](json::OStream &J, const Task &T) {
+    J.attribute("id", T.Id);
+    J.attribute("function", T.Function);
+  }, true);
+  OS << "}\n";
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON reader
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads fields of one JSON object; errors carry "FILE: where: what".
+struct ObjReader {
+  StringRef File;
+  std::string Where;
+  const json::Object *O;
+
+  Error err(const Twine &Msg) const {
+    return createStringError(inconvertibleErrorCode(),
+                             File + ": " + Where + ": " + Msg);
+  }
+  Expected<const json::Value *> get(StringRef K) const {
+    const json::Value *V = O->get(K);
+    if (!V)
+      return err("missing key '" + K + "'");
+    return V;
+  }
+  Expected<uint32_t> u32(StringRef K) const {
+    auto V = get(K);
+    if (!V)
+      return V.takeError();
+    std::optional<int64_t> I = (*V)->getAsInteger();
+    if (!I || *I < 0 || *I > 0xFFFFFFFFll)
+      return err("key '" + K + "' is not an unsigned 32-bit integer");
+    return static_cast<uint32_t>(*I);
+  }
+  Expected<std::string> str(StringRef K) const {
+    auto V = get(K);
+    if (!V)
+      return V.takeError();
+    std::optional<StringRef> S = (*V)->getAsString();
+    if (!S)
+      return err("key '" + K + "' is not a string");
+    return S->str();
+  }
+  Expected<const json::Array *> arr(StringRef K) const {
+    auto V = get(K);
+    if (!V)
+      return V.takeError();
+    const json::Array *A = (*V)->getAsArray();
+    if (!A)
+      return err("key '" + K + "' is not an array");
+    return A;
+  }
+};
+} // namespace
+
+/// Calls Fn(ObjReader) for each element of Top[Key], which must be an array
+/// of objects.
+template <typename Fn>
+static Error forEachEntry(const ObjReader &Top, StringRef Key, Fn Entry) {
+  auto A = Top.arr(Key);
+  if (!A)
+    return A.takeError();
+  for (size_t I = 0; I < (*A)->size(); ++I) {
+    std::string Where = (Key + "[" + Twine(I) + "]").str();
+    if (!Top.Where.empty() && Top.Where != "top level")
+      Where = Top.Where + "." + Where;
+    const json::Object *O = (**A)[I].getAsObject();
+    if (!O)
+      return createStringError(inconvertibleErrorCode(),
+                               Top.File + ": " + Where + ": not an object");
+    if (Error E = Entry(ObjReader{Top.File, Where, O}))
+      return E;
+  }
+  return Error::success();
+}
+
+#define WSN_TRY(Var, Expr)                                                     \
+  auto Var##OrErr = (Expr);                                                    \
+  if (!Var##OrErr)                                                             \
+    return Var##OrErr.takeError();                                             \
+  auto Var = std::move(*Var##OrErr);
+
+static Error readVars(const ObjReader &R, StringRef Key,
+                      std::vector<TraceMap::Var> &Out, bool AllowLocal) {
+  return forEachEntry(R, Key, [&](const ObjReader &V) -> Error {
+    WSN_TRY(Kind, V.str("kind"));
+    TraceMap::Var Var;
+    if (Kind == "global")
+      Var.IsGlobal = true;
+    else if (Kind == "local" && AllowLocal)
+      Var.IsGlobal = false;
+    else
+      return V.err("kind '" + Kind + "' is not " +
+                   (AllowLocal ? "'global' or 'local'" : "'global'"));
+    WSN_TRY(Name, V.str("name"));
+    WSN_TRY(Size, V.u32("size"));
+    WSN_TRY(CType, V.str("ctype"));
+    Var.Name = Name;
+    Var.Size = Size;
+    Var.CType = CType;
+    Out.push_back(std::move(Var));
+    return Error::success();
+  });
+}
+
+template <typename T>
+static Error checkUniqueIds(StringRef File, StringRef Key,
+                            const std::vector<T> &V) {
+  for (size_t I = 1; I < V.size(); ++I)
+    if (keyOf(V[I - 1]) == keyOf(V[I]))
+      return createStringError(inconvertibleErrorCode(),
+                               File + ": " + Key + ": duplicate id " +
+                                   Twine(keyOf(V[I])));
+  return Error::success();
+}
+
+Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
+  Expected<json::Value> Root = json::parse(Text);
+  if (!Root)
+    return createStringError(inconvertibleErrorCode(),
+                             FileName + ": invalid JSON: " +
+                                 toString(Root.takeError()));
+  const json::Object *O = Root->getAsObject();
+  if (!O)
+    return createStringError(inconvertibleErrorCode(),
+                             FileName + ": top level is not a JSON object");
+  ObjReader Top{FileName, "top level", O};
+  TraceMap Map;
+  WSN_TRY(Format, Top.str("format"));
+  if (Format != "wsn-trace-map")
+    return Top.err("format is '" + Format + "', expected 'wsn-trace-map'");
+  WSN_TRY(Version, Top.u32("version"));
+  if (Version != TraceFormatVersion)
+    return Top.err("version " + Twine(Version) + " is not supported (expected " +
+                   Twine(TraceFormatVersion) + ")");
+  Map.FormatVersion = Version;
+  WSN_TRY(Target, Top.str("target"));
+  if (Target != "avr" && Target != "msp430" && Target != "host")
+    return Top.err("target '" + Target + "' is not avr, msp430 or host");
+  Map.Target = Target;
+  WSN_TRY(Hash, Top.u32("module_hash"));
+  WSN_TRY(Buf, Top.u32("buf_size"));
+  WSN_TRY(Seg, Top.u32("seg_size"));
+  Map.ModuleHash = Hash;
+  Map.BufSize = Buf;
+  Map.SegSize = Seg;
+
+  if (Error E = forEachEntry(Top, "functions", [&](const ObjReader &R) -> Error {
+        TraceMap::Function F;
+        WSN_TRY(Id, R.u32("id"));
+        WSN_TRY(Name, R.str("name"));
+        WSN_TRY(File, R.str("file"));
+        WSN_TRY(Line, R.u32("line"));
+        F.Id = Id;
+        F.Name = Name;
+        F.File = File;
+        F.Line = Line;
+        Map.Functions.push_back(std::move(F));
+        return Error::success();
+      }))
+    return std::move(E);
+  if (Error E = forEachEntry(Top, "irqs", [&](const ObjReader &R) -> Error {
+        WSN_TRY(Id, R.u32("id"));
+        WSN_TRY(Fn, R.str("function"));
+        WSN_TRY(Vec, R.u32("vector"));
+        WSN_TRY(VName, R.str("vector_name"));
+        Map.Irqs.push_back({Id, Fn, Vec, VName});
+        return Error::success();
+      }))
+    return std::move(E);
+  if (Error E = forEachEntry(Top, "sites", [&](const ObjReader &R) -> Error {
+        WSN_TRY(Id, R.u32("id"));
+        WSN_TRY(Kind, R.str("kind"));
+        static const char *Kinds[] = {"region", "input", "input.bytes",
+                                      "send",   "recv",  "skip"};
+        if (!is_contained(Kinds, StringRef(Kind)))
+          return R.err("unknown site kind '" + Kind + "'");
+        WSN_TRY(Fn, R.str("function"));
+        WSN_TRY(File, R.str("file"));
+        WSN_TRY(Line, R.u32("line"));
+        WSN_TRY(Col, R.u32("col"));
+        Map.Sites.push_back({Id, Kind, Fn, File, Line, Col});
+        return Error::success();
+      }))
+    return std::move(E);
+  if (Error E = forEachEntry(Top, "anchors", [&](const ObjReader &R) -> Error {
+        TraceMap::Anchor A;
+        WSN_TRY(Id, R.u32("id"));
+        WSN_TRY(Fn, R.str("function"));
+        A.Id = Id;
+        A.Function = Fn;
+        if (Error E = readVars(R, "vars", A.Vars, /*AllowLocal=*/true))
+          return E;
+        Map.Anchors.push_back(std::move(A));
+        return Error::success();
+      }))
+    return std::move(E);
+  if (Error E =
+          forEachEntry(Top, "invariants", [&](const ObjReader &R) -> Error {
+            TraceMap::Invariant I;
+            WSN_TRY(Id, R.u32("id"));
+            WSN_TRY(Fn, R.str("function"));
+            I.Id = Id;
+            I.Function = Fn;
+            if (Error E = readVars(R, "inputs", I.Inputs, false))
+              return E;
+            Map.Invariants.push_back(std::move(I));
+            return Error::success();
+          }))
+    return std::move(E);
+  if (Error E = forEachEntry(Top, "effects", [&](const ObjReader &R) -> Error {
+        TraceMap::Effect Eff;
+        WSN_TRY(Site, R.u32("site"));
+        WSN_TRY(Callee, R.str("callee"));
+        WSN_TRY(RetSize, R.u32("return_size"));
+        Eff.Site = Site;
+        Eff.Callee = Callee;
+        Eff.ReturnSize = RetSize;
+        if (Error E = readVars(R, "writes", Eff.Writes, false))
+          return E;
+        Map.Effects.push_back(std::move(Eff));
+        return Error::success();
+      }))
+    return std::move(E);
+  if (Error E = forEachEntry(Top, "tasks", [&](const ObjReader &R) -> Error {
+        WSN_TRY(Id, R.u32("id"));
+        WSN_TRY(Fn, R.str("function"));
+        Map.Tasks.push_back({Id, Fn});
+        return Error::success();
+      }))
+    return std::move(E);
+
+  Map.sort();
+  if (Error E = checkUniqueIds(FileName, "functions", Map.Functions))
+    return std::move(E);
+  if (Error E = checkUniqueIds(FileName, "irqs", Map.Irqs))
+    return std::move(E);
+  if (Error E = checkUniqueIds(FileName, "sites", Map.Sites))
+    return std::move(E);
+  if (Error E = checkUniqueIds(FileName, "anchors", Map.Anchors))
+    return std::move(E);
+  if (Error E = checkUniqueIds(FileName, "invariants", Map.Invariants))
+    return std::move(E);
+  if (Error E = checkUniqueIds(FileName, "effects", Map.Effects))
+    return std::move(E);
+  if (Error E = checkUniqueIds(FileName, "tasks", Map.Tasks))
+    return std::move(E);
+  return Map;
+}
+
+#undef WSN_TRY
+
+Expected<TraceMap> TraceMap::readFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return createStringError(Buf.getError(), "%s: cannot read: %s",
+                             Path.str().c_str(),
+                             Buf.getError().message().c_str());
+  return parseJSON((*Buf)->getBuffer(), Path);
+}
+
+Error TraceMap::writeFile(StringRef Path) const {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return createStringError(EC, "%s: cannot write: %s", Path.str().c_str(),
+                             EC.message().c_str());
+  OS << toJSON();
+  OS.close();
+  if (OS.has_error())
+    return createStringError(OS.error(), "%s: write failed: %s",
+                             Path.str().c_str(), OS.error().message().c_str());
+  return Error::success();
+}
+
+} // namespace wsn

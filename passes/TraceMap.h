@@ -1,0 +1,124 @@
+//===- TraceMap.h - ids of a trace mapped back to the program -------------===//
+//
+// The trace map (OUT.wmap, JSON; spec/trace-map.md) says what every id in a
+// trace means: which function a fid is, which handler an irq is, where a site
+// is, what bytes a checkpoint / effect / checksum covers. It is produced from
+// the instrumented module's `!wsn.*` metadata alone and read by
+// wsn-trace-dump and wsn-replay.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_PASSES_TRACEMAP_H
+#define WSN_PASSES_TRACEMAP_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Module;
+}
+
+namespace wsn {
+
+struct TraceMap {
+  struct Function {
+    uint32_t Id = 0;
+    std::string Name;
+    std::string File; ///< "" without debug info
+    unsigned Line = 0;
+    bool operator==(const Function &O) const;
+  };
+  struct Irq {
+    uint32_t Id = 0;
+    std::string Function;
+    uint32_t Vector = 0;
+    std::string VectorName;
+    bool operator==(const Irq &O) const;
+  };
+  struct Site {
+    uint32_t Id = 0;
+    std::string Kind; ///< region, input, input.bytes, send, recv, skip
+    std::string Function;
+    std::string File;
+    unsigned Line = 0, Col = 0;
+    bool operator==(const Site &O) const;
+  };
+  struct Var {
+    bool IsGlobal = true;
+    std::string Name; ///< global symbol, or the local's name
+    uint32_t Size = 0;
+    std::string CType;
+    bool operator==(const Var &O) const;
+  };
+  struct Anchor {
+    uint32_t Id = 0;
+    std::string Function;
+    std::vector<Var> Vars; ///< record order: globals, then locals
+    uint32_t recordSize() const;
+    bool operator==(const Anchor &O) const;
+  };
+  struct Invariant {
+    uint32_t Id = 0;
+    std::string Function;
+    std::vector<Var> Inputs; ///< CRC order
+    bool operator==(const Invariant &O) const;
+  };
+  struct Effect {
+    uint32_t Site = 0;
+    std::string Callee; ///< "" for an indirect call
+    uint32_t ReturnSize = 0;
+    std::vector<Var> Writes;
+    uint32_t recordSize() const;
+    bool operator==(const Effect &O) const;
+  };
+  struct Task {
+    uint32_t Id = 0;
+    std::string Function;
+    bool operator==(const Task &O) const;
+  };
+
+  unsigned FormatVersion = 1;
+  std::string Target;
+  uint32_t ModuleHash = 0;
+  uint32_t BufSize = 0;
+  uint32_t SegSize = 0;
+  std::vector<Function> Functions;
+  std::vector<Irq> Irqs;
+  std::vector<Site> Sites;
+  std::vector<Anchor> Anchors;
+  std::vector<Invariant> Invariants;
+  std::vector<Effect> Effects;
+  std::vector<Task> Tasks;
+
+  // Lookup by id (nullptr when absent). Vectors are sorted by id.
+  const Function *function(uint32_t Id) const;
+  const Irq *irq(uint32_t Id) const;
+  const Site *site(uint32_t Id) const;
+  const Anchor *anchor(uint32_t Id) const;
+  const Invariant *invariant(uint32_t Id) const;
+  const Effect *effect(uint32_t Site) const;
+  const Task *task(uint32_t Id) const;
+
+  bool operator==(const TraceMap &O) const;
+  bool operator!=(const TraceMap &O) const { return !(*this == O); }
+
+  /// From the `!wsn.*` metadata of an instrumented module.
+  static llvm::Expected<TraceMap> fromModule(const llvm::Module &M);
+  /// JSON text (spec/trace-map.md), deterministic, ending with a newline.
+  std::string toJSON() const;
+  /// Errors name FileName and the entry / key that is wrong.
+  static llvm::Expected<TraceMap> parseJSON(llvm::StringRef Text,
+                                            llvm::StringRef FileName);
+  static llvm::Expected<TraceMap> readFile(llvm::StringRef Path);
+  llvm::Error writeFile(llvm::StringRef Path) const;
+
+  /// Sorts every vector by id (fromModule and parseJSON do this).
+  void sort();
+};
+
+} // namespace wsn
+
+#endif
