@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -302,7 +303,7 @@ int cmdNet(Args &A) {
   if (Error E = (*Net)->run(Out, errs()))
     return report(std::move(E));
   const RadioStats &RS = (*Net)->radioStats();
-  outs() << "wsn-sim: " << FWs.size() << " nodes, " << NO.Seconds << " s; frames sent "
+  outs() << "wsn-sim: " << FWs.size() << " nodes, " << format("%g", NO.Seconds) << " s; frames sent "
          << RS.Sent << ", delivered " << RS.Delivered << " -> " << Out << "\n";
   return 0;
 }

@@ -4,6 +4,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
@@ -251,7 +252,7 @@ public:
       LastPct = Pct;
       unsigned W = 40, Fill = Pct * W / 100;
       errs() << "\r[" << std::string(Fill, '#') << std::string(W - Fill, ' ') << "] "
-             << format("%3u%%", Pct) << " of " << Seconds << " s, " << NumNodes << " nodes";
+             << format("%3u%%", Pct) << " of " << format("%g", Seconds) << " s, " << NumNodes << " nodes";
       errs().flush();
     } else if (Mode == ProgressMode::Lines) {
       unsigned Step = Pct / 10 * 10;
@@ -259,7 +260,7 @@ public:
         return;
       LastPct = Step;
       errs() << "wsn-sim: " << Step << "% (" << format("%.3f", Seconds * Step / 100) << " of "
-             << Seconds << " simulated s, " << NumNodes << " nodes)\n";
+             << format("%g", Seconds) << " simulated s, " << NumNodes << " nodes)\n";
     }
   }
   void finish() {

@@ -1,0 +1,190 @@
+/* netsense.c - sense-and-send over wsn-sim's radio: one firmware for every node.
+ *
+ * Node 0 is the base station; every other node is a sensor. A sensor's 1 kHz timer counts
+ * SENSE_PERIOD ticks, starts an ADC conversion, and the ADC handler posts a task that sends
+ * the reading to the base station (dest 0) through RadioC. The base station's receive event
+ * queues the message and posts a task that accounts for it.
+ *
+ * Invariants (WSN_INVARIANT, checked with hand-written calls into the trace runtime as the
+ * recording instrumentation would emit them, until wsn-cc exists):
+ *   1 reading_sane (sensors): the last reading is below SENSE_LIMIT (the sensor saturates
+ *     above; the seeded ADC input decides when this fails);
+ *   2 seq_increases (base): per sender, sequence numbers strictly increase.
+ * SEND / RECV records (LOG 6) are written at the send and receive sites.
+ *
+ * Written in the style of nesC-generated C: component$function names, a FIFO task queue and
+ * a sleep-when-idle main loop, atomic sections that save and restore SREG. */
+#include <avr/interrupt.h>
+#include <avr/io.h>
+#include <avr/sleep.h>
+#include <stdint.h>
+
+#include "radio.h"
+#include "wsn/invariant.h"
+#include "wsn/trace.h"
+
+#ifndef SENSE_PERIOD
+#define SENSE_PERIOD 50 /* ms */
+#endif
+#ifndef SENSE_LIMIT
+#define SENSE_LIMIT 1000
+#endif
+#define MAX_NODES 16
+#define AM_READING 0x21
+
+enum { INV_READING_SANE = 1, INV_SEQ_INCREASES = 2 };
+enum { SITE_SEND = 1, SITE_RECV = 2, SITE_ADC = 3 };
+
+/* ---- scheduler (TinySchedulerC-like FIFO of task ids) ---- */
+typedef uint8_t __nesc_atomic_t;
+static inline __nesc_atomic_t __nesc_atomic_start(void) {
+  __nesc_atomic_t s = SREG;
+  cli();
+  return s;
+}
+static inline void __nesc_atomic_end(__nesc_atomic_t s) { SREG = s; }
+
+enum { TASK_SEND = 0, TASK_DELIVER = 1, NUM_TASKS = 2, NO_TASK = 255 };
+static volatile uint8_t SchedulerBasicP$head = NO_TASK, SchedulerBasicP$tail = NO_TASK;
+static volatile uint8_t SchedulerBasicP$next[NUM_TASKS] = {NO_TASK, NO_TASK};
+
+static uint8_t SchedulerBasicP$post(uint8_t id) {
+  __nesc_atomic_t s = __nesc_atomic_start();
+  uint8_t ok = 0;
+  if (SchedulerBasicP$next[id] == NO_TASK && SchedulerBasicP$tail != id) {
+    if (SchedulerBasicP$head == NO_TASK)
+      SchedulerBasicP$head = id;
+    else
+      SchedulerBasicP$next[SchedulerBasicP$tail] = id;
+    SchedulerBasicP$tail = id;
+    ok = 1;
+  }
+  __nesc_atomic_end(s);
+  return ok;
+}
+
+static uint8_t SchedulerBasicP$popTask(void) {
+  uint8_t id = SchedulerBasicP$head;
+  if (id != NO_TASK) {
+    SchedulerBasicP$head = SchedulerBasicP$next[id];
+    if (SchedulerBasicP$head == NO_TASK)
+      SchedulerBasicP$tail = NO_TASK;
+    SchedulerBasicP$next[id] = NO_TASK;
+  }
+  return id;
+}
+
+/* ---- sensor ---- */
+uint16_t SenseC$reading;   /* last ADC reading */
+uint16_t SenseC$sent;      /* readings sent */
+static volatile uint16_t SenseC$ticks;
+
+WSN_INVARIANT(reading_sane) { return SenseC$reading < SENSE_LIMIT; }
+
+static void SenseC$sendTask(void) {
+  uint16_t payload[2];
+  __nesc_atomic_t s = __nesc_atomic_start();
+  payload[0] = SenseC$reading;
+  __nesc_atomic_end(s);
+  payload[1] = ++SenseC$sent;
+  if (RadioC$send(0, AM_READING, payload, sizeof payload) == RADIO_SUCCESS)
+    __wsn_rt_send(SITE_SEND, 0, RadioC$lastSeq());
+  __wsn_rt_check(INV_READING_SANE, wsn_invariant_reading_sane(),
+                 __wsn_crc16(0xFFFF, &SenseC$reading, sizeof SenseC$reading));
+}
+
+ISR(ADC_vect) {
+  uint16_t v = ADC;
+  __wsn_rt_input(SITE_ADC, v);
+  SenseC$reading = v;
+  SchedulerBasicP$post(TASK_SEND);
+}
+
+ISR(TIMER0_COMP_vect) {
+  if (RadioC$nodeId() != 0 && ++SenseC$ticks >= SENSE_PERIOD) {
+    SenseC$ticks = 0;
+    ADCSRA |= _BV(ADSC) | _BV(ADIE);
+  }
+}
+
+/* ---- base station ---- */
+uint16_t BaseC$lastSeq[MAX_NODES];
+uint16_t BaseC$received[MAX_NODES];
+uint16_t BaseC$total;
+uint8_t BaseC$bad; /* set when a sequence number did not increase */
+static volatile uint8_t BaseC$qCount;
+static volatile uint8_t BaseC$qHead;
+static radio_msg_t BaseC$queue[4];
+
+WSN_INVARIANT(seq_increases) { return !BaseC$bad; }
+
+void RadioC$Receive$receive(const radio_msg_t *msg) {
+  /* async event (interrupt context): copy into the queue, post the task */
+  uint8_t slot, i;
+  if (RadioC$nodeId() != 0 || msg->type != AM_READING || BaseC$qCount >= 4)
+    return;
+  slot = (uint8_t)((BaseC$qHead + BaseC$qCount) & 3);
+  BaseC$queue[slot].src = msg->src;
+  BaseC$queue[slot].seq = msg->seq;
+  BaseC$queue[slot].len = msg->len;
+  for (i = 0; i < msg->len; ++i)
+    BaseC$queue[slot].data[i] = msg->data[i];
+  ++BaseC$qCount;
+  SchedulerBasicP$post(TASK_DELIVER);
+}
+
+static void BaseC$deliverTask(void) {
+  for (;;) {
+    radio_msg_t *m;
+    uint16_t src, seq;
+    __nesc_atomic_t s = __nesc_atomic_start();
+    if (!BaseC$qCount) {
+      __nesc_atomic_end(s);
+      return;
+    }
+    m = &BaseC$queue[BaseC$qHead];
+    src = m->src;
+    seq = m->seq;
+    BaseC$qHead = (uint8_t)((BaseC$qHead + 1) & 3);
+    --BaseC$qCount;
+    __nesc_atomic_end(s);
+    __wsn_rt_recv(SITE_RECV, src, seq);
+    if (src < MAX_NODES) {
+      if (seq <= BaseC$lastSeq[src])
+        BaseC$bad = 1;
+      BaseC$lastSeq[src] = seq;
+      ++BaseC$received[src];
+    }
+    ++BaseC$total;
+    __wsn_rt_check(INV_SEQ_INCREASES, wsn_invariant_seq_increases(),
+                   __wsn_crc16(0xFFFF, &BaseC$bad, sizeof BaseC$bad));
+  }
+}
+
+int main(void) {
+  RadioC$init();
+  TCCR0 = _BV(WGM01) | _BV(CS02); /* TIMER0: CTC, clk/64, 1 kHz */
+  OCR0 = 114;
+  TIMSK |= _BV(OCIE0);
+  ADMUX = _BV(REFS0);
+  ADCSRA = _BV(ADEN) | _BV(ADPS2) | _BV(ADPS1);
+  set_sleep_mode(SLEEP_MODE_IDLE);
+  sei();
+  for (;;) {
+    uint8_t t;
+    cli();
+    t = SchedulerBasicP$popTask();
+    if (t == NO_TASK) {
+      sleep_enable();
+      sei(); /* the instruction after sei runs before any interrupt: no lost wake-up */
+      sleep_cpu();
+      sleep_disable();
+      continue;
+    }
+    sei();
+    if (t == TASK_SEND)
+      SenseC$sendTask();
+    else if (t == TASK_DELIVER)
+      BaseC$deliverTask();
+  }
+}
