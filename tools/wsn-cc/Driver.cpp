@@ -256,8 +256,11 @@ Error Pipeline::exec(StringRef Stage, ArrayRef<std::string> Argv, bool Quiet,
                      std::string *StdErr) {
   if (O.Verbose)
     outs() << joinCommand(Argv) << "\n";
+  // Fresh capture files each time: the redirections open without truncating.
   std::string OutFile = tmp(Twine("stage.out"));
   std::string ErrFile = tmp(Twine("stage.err"));
+  sys::fs::remove(OutFile);
+  sys::fs::remove(ErrFile);
   std::optional<StringRef> Redirects[] = {std::nullopt, StringRef(OutFile),
                                           StringRef(ErrFile)};
   SmallVector<StringRef, 32> Refs;

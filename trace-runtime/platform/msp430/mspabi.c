@@ -8,9 +8,10 @@
  * mspdebug's simulator does not model it. Results are identical, only slower.
  *
  * Calling conventions: every helper here uses the ordinary C convention (arguments in R12..R15
- * then the stack), except the 64-bit divide/remainder helpers, which LLVM calls with the
- * "msp430_builtin" convention (dividend in R8..R11, divisor in R12..R15); mspabi_builtin.S
- * adapts those to the C functions __wsn_udivmod64 / __wsn_sdivmod64 below.
+ * then the stack), except the 64-bit divide/remainder helpers and the software 64-bit
+ * multiply __mspabi_mpyll, which LLVM calls with the "msp430_builtin" convention (first
+ * operand in R8..R11, second in R12..R15; the *_hw multiplies keep the C convention). The
+ * shims in mspabi_builtin.S adapt those to the C functions __wsn_{mul,udiv,urem,sdiv,srem}64.
  *
  * Compile with -ffreestanding -fno-builtin so the loops are not turned back into calls to
  * these very helpers.
@@ -45,15 +46,22 @@ static u32 mul32(u32 a, u32 b) {
   }
   return r;
 }
+/* 64-bit product from 32-bit pieces: lo(a)*lo(b) in full by shift-and-add on a 64-bit
+ * multiplicand held as two 32-bit words, plus the cross terms in the high word. */
 static u64 mul64(u64 a, u64 b) {
-  u64 r = 0;
-  while (b) {
-    if (b & 1)
-      r += a;
-    a <<= 1;
-    b >>= 1;
+  u32 alo = (u32)a, ahi = (u32)(a >> 32), blo = (u32)b, bhi = (u32)(b >> 32);
+  u32 rlo = 0, rhi = 0, mlo = alo, mhi = 0;
+  for (u32 m = blo; m; m >>= 1) {
+    if (m & 1) {
+      u32 t = rlo + mlo;
+      rhi += mhi + (t < rlo);
+      rlo = t;
+    }
+    mhi = (mhi << 1) | (mlo >> 31);
+    mlo <<= 1;
   }
-  return r;
+  rhi += mul32(alo, bhi) + mul32(ahi, blo);
+  return ((u64)rhi << 32) | rlo;
 }
 
 WSN_RT s16 __mspabi_mpyi(s16 a, s16 b) { return (s16)mul16((u16)a, (u16)b); }
@@ -63,7 +71,8 @@ WSN_RT s32 __mspabi_mpyl(s32 a, s32 b) { return (s32)mul32((u32)a, (u32)b); }
 WSN_RT s32 __mspabi_mpyl_hw(s32 a, s32 b) { return (s32)mul32((u32)a, (u32)b); }
 WSN_RT s32 __mspabi_mpyl_hw32(s32 a, s32 b) { return (s32)mul32((u32)a, (u32)b); }
 WSN_RT s32 __mspabi_mpyl_f5hw(s32 a, s32 b) { return (s32)mul32((u32)a, (u32)b); }
-WSN_RT s64 __mspabi_mpyll(s64 a, s64 b) { return (s64)mul64((u64)a, (u64)b); }
+/* __mspabi_mpyll (software multiplier) uses the msp430_builtin convention: mspabi_builtin.S. */
+WSN_RT u64 __wsn_mul64(u64 a, u64 b) { return mul64(a, b); }
 WSN_RT s64 __mspabi_mpyll_hw(s64 a, s64 b) { return (s64)mul64((u64)a, (u64)b); }
 WSN_RT s64 __mspabi_mpyll_hw32(s64 a, s64 b) { return (s64)mul64((u64)a, (u64)b); }
 WSN_RT s64 __mspabi_mpyll_f5hw(s64 a, s64 b) { return (s64)mul64((u64)a, (u64)b); }

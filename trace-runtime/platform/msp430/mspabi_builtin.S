@@ -1,11 +1,11 @@
-; mspabi_builtin.S - 64-bit divide/remainder helpers in the msp430_builtin convention.
+; mspabi_builtin.S - 64-bit helpers LLVM calls in the msp430_builtin convention.
 ;
-; LLVM calls __mspabi_{divull,divlli,remull,remlli} with the dividend in R8..R11 (low word
-; first) and the divisor in R12..R15, and expects the result in R12..R15. The C versions in
-; mspabi.c take the dividend in R12..R15 and the divisor on the stack, so each shim pushes the
-; divisor (high word first, leaving the low word at the lowest address), moves the dividend
-; into R12..R15, calls the C routine and drops the 8 argument bytes. R8..R10 are callee-saved
-; in the C convention, so they survive the call untouched.
+; LLVM calls __mspabi_{mpyll,divull,divlli,remull,remlli} with the first operand in
+; R8..R11 (low word first) and the second in R12..R15, and expects the result in R12..R15.
+; The C versions in mspabi.c take the first operand in R12..R15 and the second on the stack,
+; so each shim pushes the second operand (high word first, leaving the low word at the lowest
+; address), moves the first into R12..R15, calls the C routine and drops the 8 argument
+; bytes. R8..R10 are callee-saved in the C convention, so they survive the call untouched.
 
         .macro  WSN_SHIM name, target
         .section .text.\name,"ax",@progbits
@@ -26,6 +26,7 @@
         .size   \name, .-\name
         .endm
 
+        WSN_SHIM __mspabi_mpyll, __wsn_mul64
         WSN_SHIM __mspabi_divull, __wsn_udiv64
         WSN_SHIM __mspabi_remull, __wsn_urem64
         WSN_SHIM __mspabi_divlli, __wsn_sdiv64
