@@ -484,7 +484,7 @@ long TraceWriter::emit(ArrayRef<uint8_t> Fixed, uint16_t Extra) {
   uint32_t Total = Fixed.size() + Extra;
   uint32_t Room = Header.SegSize - Header.Head % Header.SegSize;
   if (Room < Total) {
-    std::fill(Ring.begin() + Header.Head, Ring.begin() + Header.Head + Room, 0);
+    Ring[Header.Head] = uint8_t(RecordKind::Pad); // the rest of the segment is ignored
     commit(Room);
   }
   uint32_t At = Header.Head;

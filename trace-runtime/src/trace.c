@@ -71,7 +71,8 @@ void __wsn_rt_init(void) {
 
 void __wsn_rt_reset(void) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  uint8_t *p = (uint8_t *)&__wsn_trace;
+  /* volatile: keeps the compiler from turning the loop into a memset call (no libc). */
+  volatile uint8_t *p = (volatile uint8_t *)&__wsn_trace;
   uint16_t i;
   for (i = 0; i < (uint16_t)sizeof(__wsn_trace); ++i)
     p[i] = 0;
@@ -118,11 +119,12 @@ static NOINLINE uint8_t *put_varint32(uint8_t *p, uint32_t v) {
 
 /* Write a record: the n bytes assembled in `rec` (tag and fixed fields) followed by `extra`
  * payload bytes the caller fills through the returned pointer. When the record does not fit
- * in what is left of the current segment, the rest is padded with PAD (0x00) and the record
- * starts the next segment. Returns NULL when nothing may be written (frozen; record larger
- * than a segment, which marks the trace DROPPED). Interrupts must be disabled. */
+ * in what is left of the current segment, one PAD byte (0x00) ends the segment there (the
+ * decoder ignores the rest of it) and the record starts the next segment. Returns NULL when
+ * nothing may be written (frozen; record larger than a segment, which marks the trace
+ * DROPPED). Interrupts must be disabled. */
 static NOINLINE uint8_t *emit(const uint8_t *rec, uint8_t n, uint16_t extra) {
-  uint16_t total, room, i;
+  uint16_t total, room;
   uint8_t *p;
   init_locked();
   if (HDR.flags & WSN_TRACE_FLAG_FROZEN)
@@ -134,30 +136,35 @@ static NOINLINE uint8_t *emit(const uint8_t *rec, uint8_t n, uint16_t extra) {
   total = (uint16_t)(n + extra);
   room = (uint16_t)(WSN_TRACE_SEG_SIZE - HDR.head % WSN_TRACE_SEG_SIZE);
   if (room < total) {
-    p = &__wsn_trace.data[HDR.head];
-    for (i = 0; i < room; ++i)
-      p[i] = WSN_REC_PAD;
+    __wsn_trace.data[HDR.head] = WSN_REC_PAD;
     commit(room);
   }
   p = &__wsn_trace.data[HDR.head];
-  for (i = 0; i < n; ++i)
-    p[i] = rec[i];
   /* LOG type 4: the first anchor reached in a segment writes a checkpoint, which disarms the
    * flag; done before commit, which re-arms it if this record fills the segment exactly. */
   if (rec[0] == WSN_REC_CHECKPOINT)
     rt_armed = 0;
   commit(total);
-  return p + n;
+  while (n--)
+    *p++ = *rec++;
+  return p;
 }
 
-/* A record of a tag and `nf` (1..3) varint fields. Interrupts must be disabled. */
+/* A record of a tag and `nf` (1..3) fields, all varints except the raw little-endian 16-bit
+ * checksum (second field) of CHECK/VIOLATION. Interrupts must be disabled. */
 static NOINLINE void emit_fields(uint8_t tag, uint8_t nf, uint16_t a, uint16_t b, uint16_t c) {
   uint8_t rec[1 + 3 * 3];
   uint8_t *p = rec;
   *p++ = tag;
   p = put_varint(p, a);
-  if (nf > 1)
-    p = put_varint(p, b);
+  if (nf > 1) {
+    if (tag >= WSN_REC_CHECK) {
+      *p++ = (uint8_t)b;
+      *p++ = (uint8_t)(b >> 8);
+    } else {
+      p = put_varint(p, b);
+    }
+  }
   if (nf > 2)
     p = put_varint(p, c);
   emit(rec, (uint8_t)(p - rec), 0);
@@ -253,7 +260,7 @@ void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
   open_payload(WSN_REC_EFFECT, site, len);
 }
 
-void __wsn_rt_put(const void *p, uint16_t n) {
+NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
   const uint8_t *b = (const uint8_t *)p;
   if (n > rt_left)
     n = rt_left;
@@ -262,12 +269,15 @@ void __wsn_rt_put(const void *p, uint16_t n) {
     *rt_cursor++ = *b++;
 }
 
-void __wsn_rt_record_end(void) {
-  if (rt_left)
-    HDR.flags |= WSN_TRACE_FLAG_DROPPED; /* fewer bytes than announced: zero-filled */
-  while (rt_left) {
-    *rt_cursor++ = 0;
-    --rt_left;
+NOINLINE void __wsn_rt_record_end(void) {
+  if (rt_left) {
+    /* Fewer bytes than announced: zero-filled (volatile: no memset call, there is no libc). */
+    volatile uint8_t *p = rt_cursor;
+    HDR.flags |= WSN_TRACE_FLAG_DROPPED;
+    while (rt_left) {
+      *p++ = 0;
+      --rt_left;
+    }
   }
   wsn_port_irq_restore(rt_open_irq);
 }
@@ -288,17 +298,10 @@ __attribute__((noinline, used)) void __wsn_violation_hook(uint16_t inv) {
 }
 
 void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc) {
-  uint8_t rec[1 + 3 + 2];
-  uint8_t *p = rec;
   uint8_t first_violation = 0;
   wsn_irq_state_t s = wsn_port_irq_save();
-  init_locked();
+  emit_fields(ok ? WSN_REC_CHECK : WSN_REC_VIOLATION, 2, inv, crc, 0);
   ++HDR.checks;
-  *p++ = ok ? WSN_REC_CHECK : WSN_REC_VIOLATION;
-  p = put_varint(p, inv);
-  *p++ = (uint8_t)crc;
-  *p++ = (uint8_t)(crc >> 8);
-  emit(rec, (uint8_t)(p - rec), 0);
   if (!ok && !(HDR.flags & WSN_TRACE_FLAG_VIOLATION)) {
     first_violation = 1;
     HDR.violation = inv;
