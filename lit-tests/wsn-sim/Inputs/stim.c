@@ -6,9 +6,11 @@
  *   the invariant "sample <= ADC_LIMIT" through the runtime (hand-written call,
  *   as wsn-cc would emit it).
  * -DDRAIN: after the first violation, send the trace object through USART0.
- * -DADC_LIMIT=N: the invariant's bound (default 1000). */
+ * -DADC_LIMIT=N: the invariant's bound (default 1000).
+ * -DBIG_FLASH=N: add N bytes of constant data to the code (for flash-size errors). */
 #include <avr/interrupt.h>
 #include <avr/io.h>
+#include <avr/pgmspace.h>
 #include <avr/sleep.h>
 #include <stdint.h>
 
@@ -26,6 +28,10 @@ volatile uint16_t ticks;
 volatile uint16_t samples[16];
 volatile uint16_t sample_count;
 volatile uint16_t last_sample;
+#ifdef BIG_FLASH
+const uint8_t big_table[BIG_FLASH] PROGMEM = {1};
+volatile uint8_t big_byte;
+#endif
 
 ISR(INT0_vect) {
   __wsn_rt_irq_entry(1);
@@ -71,6 +77,9 @@ int main(void) {
   ADMUX = _BV(REFS0);                          /* ADC0 against AVCC */
   ADCSRA = _BV(ADEN) | _BV(ADPS2) | _BV(ADPS1);
   set_sleep_mode(SLEEP_MODE_IDLE);
+#ifdef BIG_FLASH
+  big_byte = pgm_read_byte(&big_table[ticks]);
+#endif
   sei();
   for (;;) {
     uint16_t seen = ticks;

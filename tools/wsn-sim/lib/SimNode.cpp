@@ -132,15 +132,17 @@ Error Node::init() {
   memset(&Fw, 0, sizeof(Fw));
   if (elf_read_firmware(FW.Path.c_str(), &Fw) != 0)
     return nodeError(Opts.NodeId, "libsimavr could not load '" + FW.Path + "'");
+  // libsimavr aborts the process on code larger than the flash: check first.
+  if (uint64_t(Fw.flashbase) + Fw.flashsize > Avr->flashend + 1u)
+    return nodeError(Opts.NodeId, "'" + FW.Path + "' has " + Twine(Fw.flashsize) +
+                                      " bytes of code, more than the " +
+                                      Twine(Avr->flashend + 1u) + " bytes of flash of " +
+                                      Opts.Mcu);
   Fw.frequency = Opts.Frequency;
   Fw.vcc = Fw.avcc = Fw.aref = 3000; // MicaZ runs at 3 V
   avr_load_firmware(Avr, &Fw);
   Avr->frequency = Opts.Frequency;
   Avr->vcc = Avr->avcc = Avr->aref = 3000;
-  if (Fw.flashsize > Avr->flashend + 1u)
-    return nodeError(Opts.NodeId, "'" + FW.Path + "' has " + Twine(Fw.flashsize) +
-                                      " bytes of code, more than the " + Opts.Mcu + "'s " +
-                                      Twine(Avr->flashend + 1u));
   Avr->sleep = noSleep;
   if (FW.TraceAddr + FW.TraceSize > Avr->ramend + 1u)
     return nodeError(Opts.NodeId, "__wsn_trace (0x" + utohexstr(FW.TraceAddr) + ", " +
