@@ -10,7 +10,8 @@
  *   1 reading_sane (sensors): the last reading is below SENSE_LIMIT (the sensor saturates
  *     above; the seeded ADC input decides when this fails);
  *   2 seq_increases (base): per sender, sequence numbers strictly increase.
- * SEND / RECV records (LOG 6) are written at the send and receive sites.
+ * SEND / RECV records (LOG type 6, Wang 2013 section 5.1) are written at the send and receive
+ * sites.
  *
  * Written in the style of nesC-generated C: component$function names, a FIFO task queue and
  * a sleep-when-idle main loop, atomic sections that save and restore SREG. */
