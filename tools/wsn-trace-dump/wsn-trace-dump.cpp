@@ -4,11 +4,14 @@
 //
 // Text (default): a header summary, then one line per record of the retained tail, oldest
 // first, with its offsets; function entries/exits and interrupts are indented by nesting.
+// With --map (a .wmap trace map, spec/trace-map.md) ids get names and source locations and
+// checkpoint / effect bytes are split into the variables they hold.
 // --json prints the same as one JSON object. Corrupt input gives
 // "wsn-trace-dump: FILE: offset N: reason" and exit code 1; usage and I/O errors exit 2.
 //
 //===----------------------------------------------------------------------===//
 #include "TraceFormat.h"
+#include "TraceMap.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -25,6 +28,8 @@ static cl::OptionCategory DumpCat("wsn-trace-dump options");
 static cl::opt<std::string> TracePath(cl::Positional, cl::desc("<trace.wtr>"), cl::Required,
                                       cl::cat(DumpCat));
 static cl::opt<bool> Json("json", cl::desc("Print JSON instead of text"), cl::cat(DumpCat));
+static cl::opt<std::string> MapPath("map", cl::desc("Trace map (.wmap) naming the ids"),
+                                    cl::value_desc("MAP"), cl::cat(DumpCat));
 
 namespace {
 
@@ -84,6 +89,219 @@ std::vector<unsigned> depths(ArrayRef<TraceRecord> Records) {
   return D;
 }
 
+/// A variable's value from its little-endian bytes: the number for sizes up to 8, else hex.
+std::string varValue(ArrayRef<uint8_t> B) {
+  if (B.empty() || B.size() > 8)
+    return "0x" + toHex(B, /*LowerCase=*/true);
+  uint64_t V = 0;
+  for (size_t I = 0; I < B.size(); ++I)
+    V |= uint64_t(B[I]) << (8 * I);
+  return utostr(V);
+}
+
+std::string location(StringRef File, unsigned Line, unsigned Col = 0) {
+  if (File.empty())
+    return "";
+  std::string S = (File + ":" + Twine(Line)).str();
+  if (Col)
+    S += ":" + utostr(Col);
+  return S;
+}
+
+/// What a map says about a record's payload: (name, bytes) pairs in record order. Returns
+/// false when the map has no layout for it; Mismatch is set when the sizes disagree.
+bool splitPayload(const TraceMap &M, const TraceRecord &R,
+                  std::vector<std::pair<std::string, ArrayRef<uint8_t>>> &Parts,
+                  std::string &Mismatch) {
+  std::vector<std::pair<std::string, uint32_t>> Layout;
+  if (R.Kind == RecordKind::Checkpoint) {
+    const TraceMap::Anchor *A = M.anchor(R.id());
+    if (!A)
+      return false;
+    for (const TraceMap::Var &V : A->Vars)
+      Layout.push_back({V.Name, V.Size});
+  } else if (R.Kind == RecordKind::Effect) {
+    const TraceMap::Effect *E = M.effect(R.id());
+    if (!E)
+      return false;
+    if (E->ReturnSize)
+      Layout.push_back({"return", E->ReturnSize});
+    for (const TraceMap::Var &V : E->Writes)
+      Layout.push_back({V.Name, V.Size});
+  } else {
+    return false;
+  }
+  uint64_t Want = 0;
+  for (auto &L : Layout)
+    Want += L.second;
+  if (Want != R.Payload.size()) {
+    Mismatch = "map expects " + utostr(Want) + " bytes";
+    return false;
+  }
+  size_t Off = 0;
+  for (auto &L : Layout) {
+    Parts.push_back({L.first, ArrayRef<uint8_t>(R.Payload).slice(Off, L.second)});
+    Off += L.second;
+  }
+  return true;
+}
+
+/// The text annotation of a record from the map ("" when the map does not know the id).
+std::string annotate(const TraceMap &M, const TraceRecord &R) {
+  std::string S;
+  auto Site = [&](uint32_t Id) {
+    if (const TraceMap::Site *St = M.site(Id)) {
+      S += " [" + St->Kind + " in " + St->Function;
+      std::string L = location(St->File, St->Line, St->Col);
+      if (!L.empty())
+        S += " at " + L;
+      S += "]";
+    }
+  };
+  switch (R.Kind) {
+  case RecordKind::Entry:
+  case RecordKind::Exit:
+    if (const TraceMap::Function *F = M.function(R.id())) {
+      S += " " + F->Name;
+      std::string L = location(F->File, F->Line);
+      if (!L.empty())
+        S += " [" + L + "]";
+    }
+    break;
+  case RecordKind::Irq:
+  case RecordKind::IrqExit:
+    if (const TraceMap::Irq *I = M.irq(R.id())) {
+      S += " " + I->Function + " [vector " + utostr(I->Vector);
+      if (!I->VectorName.empty())
+        S += " " + I->VectorName;
+      S += "]";
+    }
+    break;
+  case RecordKind::Sched:
+    if (const TraceMap::Task *T = M.task(R.id()))
+      S += " " + T->Function;
+    break;
+  case RecordKind::Checkpoint:
+    if (const TraceMap::Anchor *A = M.anchor(R.id()))
+      S += " [anchor in " + A->Function + "]";
+    break;
+  case RecordKind::Effect:
+    Site(R.id());
+    if (const TraceMap::Effect *E = M.effect(R.id()))
+      S += " callee " + (E->Callee.empty() ? std::string("<indirect>") : E->Callee);
+    break;
+  case RecordKind::Input:
+  case RecordKind::InputBytes:
+  case RecordKind::Send:
+  case RecordKind::Recv:
+  case RecordKind::SkipBegin:
+  case RecordKind::SkipEnd:
+    Site(R.id());
+    break;
+  case RecordKind::Check:
+  case RecordKind::Violation:
+    if (const TraceMap::Invariant *I = M.invariant(R.id()))
+      S += " " + I->Function;
+    break;
+  case RecordKind::Pad:
+    break;
+  }
+  if (recordHasPayload(R.Kind)) {
+    std::vector<std::pair<std::string, ArrayRef<uint8_t>>> Parts;
+    std::string Mismatch;
+    if (splitPayload(M, R, Parts, Mismatch)) {
+      S += " {";
+      for (size_t I = 0; I < Parts.size(); ++I)
+        S += (I ? ", " : "") + Parts[I].first + "=" + varValue(Parts[I].second);
+      S += "}";
+    } else if (!Mismatch.empty()) {
+      S += " (" + Mismatch + ")";
+    }
+  }
+  return S;
+}
+
+/// The JSON annotation of a record from the map.
+void annotateJSON(const TraceMap &M, const TraceRecord &R, json::Object &O) {
+  auto Site = [&](uint32_t Id) {
+    if (const TraceMap::Site *St = M.site(Id)) {
+      O["site_kind"] = St->Kind;
+      O["function"] = St->Function;
+      O["file"] = St->File;
+      O["line"] = St->Line;
+      O["col"] = St->Col;
+    }
+  };
+  switch (R.Kind) {
+  case RecordKind::Entry:
+  case RecordKind::Exit:
+    if (const TraceMap::Function *F = M.function(R.id())) {
+      O["function"] = F->Name;
+      O["file"] = F->File;
+      O["line"] = F->Line;
+    }
+    break;
+  case RecordKind::Irq:
+  case RecordKind::IrqExit:
+    if (const TraceMap::Irq *I = M.irq(R.id())) {
+      O["function"] = I->Function;
+      O["vector"] = I->Vector;
+      O["vector_name"] = I->VectorName;
+    }
+    break;
+  case RecordKind::Sched:
+    if (const TraceMap::Task *T = M.task(R.id()))
+      O["function"] = T->Function;
+    break;
+  case RecordKind::Checkpoint:
+    if (const TraceMap::Anchor *A = M.anchor(R.id()))
+      O["function"] = A->Function;
+    break;
+  case RecordKind::Effect:
+    Site(R.id());
+    if (const TraceMap::Effect *E = M.effect(R.id()))
+      O["callee"] = E->Callee;
+    break;
+  case RecordKind::Input:
+  case RecordKind::InputBytes:
+  case RecordKind::Send:
+  case RecordKind::Recv:
+  case RecordKind::SkipBegin:
+  case RecordKind::SkipEnd:
+    Site(R.id());
+    break;
+  case RecordKind::Check:
+  case RecordKind::Violation:
+    if (const TraceMap::Invariant *I = M.invariant(R.id()))
+      O["invariant"] = I->Function;
+    break;
+  case RecordKind::Pad:
+    break;
+  }
+  if (recordHasPayload(R.Kind)) {
+    std::vector<std::pair<std::string, ArrayRef<uint8_t>>> Parts;
+    std::string Mismatch;
+    if (splitPayload(M, R, Parts, Mismatch)) {
+      json::Array Vars;
+      for (auto &P : Parts) {
+        json::Object V{{"name", P.first},
+                       {"size", int64_t(P.second.size())},
+                       {"bytes", toHex(P.second, /*LowerCase=*/true)}};
+        if (!P.second.empty() && P.second.size() <= 8) {
+          uint64_t X = 0;
+          for (size_t I = 0; I < P.second.size(); ++I)
+            X |= uint64_t(P.second[I]) << (8 * I);
+          V["value"] = X;
+        }
+        Vars.push_back(std::move(V));
+      }
+      O["vars"] = std::move(Vars);
+    } else if (!Mismatch.empty()) {
+      O["map_mismatch"] = Mismatch;
+    }
+  }
+}
+
 bool isCheck(RecordKind K) { return K == RecordKind::Check || K == RecordKind::Violation; }
 
 void printText(raw_ostream &OS, const TraceFile &T, ArrayRef<TraceRecord> Records) {
@@ -106,7 +324,7 @@ void printText(raw_ostream &OS, const TraceFile &T, ArrayRef<TraceRecord> Record
      << T.staleBytes() << " stale bytes dropped\n";
 }
 
-void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records) {
+void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const TraceMap *Map) {
   std::vector<unsigned> D = depths(Records);
   OS << "records " << Records.size() << "\n";
   OS << "  offset   ring seg  record\n";
@@ -129,6 +347,8 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records) {
       if (!R.Payload.empty())
         OS << " bytes=" << hexBytes(R.Payload);
     }
+    if (Map)
+      OS << annotate(*Map, R);
     OS << "\n";
   }
 }
@@ -167,7 +387,7 @@ json::Object headerJSON(const TraceFile &T) {
   };
 }
 
-json::Array recordsJSON(ArrayRef<TraceRecord> Records) {
+json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
   std::vector<unsigned> D = depths(Records);
   json::Array A;
   for (size_t I = 0; I < Records.size(); ++I) {
@@ -185,6 +405,8 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records) {
       O["len"] = int64_t(R.Payload.size());
       O["bytes"] = toHex(ArrayRef<uint8_t>(R.Payload), /*LowerCase=*/true);
     }
+    if (Map)
+      annotateJSON(*Map, R, O);
     A.push_back(std::move(O));
   }
   return A;
@@ -211,6 +433,22 @@ int main(int argc, char **argv) {
     fail(TracePath, std::move(E), Code);
   }
 
+  std::optional<TraceMap> Map;
+  if (!MapPath.empty()) {
+    Expected<TraceMap> M = TraceMap::readFile(MapPath);
+    if (!M) {
+      errs() << "wsn-trace-dump: " << toString(M.takeError()) << "\n";
+      return ExitUsage;
+    }
+    Map = std::move(*M);
+    if (Map->ModuleHash != T->header().ModuleHash)
+      WithColor::warning(errs(), "wsn-trace-dump")
+          << MapPath << ": module hash " << format_hex(Map->ModuleHash, 10)
+          << " differs from the trace's " << format_hex(T->header().ModuleHash, 10)
+          << ": names may be wrong\n";
+  }
+  const TraceMap *MapPtr = Map ? &*Map : nullptr;
+
   std::vector<TraceRecord> Records;
   Error DecodeErr = T->decode(Records);
 
@@ -219,13 +457,17 @@ int main(int argc, char **argv) {
       fail(TracePath, std::move(DecodeErr), ExitBadTrace);
     json::Object Root{{"file", TracePath},
                       {"header", headerJSON(*T)},
-                      {"records", recordsJSON(Records)}};
+                      {"records", recordsJSON(Records, MapPtr)}};
+    if (MapPtr)
+      Root["map"] = MapPath;
     outs() << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
     return ExitOk;
   }
 
   printText(outs(), *T, Records);
-  printRecordsText(outs(), Records);
+  if (MapPtr)
+    outs() << "  map " << MapPath << " (target " << MapPtr->Target << ")\n";
+  printRecordsText(outs(), Records, MapPtr);
   outs().flush();
   if (DecodeErr)
     fail(TracePath, std::move(DecodeErr), ExitBadTrace);
