@@ -1,0 +1,584 @@
+//===- PfdgGraph.cpp - the invariant-based PFDG, independent of IR --------===//
+#include "PfdgGraph.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <deque>
+
+using namespace llvm;
+
+namespace wsn {
+
+Expected<std::vector<ErrorPath>> parseErrorPaths(StringRef Text,
+                                                 StringRef FileName) {
+  std::vector<ErrorPath> Out;
+  unsigned LineNo = 0;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    ++LineNo;
+    Line = Line.split('#').first;
+    std::string Buf = Line.str();
+    for (size_t I = 0; I + 1 < Buf.size(); ++I)
+      if (Buf[I] == '-' && Buf[I + 1] == '>')
+        Buf[I] = Buf[I + 1] = ' ';
+    std::replace(Buf.begin(), Buf.end(), ',', ' ');
+    SmallVector<StringRef, 8> Words;
+    StringRef(Buf).split(Words, ' ', -1, /*KeepEmpty=*/false);
+    ErrorPath P;
+    P.Line = LineNo;
+    for (StringRef W : Words) {
+      W = W.trim();
+      if (W.empty())
+        continue;
+      if (W.consume_front("@") && W.empty())
+        return createStringError(
+            inconvertibleErrorCode(),
+            formatv("{0}:{1}: '@' without a function name", FileName, LineNo)
+                .str());
+      if (W.contains('-') && !W.contains('$'))
+        return createStringError(
+            inconvertibleErrorCode(),
+            formatv("{0}:{1}: malformed path element '{2}' (expected function "
+                    "names separated by '->')",
+                    FileName, LineNo, W)
+                .str());
+      P.Functions.push_back(W.str());
+    }
+    if (!P.Functions.empty())
+      Out.push_back(std::move(P));
+  }
+  return Out;
+}
+
+PfdgGraph::NodeId PfdgGraph::addNode(StringRef Name) {
+  auto It = ByName.find(Name);
+  if (It != ByName.end())
+    return It->second;
+  NodeId Id = Nodes.size();
+  Nodes.emplace_back();
+  Nodes.back().Name = Name.str();
+  ByName[Name] = Id;
+  return Id;
+}
+
+std::optional<PfdgGraph::NodeId> PfdgGraph::lookup(StringRef Name) const {
+  auto It = ByName.find(Name);
+  if (It == ByName.end())
+    return std::nullopt;
+  return It->second;
+}
+
+void PfdgGraph::addCall(NodeId Caller, NodeId Callee) {
+  if (!CallSet.insert({Caller, Callee}).second)
+    return;
+  Nodes[Caller].Callees.push_back(Callee);
+  Nodes[Callee].Callers.push_back(Caller);
+  CallEdgeList.push_back({Caller, Callee});
+}
+
+void PfdgGraph::addDependence(NodeId F1, NodeId F2) {
+  if (F1 == F2)
+    return;
+  if (DepPairSet.insert({F1, F2}).second)
+    DepPairs.push_back({F1, F2});
+}
+
+bool PfdgGraph::shareCaller(NodeId A, NodeId B) const {
+  const auto &CA = Nodes[A].Callers, &CB = Nodes[B].Callers;
+  if (CA.size() > CB.size())
+    return shareCaller(B, A);
+  for (NodeId C : CA)
+    if (CallSet.count({C, B}))
+      return true;
+  // Two entry points are both started by the hardware (the virtual root); they
+  // do not count as siblings here: that case goes through the chain rule.
+  return false;
+}
+
+bool PfdgGraph::hasEdge(NodeId From, NodeId To) const {
+  if (CallSet.count({From, To}) || CallSet.count({To, From}))
+    return true;
+  return is_contained(Nodes[From].DepSuccs, To) ||
+         is_contained(Nodes[To].DepSuccs, From);
+}
+
+std::vector<unsigned>
+tarjanSccs(unsigned N, function_ref<ArrayRef<unsigned>(unsigned)> Succs,
+           std::vector<std::vector<unsigned>> &Members) {
+  std::vector<int> Index(N, -1), Low(N, 0);
+  std::vector<bool> OnStack(N, false);
+  std::vector<unsigned> Stack, Comp(N, 0);
+  int Counter = 0;
+  Members.clear();
+  for (unsigned Start = 0; Start < N; ++Start) {
+    if (Index[Start] != -1)
+      continue;
+    std::vector<std::pair<unsigned, unsigned>> Work{{Start, 0}};
+    Index[Start] = Low[Start] = Counter++;
+    Stack.push_back(Start);
+    OnStack[Start] = true;
+    while (!Work.empty()) {
+      auto [V, I] = Work.back();
+      ArrayRef<unsigned> S = Succs(V);
+      if (I < S.size()) {
+        ++Work.back().second;
+        unsigned W = S[I];
+        if (Index[W] == -1) {
+          Index[W] = Low[W] = Counter++;
+          Stack.push_back(W);
+          OnStack[W] = true;
+          Work.push_back({W, 0});
+        } else if (OnStack[W]) {
+          Low[V] = std::min(Low[V], Index[W]);
+        }
+        continue;
+      }
+      Work.pop_back();
+      if (!Work.empty())
+        Low[Work.back().first] = std::min(Low[Work.back().first], Low[V]);
+      if (Low[V] == Index[V]) {
+        unsigned Id = Members.size();
+        Members.emplace_back();
+        unsigned W;
+        do {
+          W = Stack.back();
+          Stack.pop_back();
+          OnStack[W] = false;
+          Comp[W] = Id;
+          Members.back().push_back(W);
+        } while (W != V);
+      }
+    }
+  }
+  return Comp;
+}
+
+void PfdgGraph::computeSccs() {
+  std::vector<unsigned> Comp = tarjanSccs(
+      Nodes.size(), [&](unsigned V) { return ArrayRef<unsigned>(Nodes[V].Callees); },
+      SccMembers);
+  for (NodeId V = 0; V < Nodes.size(); ++V)
+    Nodes[V].Scc = Comp[V];
+  for (auto &M : SccMembers) {
+    bool Rec = M.size() > 1 || CallSet.count({M.front(), M.front()});
+    for (NodeId V : M)
+      Nodes[V].Recursive = Rec;
+  }
+}
+
+// Algorithm 3, rule 2, for one dependence pair. The call graph is extended with
+// a virtual root (the hardware) that calls every entry point (main, handlers,
+// functions without callers); it can be a closest common ancestor but never
+// appears in an edge. Closest common ancestors are found with dominators in the
+// reverse call graph: g is one iff g is a common ancestor and no single node
+// other than g separates g from {f1, f2}, i.e. the immediate dominator of g,
+// seen from a sink joined to f1 and f2, is the sink itself (Menger). For every
+// such g one pair of chains is drawn, found as two node-disjoint paths by a
+// two-step augmenting-path flow.
+void PfdgGraph::addDependenceChains(
+    NodeId F1, NodeId F2, std::vector<std::pair<NodeId, NodeId>> &Out) const {
+  const NodeId Root = Nodes.size(); // virtual root
+  // Local numbering: 0 = sink, then the ancestors of F1 and F2 and the root.
+  DenseMap<NodeId, unsigned> Local;
+  std::vector<NodeId> Global{~0u};
+  std::vector<uint8_t> Side{0}; // bit 0: ancestor of F1, bit 1: of F2
+  auto isEntry = [&](NodeId V) {
+    return Nodes[V].Entry || Nodes[V].Callers.empty();
+  };
+  for (unsigned S = 0; S < 2; ++S) {
+    std::vector<NodeId> Work{S == 0 ? F1 : F2};
+    DenseSet<NodeId> Seen{Work.front()};
+    while (!Work.empty()) {
+      NodeId V = Work.back();
+      Work.pop_back();
+      auto [It, New] = Local.insert({V, (unsigned)Global.size()});
+      if (New) {
+        Global.push_back(V);
+        Side.push_back(0);
+      }
+      Side[It->second] |= 1u << S;
+      if (V == Root)
+        continue;
+      for (NodeId C : Nodes[V].Callers)
+        if (Seen.insert(C).second)
+          Work.push_back(C);
+      if (isEntry(V) && Seen.insert(Root).second)
+        Work.push_back(Root);
+    }
+  }
+  unsigned N = Global.size();
+  // Forward (caller -> callee) successors inside the local set, and the sink.
+  auto forwardSuccs = [&](unsigned L, SmallVectorImpl<unsigned> &Succ) {
+    Succ.clear();
+    NodeId V = Global[L];
+    if (V == Root) {
+      for (unsigned I = 1; I < N; ++I)
+        if (Global[I] != Root && isEntry(Global[I]))
+          Succ.push_back(I);
+      return;
+    }
+    for (NodeId C : Nodes[V].Callees) {
+      auto It = Local.find(C);
+      if (It != Local.end())
+        Succ.push_back(It->second);
+    }
+    if (V == F1 || V == F2)
+      Succ.push_back(0);
+  };
+  // Reverse graph successors: callers (and the root for entries); from the
+  // sink: F1 and F2.
+  auto reverseSuccs = [&](unsigned L, SmallVectorImpl<unsigned> &Succ) {
+    Succ.clear();
+    if (L == 0) {
+      Succ.push_back(Local[F1]);
+      Succ.push_back(Local[F2]);
+      return;
+    }
+    NodeId V = Global[L];
+    if (V == Root)
+      return;
+    for (NodeId C : Nodes[V].Callers)
+      Succ.push_back(Local[C]);
+    if (isEntry(V))
+      Succ.push_back(Local[Root]);
+  };
+
+  // Dominators of the reverse graph from the sink (Cooper, Harvey, Kennedy).
+  std::vector<unsigned> Post;
+  std::vector<int> PostNum(N, -1);
+  {
+    std::vector<bool> Vis(N, false);
+    std::vector<std::pair<unsigned, unsigned>> Work{{0, 0}};
+    std::vector<SmallVector<unsigned, 4>> SuccCache(N);
+    Vis[0] = true;
+    reverseSuccs(0, SuccCache[0]);
+    while (!Work.empty()) {
+      auto &[V, I] = Work.back();
+      if (I < SuccCache[V].size()) {
+        unsigned W = SuccCache[V][I++];
+        if (!Vis[W]) {
+          Vis[W] = true;
+          reverseSuccs(W, SuccCache[W]);
+          Work.push_back({W, 0});
+        }
+        continue;
+      }
+      PostNum[V] = Post.size();
+      Post.push_back(V);
+      Work.pop_back();
+    }
+  }
+  std::vector<SmallVector<unsigned, 4>> Preds(N); // preds in the reverse graph
+  {
+    SmallVector<unsigned, 8> S;
+    for (unsigned V = 0; V < N; ++V) {
+      reverseSuccs(V, S);
+      for (unsigned W : S)
+        Preds[W].push_back(V);
+    }
+  }
+  std::vector<int> IDom(N, -1);
+  IDom[0] = 0;
+  auto intersect = [&](int A, int B) {
+    while (A != B) {
+      while (PostNum[A] < PostNum[B])
+        A = IDom[A];
+      while (PostNum[B] < PostNum[A])
+        B = IDom[B];
+    }
+    return A;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto It = Post.rbegin(); It != Post.rend(); ++It) {
+      unsigned V = *It;
+      if (V == 0)
+        continue;
+      int New = -1;
+      for (unsigned P : Preds[V]) {
+        if (IDom[P] == -1)
+          continue;
+        New = New == -1 ? (int)P : intersect(P, New);
+      }
+      if (New != -1 && IDom[V] != New) {
+        IDom[V] = New;
+        Changed = true;
+      }
+    }
+  }
+
+  SmallVector<unsigned, 4> Ccas;
+  for (unsigned V = 1; V < N; ++V)
+    if (Side[V] == 3 && IDom[V] == 0)
+      Ccas.push_back(V);
+  if (Ccas.empty()) {
+    // Unreachable from any entry (e.g. a dead recursive cycle): keep the
+    // dependence as a direct edge rather than lose it.
+    Out.push_back({F1, F2});
+    return;
+  }
+
+  // Node-split flow network for two node-disjoint paths G -> {F1, F2}.
+  struct Arc {
+    unsigned To;
+    int Cap;
+    unsigned Rev;
+    bool Fwd;
+  };
+  SmallVector<unsigned, 8> Succ;
+  for (unsigned G : Ccas) {
+    unsigned NN = 2 * N; // in(v) = 2v, out(v) = 2v+1; sink uses in(0)
+    std::vector<std::vector<Arc>> Adj(NN);
+    auto addArc = [&](unsigned A, unsigned B, int Cap) {
+      Adj[A].push_back({B, Cap, (unsigned)Adj[B].size(), true});
+      Adj[B].push_back({A, 0, (unsigned)Adj[A].size() - 1, false});
+    };
+    for (unsigned V = 1; V < N; ++V) {
+      addArc(2 * V, 2 * V + 1, V == G ? 2 : 1);
+      forwardSuccs(V, Succ);
+      for (unsigned W : Succ)
+        addArc(2 * V + 1, 2 * W, 1);
+    }
+    unsigned Src = 2 * G, Sink = 0;
+    int Flow = 0;
+    for (; Flow < 2; ++Flow) {
+      std::vector<std::pair<int, int>> Parent(NN, {-1, -1});
+      std::deque<unsigned> Q{Src};
+      Parent[Src] = {(int)Src, -1};
+      while (!Q.empty() && Parent[Sink].first == -1) {
+        unsigned U = Q.front();
+        Q.pop_front();
+        for (unsigned I = 0; I < Adj[U].size(); ++I) {
+          const Arc &A = Adj[U][I];
+          if (A.Cap > 0 && Parent[A.To].first == -1) {
+            Parent[A.To] = {(int)U, (int)I};
+            Q.push_back(A.To);
+          }
+        }
+      }
+      if (Parent[Sink].first == -1)
+        break;
+      for (unsigned V = Sink; V != Src;) {
+        auto [U, I] = Parent[V];
+        Arc &A = Adj[U][I];
+        A.Cap -= 1;
+        Adj[A.To][A.Rev].Cap += 1;
+        V = U;
+      }
+    }
+    if (Flow < 2)
+      continue; // cannot happen for a true closest common ancestor
+    // Decompose: walk saturated forward arcs from out(G).
+    std::vector<std::vector<unsigned>> Chains;
+    for (int K = 0; K < 2; ++K) {
+      std::vector<unsigned> Chain{G};
+      unsigned Cur = 2 * G + 1;
+      while (true) {
+        bool Moved = false;
+        for (Arc &A : Adj[Cur]) {
+          // A used forward arc has Cap 0 and its reverse has Cap > 0; forward
+          // arcs go out(v) -> in(w).
+          if (A.Fwd && A.To != Cur - 1 && A.Cap == 0 &&
+              Adj[A.To][A.Rev].Cap > 0) {
+            Adj[A.To][A.Rev].Cap -= 1; // consume
+            unsigned W = A.To / 2;
+            if (W == 0) {
+              Moved = false;
+              Cur = 0;
+              break;
+            }
+            Chain.push_back(W);
+            Cur = 2 * W + 1;
+            Moved = true;
+            break;
+          }
+        }
+        if (!Moved)
+          break;
+      }
+      Chains.push_back(std::move(Chain));
+    }
+    // Which chain ends at F1?
+    auto endsAt = [&](const std::vector<unsigned> &C, NodeId F) {
+      return Global[C.back()] == F;
+    };
+    const std::vector<unsigned> *C1 = &Chains[0], *C2 = &Chains[1];
+    if (!endsAt(*C1, F1))
+      std::swap(C1, C2);
+    if (!endsAt(*C1, F1) || !endsAt(*C2, F2))
+      continue;
+    // f1 -> ... -> g1 -> g2 -> ... -> f2 (g itself only when it is f1 or f2).
+    std::vector<NodeId> Seq;
+    if (C1->size() == 1)
+      Seq.push_back(Global[G]);
+    for (size_t I = C1->size(); I-- > 1;)
+      Seq.push_back(Global[(*C1)[I]]);
+    for (size_t I = 1; I < C2->size(); ++I)
+      Seq.push_back(Global[(*C2)[I]]);
+    if (C2->size() == 1)
+      Seq.push_back(Global[G]);
+    for (size_t I = 0; I + 1 < Seq.size(); ++I)
+      if (Seq[I] != Seq[I + 1])
+        Out.push_back({Seq[I], Seq[I + 1]});
+  }
+}
+
+void PfdgGraph::build() {
+  computeSccs();
+  std::vector<std::pair<NodeId, NodeId>> Edges;
+  for (auto [F1, F2] : DepPairs) {
+    // Algorithm 3, rule 1: caller/callee or siblings under one direct caller.
+    if (CallSet.count({F1, F2}) || CallSet.count({F2, F1}) ||
+        shareCaller(F1, F2)) {
+      Edges.push_back({F1, F2});
+      continue;
+    }
+    addDependenceChains(F1, F2, Edges);
+  }
+  llvm::sort(Edges);
+  Edges.erase(std::unique(Edges.begin(), Edges.end()), Edges.end());
+  DepEdgeList = std::move(Edges);
+  for (auto [A, B] : DepEdgeList)
+    Nodes[A].DepSuccs.push_back(B);
+  computeLevels();
+}
+
+// Definition 6 as a breadth-first search over (node, phase) states: phase 0 is
+// the call-only prefix (climbing to callers), phase 1 the dependence postfix.
+void PfdgGraph::computeLevels() {
+  unsigned N = Nodes.size();
+  std::vector<int> Dist(2 * N, -1);
+  std::deque<unsigned> Q;
+  for (NodeId V = 0; V < N; ++V)
+    if (Nodes[V].Invariant) {
+      Dist[2 * V] = 0;
+      Q.push_back(2 * V);
+    }
+  while (!Q.empty()) {
+    unsigned S = Q.front();
+    Q.pop_front();
+    NodeId V = S / 2;
+    bool Prefix = (S & 1) == 0;
+    auto visit = [&](unsigned T) {
+      if (Dist[T] == -1) {
+        Dist[T] = Dist[S] + 1;
+        Q.push_back(T);
+      }
+    };
+    if (Prefix)
+      for (NodeId C : Nodes[V].Callers)
+        visit(2 * C);
+    for (NodeId W : Nodes[V].DepSuccs)
+      visit(2 * W + 1);
+  }
+  for (NodeId V = 0; V < N; ++V) {
+    if (Nodes[V].Invariant) {
+      Nodes[V].Level = 0;
+      continue;
+    }
+    int Best = -1;
+    for (int D : {Dist[2 * V], Dist[2 * V + 1]})
+      if (D > 0 && (Best == -1 || D < Best))
+        Best = D;
+    if (Best > 0)
+      Nodes[V].Level = Best;
+  }
+  // Recursion: one level per recursive cycle.
+  for (auto &Members : SccMembers) {
+    if (Members.size() < 2)
+      continue;
+    std::optional<unsigned> Min;
+    for (NodeId M : Members)
+      if (Nodes[M].Level && !Nodes[M].Invariant &&
+          (!Min || *Nodes[M].Level < *Min))
+        Min = Nodes[M].Level;
+    if (Min)
+      for (NodeId M : Members)
+        if (!Nodes[M].Invariant)
+          Nodes[M].Level = Min;
+  }
+}
+
+bool PfdgGraph::isBoundary(NodeId N, unsigned Level) const {
+  if (Level == 0)
+    return false;
+  if (CallDist.empty()) {
+    CallDist.emplace_back();
+    for (NodeId V = 0; V < Nodes.size(); ++V)
+      if (Nodes[V].Invariant)
+        CallDist[0].insert(V);
+  }
+  while (CallDist.size() <= Level) {
+    DenseSet<NodeId> Next;
+    for (NodeId V : CallDist.back())
+      for (NodeId C : Nodes[V].Callers)
+        Next.insert(C);
+    CallDist.push_back(std::move(Next));
+  }
+  return CallDist[Level].count(N);
+}
+
+void PfdgGraph::selectWithScc(NodeId N, std::vector<bool> &Sel) const {
+  for (NodeId M : SccMembers[Nodes[N].Scc])
+    Sel[M] = true;
+}
+
+Expected<std::vector<bool>> PfdgGraph::select(unsigned Level,
+                                              ArrayRef<ErrorPath> Paths,
+                                              StringRef PathFile) const {
+  std::vector<bool> Sel(Nodes.size(), false);
+  if (Paths.empty()) {
+    for (NodeId V = 0; V < Nodes.size(); ++V)
+      if (Nodes[V].Level && *Nodes[V].Level <= Level)
+        Sel[V] = true;
+  } else {
+    // Algorithm 4, steps 2 and 3.
+    std::vector<NodeId> OnPath;
+    for (const ErrorPath &P : Paths) {
+      std::optional<NodeId> Prev;
+      for (const std::string &Name : P.Functions) {
+        std::optional<NodeId> Id = lookup(Name);
+        if (!Id)
+          return createStringError(
+              inconvertibleErrorCode(),
+              formatv("{0}:{1}: function '{2}' is not a node of the PFDG (not "
+                      "defined, or it does not affect any invariant)",
+                      PathFile, P.Line, Name)
+                  .str());
+        if (Prev && *Prev != *Id && !hasEdge(*Prev, *Id))
+          return createStringError(
+              inconvertibleErrorCode(),
+              formatv("{0}:{1}: '{2}' -> '{3}' is not an edge of the PFDG",
+                      PathFile, P.Line, Nodes[*Prev].Name, Name)
+                  .str());
+        Prev = Id;
+        OnPath.push_back(*Id);
+        Sel[*Id] = true;
+      }
+    }
+    auto addIfLevel = [&](NodeId W) {
+      if (Nodes[W].Level && *Nodes[W].Level == Level)
+        Sel[W] = true;
+    };
+    for (NodeId V : OnPath) {
+      for (NodeId C : Nodes[V].Callers) // call edge <V, C>
+        addIfLevel(C);
+      for (NodeId W : Nodes[V].DepSuccs) // dependence edge V -> W
+        addIfLevel(W);
+    }
+  }
+  // Algorithm 4, step 4, and main (thesis 4.1).
+  for (NodeId V = 0; V < Nodes.size(); ++V)
+    if (Nodes[V].Invariant || Nodes[V].Main)
+      Sel[V] = true;
+  for (NodeId V = 0; V < Nodes.size(); ++V)
+    if (Sel[V])
+      selectWithScc(V, Sel);
+  return Sel;
+}
+
+} // namespace wsn
