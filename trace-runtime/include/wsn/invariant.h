@@ -17,6 +17,16 @@
 #define WSN_EXTERN_C extern "C"
 #else
 #define WSN_EXTERN_C
+/* Annotation fallback for code whose handlers and tasks the analyses cannot recognize by
+ * calling convention or name (spec/analysis.md, section 1):
+ *   WSN_INTERRUPT(7) void radio_isr(void) { ... }      // an interrupt handler, vector 7
+ *   WSN_INPUT_HANDLER void adc_ready(void) { ... }     // a handler taking external input (LOG 5)
+ *   WSN_TASK void blink_task(void) { ... }             // a task run by the scheduler
+ */
+#define WSN_INTERRUPT(vec) __attribute__((annotate("wsn.interrupt:" #vec), noinline, used))
+#define WSN_INPUT_HANDLER __attribute__((annotate("wsn.input"), noinline, used))
+#define WSN_TASK __attribute__((annotate("wsn.task"), noinline))
+
 #endif
 
 #define WSN_INVARIANT_FN(name) wsn_invariant_##name
@@ -36,5 +46,15 @@
     volatile _Bool wsn_check_result_ = WSN_INVARIANT_FN(name)();                         \
     (void)wsn_check_result_;                                                             \
   } while (0)
+
+/* Annotation fallback for code whose handlers and tasks the analyses cannot recognize by
+ * calling convention or name (spec/analysis.md, section 1):
+ *   WSN_INTERRUPT(7) void radio_isr(void) { ... }      // an interrupt handler, vector 7
+ *   WSN_INPUT_HANDLER void adc_ready(void) { ... }     // a handler taking external input (LOG 5)
+ *   WSN_TASK void blink_task(void) { ... }             // a task run by the scheduler
+ */
+#define WSN_INTERRUPT(vec) __attribute__((annotate("wsn.interrupt:" #vec), noinline, used))
+#define WSN_INPUT_HANDLER __attribute__((annotate("wsn.input"), noinline, used))
+#define WSN_TASK __attribute__((annotate("wsn.task"), noinline))
 
 #endif
