@@ -683,6 +683,12 @@ ExprPtr Parser::primaryFormula() {
   if (isWord("Send_rule") || isWord("Recv_rule") || isWord("Routing_rule"))
     return ruleCall();
   if (T.K == Tok::Ident && P.isTemp(T.Text)) {
+    Tok N = ahead(1).K;
+    if (N == Tok::Plus || N == Tok::Minus || N == Tok::Star ||
+        N == Tok::Slash || N == Tok::Percent || N == Tok::Eq ||
+        N == Tok::Ne || N == Tok::Lt || N == Tok::Le || N == Tok::Gt ||
+        N == Tok::Ge)
+      return fail(T.Loc, "TEMP '" + T.Text + "' is a formula, not a value");
     auto E = std::make_shared<Expr>(EK::Temp);
     E->Name = T.Text;
     E->Loc = T.Loc;

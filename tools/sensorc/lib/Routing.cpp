@@ -112,12 +112,15 @@ std::optional<std::vector<unsigned>> RoutingPool::route(unsigned Src,
   if (P == RoutingProtocol::ShortestPath) {
     R = shortestPath(Src, Dst);
   } else {
-    R = aodvDiscover(Src, Dst);
-    // The discovery installs the reverse route as well.
-    std::optional<std::vector<unsigned>> Rev = R;
+    // One discovery serves both directions; the lower-numbered end is taken
+    // as its originator so that routes do not depend on query order.
+    unsigned Lo = std::min(Src, Dst), Hi = std::max(Src, Dst);
+    std::optional<std::vector<unsigned>> Fwd = aodvDiscover(Lo, Hi), Rev = Fwd;
     if (Rev)
       std::reverse(Rev->begin(), Rev->end());
-    Cache[{Dst, Src}] = Rev;
+    Cache[{Lo, Hi}] = Fwd;
+    Cache[{Hi, Lo}] = Rev;
+    return Src == Lo ? Fwd : Rev;
   }
   Cache[Key] = R;
   return R;

@@ -36,9 +36,10 @@ llvm::StringRef routingProtocolName(RoutingProtocol P);
 /// reverse path). A hop costs 10 time units plus one per dB of SNR margin
 /// below 20 dB (weak links need retries), so the RREQ's first arrival is the
 /// minimum-delay path; ties go to the lower-numbered predecessor. The RREP
-/// installs the reverse route too, so the route dst -> src after a discovery
-/// from src is the reversed path (as AODV's reverse routes are); a later
-/// query for either direction reuses the discovery.
+/// installs the reverse route too, so one discovery yields both directions
+/// (the route back is the reversed path, as AODV's reverse routes are). The
+/// lower-numbered end of a pair is taken as the originator, which keeps the
+/// result independent of the order of queries.
 class RoutingPool {
 public:
   RoutingPool(const topology::Topology &T, RoutingProtocol P,
