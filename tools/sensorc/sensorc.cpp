@@ -153,8 +153,8 @@ static int decomposeCmd(ArrayRef<StringRef> Args) {
     Summary["routing"] = routingProtocolName(*(*D)->Routing).str();
   if (Optimum) {
     AssignmentProblem AP = (*D)->problem();
-    if (AP.ClauseItems.size() > 16 || AP.Nodes.size() > 8) {
-      Summary["optimum"] = "skipped: more than 16 clauses or 8 nodes";
+    if (AP.ClauseItems.size() > 24 || AP.Nodes.size() > 8) {
+      Summary["optimum"] = "skipped: more than 24 clauses or 8 nodes";
     } else if (auto Best = exhaustiveAssign(AP)) {
       Summary["optimum_cost"] = (int64_t)assignmentCost(AP, *Best);
     } else {
