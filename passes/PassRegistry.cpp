@@ -7,4 +7,5 @@ void wsn::registerAllPasses(llvm::PassBuilder &PB) {
   registerTraceOpPasses(PB);
   registerAnalysisPasses(PB);
   registerInstrumentationPasses(PB);
+  registerReplayPasses(PB);
 }

@@ -1,0 +1,168 @@
+//===- MoteMemoryModel.cpp - mote targets and firmware placement ----------===//
+#include "MoteMemoryModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace wsn {
+
+namespace {
+struct KnownMCU {
+  const char *Name;
+  MoteArch Arch;
+  uint32_t IOBegin, IOEnd, RamBegin, RamEnd, SREG;
+};
+
+// Data-space maps from the datasheets / msp430mcu memory.x files.
+// AVR: 32 registers and 224 I/O registers below SRAM; SREG is I/O 0x3F,
+// data address 0x5F. MSP430: SFRs and peripherals below 0x200.
+const KnownMCU KnownMCUs[] = {
+    {"atmega128", MoteArch::AVR, 0x0000, 0x0100, 0x0100, 0x1100, 0x5F},
+    {"atmega1281", MoteArch::AVR, 0x0000, 0x0200, 0x0200, 0x2200, 0x5F},
+    {"atmega328p", MoteArch::AVR, 0x0000, 0x0100, 0x0100, 0x0900, 0x5F},
+    {"msp430f1611", MoteArch::MSP430, 0x0000, 0x0200, 0x1100, 0x3900, 0},
+    {"msp430f2617", MoteArch::MSP430, 0x0000, 0x0200, 0x1100, 0x3100, 0},
+};
+} // namespace
+
+Expected<MoteTarget> lookupMoteTarget(StringRef MCU) {
+  std::string Known;
+  for (const KnownMCU &K : KnownMCUs) {
+    if (MCU.equals_insensitive(K.Name)) {
+      MoteTarget T;
+      T.Arch = K.Arch;
+      T.MCU = K.Name;
+      T.IOBegin = K.IOBegin;
+      T.IOEnd = K.IOEnd;
+      T.RamBegin = K.RamBegin;
+      T.RamEnd = K.RamEnd;
+      T.StackTop = K.RamEnd;
+      T.SREGAddr = K.SREG;
+      T.CodePtrShift = K.Arch == MoteArch::AVR ? 1 : 0;
+      T.ElfDataOffset = K.Arch == MoteArch::AVR ? 0x800000 : 0;
+      return T;
+    }
+    Known += Known.empty() ? "" : ", ";
+    Known += K.Name;
+  }
+  return createStringError(inconvertibleErrorCode(),
+                           "unknown mote MCU '%s' (known: %s)",
+                           MCU.str().c_str(), Known.c_str());
+}
+
+Expected<MoteTarget> moteTargetForModule(const Module &M, StringRef MCUOverride) {
+  Triple TT(M.getTargetTriple());
+  if (TT.getArch() != Triple::avr && TT.getArch() != Triple::msp430)
+    return createStringError(inconvertibleErrorCode(),
+                             "module '%s' has target triple '%s': replay "
+                             "lowering expects an avr or msp430 mote module",
+                             M.getModuleIdentifier().c_str(),
+                             M.getTargetTriple().c_str());
+  if (!MCUOverride.empty())
+    return lookupMoteTarget(MCUOverride);
+  if (TT.getArch() == Triple::avr) {
+    for (const Function &F : M) {
+      Attribute A = F.getFnAttribute("target-cpu");
+      if (A.isValid() && !A.getValueAsString().empty())
+        return lookupMoteTarget(A.getValueAsString());
+    }
+    return lookupMoteTarget("atmega128");
+  }
+  return lookupMoteTarget("msp430f1611");
+}
+
+Expected<MoteImage> readMoteImage(StringRef Path) {
+  auto Fail = [&](const Twine &Msg) {
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": " + Msg);
+  };
+  auto BufOrErr = MemoryBuffer::getFile(Path);
+  if (!BufOrErr)
+    return Fail("cannot read firmware ELF: " + BufOrErr.getError().message());
+  auto ObjOrErr = object::ObjectFile::createObjectFile(**BufOrErr);
+  if (!ObjOrErr)
+    return Fail("not an object file: " + toString(ObjOrErr.takeError()));
+  auto *Elf = dyn_cast<object::ELF32LEObjectFile>(ObjOrErr->get());
+  if (!Elf)
+    return Fail("expected a 32-bit little-endian ELF (avr or msp430)");
+  MoteImage Img;
+  Img.Path = Path.str();
+  uint16_t Machine = Elf->getELFFile().getHeader().e_machine;
+  uint64_t DataOffset = 0;
+  if (Machine == ELF::EM_AVR) {
+    Img.Arch = MoteArch::AVR;
+    DataOffset = 0x800000;
+  } else if (Machine == ELF::EM_MSP430) {
+    Img.Arch = MoteArch::MSP430;
+  } else {
+    return Fail("ELF machine " + Twine(Machine) +
+                " is neither EM_AVR (83) nor EM_MSP430 (105)");
+  }
+
+  for (const object::ELFSymbolRef &Sym : Elf->symbols()) {
+    Expected<StringRef> NameOrErr = Sym.getName();
+    if (!NameOrErr)
+      return Fail("bad symbol name: " + toString(NameOrErr.takeError()));
+    StringRef Name = *NameOrErr;
+    if (Name.empty())
+      continue;
+    uint8_t Type = Sym.getELFType();
+    Expected<uint64_t> ValueOrErr = Sym.getValue();
+    if (!ValueOrErr)
+      return Fail("symbol '" + Name + "': " + toString(ValueOrErr.takeError()));
+    uint64_t Value = *ValueOrErr;
+    if (Img.Arch == MoteArch::AVR && Name == "__stack") {
+      Img.StackTop = uint32_t(Value & 0xFFFF) + 1; // RAMEND + 1
+      continue;
+    }
+    if (Img.Arch == MoteArch::MSP430 && (Name == "__stack" || Name == "_estack")) {
+      Img.StackTop = uint32_t(Value & 0xFFFF);
+      continue;
+    }
+    Expected<object::section_iterator> SecOrErr = Sym.getSection();
+    if (!SecOrErr)
+      return Fail("symbol '" + Name + "': " + toString(SecOrErr.takeError()));
+    if (*SecOrErr == Elf->section_end())
+      continue; // absolute or undefined
+    const object::SectionRef &Sec = **SecOrErr;
+    if (Type == ELF::STT_FUNC) {
+      Img.Code[Name] = {Value, Sym.getSize()};
+      continue;
+    }
+    if (Type != ELF::STT_OBJECT)
+      continue;
+    uint64_t Addr = Value;
+    if (Img.Arch == MoteArch::AVR) {
+      if (Value < DataOffset)
+        continue; // PROGMEM object in flash: not in the data space
+      Addr = Value - DataOffset;
+    } else if (Sec.isText()) {
+      continue;
+    }
+    if (Addr > 0xFFFF)
+      continue; // EEPROM (0x810000) and beyond
+    // A name can repeat (file-local statics of several translation units
+    // linked together); the IR module then has them renamed, so the
+    // ambiguous entry is dropped and the global falls back to an error.
+    auto [It, Inserted] = Img.Data.try_emplace(Name, MoteSymbol{Addr, Sym.getSize()});
+    if (!Inserted)
+      It->second.Size = ~uint64_t(0); // marks ambiguity
+    Img.DataEnd = std::max<uint32_t>(Img.DataEnd, uint32_t(Addr + Sym.getSize()));
+  }
+  for (auto It = Img.Data.begin(); It != Img.Data.end();) {
+    auto Cur = It++;
+    if (Cur->second.Size == ~uint64_t(0))
+      Img.Data.erase(Cur);
+  }
+  return Img;
+}
+
+} // namespace wsn

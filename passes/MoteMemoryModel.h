@@ -1,0 +1,90 @@
+//===- MoteMemoryModel.h - the mote address space as seen by replay -------===//
+//
+// Replay keeps the mote's data space (DESIGN-BRIEF section 3; thesis section
+// 4.2, where replay executes the mote program on the desktop): a host byte
+// array mirrors the mote's data addresses, pointers stay target-width
+// integers, and every global sits at its address in the firmware image.
+// This header describes the target (sizes and special addresses) and the
+// placement of globals and functions, read from the firmware ELF with LLVM's
+// Object library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_PASSES_MOTEMEMORYMODEL_H
+#define WSN_PASSES_MOTEMEMORYMODEL_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace wsn {
+
+enum class MoteArch { AVR, MSP430 };
+
+/// Size of the host array that mirrors the data space. Every 16-bit address is
+/// inside it, plus slack so that an 8-byte access at 0xFFFF stays in bounds.
+constexpr uint32_t ReplayMemBytes = 0x10000 + 16;
+
+/// What replay needs to know about a mote MCU.
+struct MoteTarget {
+  MoteArch Arch = MoteArch::AVR;
+  std::string MCU;
+  /// [IOBegin, IOEnd): memory-mapped registers (reads are nondeterministic).
+  uint32_t IOBegin = 0, IOEnd = 0;
+  /// [RamBegin, RamEnd): SRAM.
+  uint32_t RamBegin = 0, RamEnd = 0;
+  /// The replay stack grows down from here (exclusive).
+  uint32_t StackTop = 0;
+  /// Function pointers hold code address >> CodePtrShift (AVR: word address).
+  unsigned CodePtrShift = 0;
+  /// AVR: data address of SREG (modelled: cli/sei update bit 7). 0 if none.
+  uint32_t SREGAddr = 0;
+  /// AVR: ELF data symbols carry this offset.
+  uint64_t ElfDataOffset = 0;
+
+  const char *archName() const {
+    return Arch == MoteArch::AVR ? "avr" : "msp430";
+  }
+  bool isIOAddress(uint64_t A) const { return A >= IOBegin && A < IOEnd; }
+};
+
+/// Known MCUs; the name is clang's -mmcu (also the "target-cpu" attribute on
+/// AVR functions). Unknown names are an error listing the known ones.
+llvm::Expected<MoteTarget> lookupMoteTarget(llvm::StringRef MCU);
+
+/// The target of a mote module: MCUOverride if given, else the functions'
+/// "target-cpu" (AVR), else the default MCU of the triple (atmega128,
+/// msp430f1611). Errors on a module that is not avr/msp430.
+llvm::Expected<MoteTarget> moteTargetForModule(const llvm::Module &M,
+                                              llvm::StringRef MCUOverride);
+
+/// One symbol of the firmware image.
+struct MoteSymbol {
+  uint64_t Addr = 0; // data address (AVR: without 0x800000) or code byte address
+  uint64_t Size = 0;
+};
+
+/// The placement read from a linked firmware ELF.
+struct MoteImage {
+  std::string Path;
+  MoteArch Arch = MoteArch::AVR;
+  llvm::StringMap<MoteSymbol> Data; // STT_OBJECT (and NOTYPE in data sections)
+  llvm::StringMap<MoteSymbol> Code; // STT_FUNC
+  std::optional<uint32_t> StackTop; // from __stack (AVR) / __stack or _estack
+  uint32_t DataEnd = 0; // one past the highest data symbol (first free byte)
+};
+
+/// Reads the symbol table of a linked AVR or MSP430 ELF. Errors name the file
+/// and what is wrong.
+llvm::Expected<MoteImage> readMoteImage(llvm::StringRef Path);
+
+} // namespace wsn
+
+#endif

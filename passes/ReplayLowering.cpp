@@ -1,0 +1,1641 @@
+//===- ReplayLowering.cpp - wsn-lower<replay>: the mote memory model ------===//
+//
+// Thesis section 4.2: the replay program is the mote program, recompiled for
+// the desktop, whose log-writing operations have become log-reading ones
+// (processLOG). We do this on IR, and keep the mote's address space
+// (DESIGN-BRIEF section 3, spec/replay.md):
+//  - a host byte array (__wsn_mem) mirrors the data space; every global sits
+//    at its firmware address;
+//  - every pointer becomes a target-width integer (i16) offset into it; GEP
+//    offsets, struct layouts and load/store sizes come from the mote
+//    DataLayout, read before the module is retargeted to the host;
+//  - allocas live in a replay stack inside mem, so the address of a local is
+//    a mote address too;
+//  - function pointers keep the mote code address; indirect calls dispatch
+//    through a generated table;
+//  - trace ops become calls to __wsn_replay_* callbacks (the engine);
+//  - recognised inline asm becomes replay operations; the rest is an error.
+//
+// The new body of every function is built in a scratch module and then moved
+// into the input module, replacing the mote definitions.
+//
+//===----------------------------------------------------------------------===//
+#include "ReplayLowering.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace wsn {
+
+namespace {
+
+std::string describeLoc(const Instruction *I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  if (const DebugLoc &DL = I->getDebugLoc()) {
+    auto *Scope = cast<DIScope>(DL.getScope());
+    OS << Scope->getFilename() << ":" << DL.getLine() << ":" << DL.getCol();
+    OS << " (in " << I->getFunction()->getName() << ")";
+  } else {
+    OS << "function '" << I->getFunction()->getName() << "' (no debug location)";
+  }
+  return S;
+}
+
+std::string printValue(const Value *V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  V->print(OS);
+  StringRef R = StringRef(S).trim();
+  return R.size() > 160 ? (R.substr(0, 157) + "...").str() : R.str();
+}
+
+/// One statement of recognised inline asm.
+enum class AsmOp {
+  Nothing,     // nop, wdr, empty
+  IrqEnable,   // sei / eint
+  IrqDisable,  // cli / dint
+  Sleep,       // sleep
+  ReadStatus,  // in r, SREG / mov r2, x  -> result
+  WriteStatus, // out SREG, r / mov x, r2
+  OrStatus,    // bis x, r2
+  AndNotStatus // bic x, r2
+};
+
+struct AsmStmt {
+  AsmOp Op;
+  int Operand = -1;     // operand index for Write/Or/AndNot ($N), or -1
+  uint64_t Imm = 0;     // immediate for Or/AndNot when Operand < 0
+};
+
+class Lowerer {
+public:
+  Lowerer(Module &M, const ReplayLoweringOptions &Opts, const MoteImage *Img,
+          MoteTarget T)
+      : M(M), Opts(Opts), Img(Img), T(std::move(T)), Ctx(M.getContext()),
+        TDL(M.getDataLayout()),
+        NM(std::make_unique<Module>("wsn.replay.scratch", Ctx)) {
+    I8 = Type::getInt8Ty(Ctx);
+    I16 = Type::getInt16Ty(Ctx);
+    I32 = Type::getInt32Ty(Ctx);
+    I64 = Type::getInt64Ty(Ctx);
+    VoidTy = Type::getVoidTy(Ctx);
+    HostPtr = PointerType::get(Ctx, 0);
+  }
+
+  Expected<ReplayLoweringResult> run();
+
+private:
+  Module &M;
+  const ReplayLoweringOptions &Opts;
+  const MoteImage *Img;
+  MoteTarget T;
+  LLVMContext &Ctx;
+  DataLayout TDL; // the mote layout, kept after the module is retargeted
+  std::unique_ptr<Module> NM;
+  Type *I8, *I16, *I32, *I64, *VoidTy;
+  PointerType *HostPtr;
+
+  ReplayLoweringResult Result;
+  std::vector<std::string> Errors;
+  DenseMap<const GlobalVariable *, uint32_t> GAddr;
+  DenseMap<const Function *, uint32_t> FAddr;
+  DenseMap<const Function *, Function *> NewFns;
+  SetVector<const Function *> AddressTaken;
+  DenseMap<Type *, Type *> TypeCache;
+  GlobalVariable *MemGV = nullptr, *SPGV = nullptr, *SRGV = nullptr;
+  uint32_t StackLimit = 0;
+
+  // Per-function state.
+  const Instruction *CurI = nullptr;
+  DenseMap<const Value *, Value *> VMap;
+  Value *SP0 = nullptr;
+  BasicBlock *Prologue = nullptr;
+  bool FrameUsed = false;
+  bool InSkip = false;
+  std::vector<std::pair<const PHINode *, PHINode *>> PendingPhis;
+  DenseMap<const BasicBlock *, BasicBlock *> BBMap, BBEnd;
+  StringMap<GlobalVariable *> LocStrings;
+  Function *FnPtrFn = nullptr;
+
+  Constant *locString(const Instruction *I);
+
+  void error(const Instruction *I, const Twine &Msg) {
+    Errors.push_back((I ? describeLoc(I) + ": " : std::string()) + Msg.str());
+  }
+
+  IntegerType *ptrIntTy(unsigned AS) {
+    return IntegerType::get(Ctx, TDL.getPointerSizeInBits(AS));
+  }
+  Type *hostType(Type *Ty);
+  FunctionType *hostFnType(FunctionType *FT);
+  bool hasPointers(Type *Ty);
+
+  Error placeGlobals();
+  void placeFunctions();
+  Constant *translateConstant(Constant *C);
+  Constant *functionAddress(const Function *F);
+  void serialize(Constant *C, std::vector<uint8_t> &Bytes, uint64_t Off);
+
+  FunctionCallee callback(StringRef Name, Type *Ret, ArrayRef<Type *> Params,
+                          bool NoReturn = false);
+  Value *hostAddr(IRBuilder<> &B, Value *Addr);
+  Value *toAddr(IRBuilder<> &B, Value *V) { // any int -> i16 mote address
+    return B.CreateZExtOrTrunc(V, I16);
+  }
+  Value *loadValue(IRBuilder<> &B, Type *MoteTy, Value *Addr, bool Volatile);
+  void storeValue(IRBuilder<> &B, Value *V, Type *MoteTy, Value *Addr,
+                  bool Volatile);
+  Value *mapValue(Value *V);
+
+  void lowerFunction(Function &F);
+  void lowerInstruction(IRBuilder<> &B, Instruction &I);
+  void lowerCall(IRBuilder<> &B, CallBase &CB);
+  bool lowerIntrinsic(IRBuilder<> &B, CallBase &CB, Function *Callee);
+  void lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name);
+  void lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee);
+  void lowerInlineAsm(IRBuilder<> &B, CallBase &CB);
+  bool parseAsm(const CallBase &CB, std::vector<AsmStmt> &Out);
+  Value *statusCell(IRBuilder<> &B); // host pointer to SREG / SR model
+  void checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr);
+  Value *dynamicAlloc(IRBuilder<> &B, Value *Size, Align A);
+  void createFunctions();
+
+  void buildFnPtrTable();
+  void buildInitMemory();
+  void replaceModuleContents();
+};
+
+// --- types ------------------------------------------------------------------
+
+bool Lowerer::hasPointers(Type *Ty) {
+  if (Ty->isPointerTy())
+    return true;
+  for (Type *Sub : Ty->subtypes())
+    if (hasPointers(Sub))
+      return true;
+  return false;
+}
+
+Type *Lowerer::hostType(Type *Ty) {
+  if (!hasPointers(Ty))
+    return Ty;
+  auto It = TypeCache.find(Ty);
+  if (It != TypeCache.end())
+    return It->second;
+  Type *R = nullptr;
+  if (auto *PT = dyn_cast<PointerType>(Ty)) {
+    R = ptrIntTy(PT->getAddressSpace());
+  } else if (auto *ST = dyn_cast<StructType>(Ty)) {
+    SmallVector<Type *, 8> Elts;
+    for (Type *E : ST->elements())
+      Elts.push_back(hostType(E));
+    R = StructType::get(Ctx, Elts, ST->isPacked());
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    R = ArrayType::get(hostType(AT->getElementType()), AT->getNumElements());
+  } else if (auto *VT = dyn_cast<FixedVectorType>(Ty)) {
+    R = FixedVectorType::get(hostType(VT->getElementType()), VT->getNumElements());
+  } else if (auto *FT = dyn_cast<FunctionType>(Ty)) {
+    R = hostFnType(FT);
+  } else {
+    R = Ty;
+  }
+  TypeCache[Ty] = R;
+  return R;
+}
+
+FunctionType *Lowerer::hostFnType(FunctionType *FT) {
+  SmallVector<Type *, 8> Params;
+  for (Type *P : FT->params())
+    Params.push_back(hostType(P));
+  return FunctionType::get(hostType(FT->getReturnType()), Params, FT->isVarArg());
+}
+
+// --- placement --------------------------------------------------------------
+
+static void collectPointerOffsets(const DataLayout &DL, Type *Ty, uint64_t Off,
+                                  std::vector<uint32_t> &Out) {
+  if (Out.size() > 4096)
+    return;
+  if (auto *PT = dyn_cast<PointerType>(Ty)) {
+    if (PT->getAddressSpace() == 0)
+      Out.push_back(uint32_t(Off));
+  } else if (auto *ST = dyn_cast<StructType>(Ty)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I)
+      collectPointerOffsets(DL, ST->getElementType(I), Off + SL->getElementOffset(I), Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I)
+      collectPointerOffsets(DL, AT->getElementType(), Off + I * Stride, Out);
+  }
+}
+
+static bool isLLVMSpecialGlobal(const GlobalVariable &GV) {
+  return GV.getName().starts_with("llvm.");
+}
+
+Error Lowerer::placeGlobals() {
+  // Globals keep their firmware addresses; without an image they are laid out
+  // from the start of SRAM like a linker would (in module order).
+  uint32_t Free = T.RamBegin;
+  bool HaveImage = Img != nullptr;
+  if (HaveImage)
+    Free = std::max<uint32_t>(T.RamBegin, Img->DataEnd);
+  std::vector<const GlobalVariable *> Late;
+  for (GlobalVariable &GV : M.globals()) {
+    if (isLLVMSpecialGlobal(GV)) {
+      if (GV.getName() == "llvm.global_ctors" || GV.getName() == "llvm.global_dtors") {
+        if (auto *CA = dyn_cast_or_null<ConstantArray>(
+                GV.hasInitializer() ? GV.getInitializer() : nullptr))
+          if (CA->getNumOperands() != 0)
+            Errors.push_back("global '" + GV.getName().str() +
+                             "': module constructors/destructors are not "
+                             "supported by replay");
+      }
+      continue;
+    }
+    uint64_t Size = TDL.getTypeAllocSize(GV.getValueType());
+    if (GV.getAddressSpace() != 0) {
+      // AVR PROGMEM / __flash data is in program memory, not the data space.
+      // It is an error only if the replayed code touches it (translateConstant).
+      continue;
+    }
+    if (HaveImage) {
+      auto It = Img->Data.find(GV.getName());
+      if (It != Img->Data.end()) {
+        if (It->second.Size != 0 && It->second.Size != Size)
+          Errors.push_back("global '" + GV.getName().str() + "': " +
+                           std::to_string(Size) + " bytes in the IR but " +
+                           std::to_string(It->second.Size) + " bytes in " +
+                           Img->Path + " (is the ELF built from this IR?)");
+        GAddr[&GV] = uint32_t(It->second.Addr);
+        Result.Globals.push_back({GV.getName().str(), uint32_t(It->second.Addr),
+                                  uint32_t(Size), true, GV.isConstant()});
+        StackLimit = std::max<uint32_t>(StackLimit, It->second.Addr + Size);
+        continue;
+      }
+      if (GV.isDeclaration()) {
+        Errors.push_back("external global '" + GV.getName().str() +
+                         "' is neither defined in the module nor in " + Img->Path);
+        continue;
+      }
+      if (Opts.RequireElfPlacement) {
+        Errors.push_back("global '" + GV.getName().str() + "' has no symbol in " +
+                         Img->Path + " (private globals need wsn-replay-prepare "
+                         "before llc)");
+        continue;
+      }
+      Late.push_back(&GV);
+      continue;
+    }
+    if (GV.isDeclaration()) {
+      Errors.push_back("external global '" + GV.getName().str() +
+                       "' is not defined in the module and no firmware ELF "
+                       "was given to place it");
+      continue;
+    }
+    Late.push_back(&GV);
+  }
+  for (const GlobalVariable *GV : Late) {
+    uint64_t Size = TDL.getTypeAllocSize(GV->getValueType());
+    uint64_t A = alignTo(Free, TDL.getPreferredAlign(GV).value());
+    if (A + Size > T.RamEnd)
+      return createStringError(inconvertibleErrorCode(),
+                               "global '%s' (%u bytes) does not fit in the "
+                               "RAM of %s",
+                               GV->getName().str().c_str(), unsigned(Size),
+                               T.MCU.c_str());
+    GAddr[GV] = uint32_t(A);
+    Result.Globals.push_back({GV->getName().str(), uint32_t(A), uint32_t(Size),
+                              false, GV->isConstant()});
+    if (HaveImage)
+      Result.Warnings.push_back("global '" + GV->getName().str() +
+                                "' is not in the firmware image; placed at 0x" +
+                                utohexstr(A) + " in free RAM");
+    Free = uint32_t(A + Size);
+    StackLimit = std::max<uint32_t>(StackLimit, Free);
+  }
+  StackLimit = std::max(StackLimit, T.RamBegin);
+  for (ReplayGlobal &RG : Result.Globals)
+    if (const GlobalVariable *GV = M.getNamedGlobal(RG.Name))
+      collectPointerOffsets(TDL, GV->getValueType(), 0, RG.PointerOffsets);
+  Result.StackTop = (Img && Img->StackTop) ? *Img->StackTop : T.StackTop;
+  Result.StackLimit = StackLimit;
+  if (Result.StackTop <= StackLimit)
+    return createStringError(inconvertibleErrorCode(),
+                             "no room for the replay stack: globals end at "
+                             "0x%x, stack top 0x%x",
+                             StackLimit, Result.StackTop);
+  return Error::success();
+}
+
+void Lowerer::placeFunctions() {
+  // Mote code addresses (pointer values: AVR pointers hold word addresses).
+  // Functions absent from the image get synthetic addresses from 0x7F00 up
+  // (documented in spec/replay.md); they are only consistent within replay.
+  uint32_t Synthetic = 0x7F00;
+  for (Function &F : M) {
+    if (F.isIntrinsic())
+      continue;
+    if (Img) {
+      auto It = Img->Code.find(F.getName());
+      if (It != Img->Code.end()) {
+        FAddr[&F] = uint32_t(It->second.Addr >> T.CodePtrShift);
+        continue;
+      }
+    }
+    FAddr[&F] = Synthetic++;
+  }
+}
+
+Constant *Lowerer::functionAddress(const Function *F) {
+  AddressTaken.insert(F);
+  unsigned Bits = TDL.getPointerSizeInBits(F->getAddressSpace());
+  return ConstantInt::get(IntegerType::get(Ctx, Bits), FAddr.lookup(F));
+}
+
+Constant *Lowerer::translateConstant(Constant *C) {
+  Type *HT = hostType(C->getType());
+  if (auto *GV = dyn_cast<GlobalVariable>(C)) {
+    auto It = GAddr.find(GV);
+    if (It == GAddr.end()) {
+      error(CurI, "global '" + GV->getName() + "' has no replay address" +
+                      (GV->getAddressSpace() != 0
+                           ? " (it lives in program memory, addrspace(" +
+                                 Twine(GV->getAddressSpace()) +
+                                 "), which replay does not model)"
+                           : Twine("")));
+      return ConstantInt::get(HT, 0);
+    }
+    return ConstantInt::get(HT, It->second);
+  }
+  if (auto *F = dyn_cast<Function>(C))
+    return functionAddress(F);
+  if (auto *GA = dyn_cast<GlobalAlias>(C))
+    return translateConstant(GA->getAliasee());
+  if (isa<ConstantPointerNull>(C))
+    return ConstantInt::get(HT, 0);
+  if (isa<PoisonValue>(C))
+    return PoisonValue::get(HT);
+  if (isa<UndefValue>(C))
+    return UndefValue::get(HT);
+  if (isa<ConstantAggregateZero>(C))
+    return Constant::getNullValue(HT);
+  if (!hasPointers(C->getType()) && isa<ConstantData>(C))
+    return C;
+  if (auto *CA = dyn_cast<ConstantAggregate>(C)) {
+    SmallVector<Constant *, 8> Elts;
+    for (Use &U : CA->operands())
+      Elts.push_back(translateConstant(cast<Constant>(U.get())));
+    if (auto *ST = dyn_cast<StructType>(HT))
+      return ConstantStruct::get(ST, Elts);
+    if (auto *AT = dyn_cast<ArrayType>(HT))
+      return ConstantArray::get(AT, Elts);
+    return ConstantVector::get(Elts);
+  }
+  if (auto *CDS = dyn_cast<ConstantDataSequential>(C))
+    return CDS;
+  if (auto *CE = dyn_cast<ConstantExpr>(C)) {
+    switch (CE->getOpcode()) {
+    case Instruction::GetElementPtr: {
+      auto *GEP = cast<GEPOperator>(CE);
+      unsigned Bits = TDL.getIndexSizeInBits(GEP->getPointerAddressSpace());
+      APInt Off(Bits, 0);
+      if (!GEP->accumulateConstantOffset(TDL, Off)) {
+        error(CurI, "unsupported constant GEP: " + printValue(CE));
+        return ConstantInt::get(HT, 0);
+      }
+      auto *Base = cast<ConstantInt>(
+          translateConstant(cast<Constant>(GEP->getPointerOperand())));
+      return ConstantInt::get(HT, Base->getValue() + Off.zextOrTrunc(Base->getBitWidth()));
+    }
+    case Instruction::BitCast:
+    case Instruction::AddrSpaceCast:
+    case Instruction::PtrToInt:
+    case Instruction::IntToPtr:
+    case Instruction::Trunc: {
+      Constant *Op = translateConstant(CE->getOperand(0));
+      if (auto *CI = dyn_cast<ConstantInt>(Op))
+        if (HT->isIntegerTy())
+          return ConstantInt::get(HT, CI->getValue().zextOrTrunc(HT->getIntegerBitWidth()));
+      if (CE->getOpcode() == Instruction::BitCast)
+        return ConstantExpr::getBitCast(Op, HT);
+      break;
+    }
+    default:
+      if (Instruction::isBinaryOp(CE->getOpcode())) {
+        Constant *A = translateConstant(CE->getOperand(0));
+        Constant *B = translateConstant(CE->getOperand(1));
+        return ConstantExpr::get(CE->getOpcode(), A, B);
+      }
+      break;
+    }
+  }
+  error(CurI, "unsupported constant: " + printValue(C));
+  return Constant::getNullValue(HT);
+}
+
+void Lowerer::serialize(Constant *C, std::vector<uint8_t> &Bytes, uint64_t Off) {
+  // Little-endian bytes of C in the mote layout (AVR, MSP430 are LE).
+  Type *Ty = C->getType();
+  auto PutAP = [&](APInt V, uint64_t N) {
+    V = V.zextOrTrunc(unsigned(N * 8));
+    for (uint64_t I = 0; I < N; ++I)
+      Bytes[Off + I] = uint8_t(V.extractBitsAsZExtValue(8, unsigned(I * 8)));
+  };
+  if (isa<ConstantAggregateZero>(C) || isa<UndefValue>(C) ||
+      isa<ConstantPointerNull>(C))
+    return; // already zero
+  uint64_t Store = TDL.getTypeStoreSize(Ty);
+  if (auto *CI = dyn_cast<ConstantInt>(C))
+    return PutAP(CI->getValue(), Store);
+  if (auto *CF = dyn_cast<ConstantFP>(C))
+    return PutAP(CF->getValueAPF().bitcastToAPInt(), Store);
+  if (auto *CDS = dyn_cast<ConstantDataSequential>(C)) {
+    uint64_t Stride = TDL.getTypeAllocSize(CDS->getElementType());
+    for (unsigned I = 0, E = CDS->getNumElements(); I != E; ++I) {
+      Constant *Elt = CDS->getElementAsConstant(I);
+      serialize(Elt, Bytes, Off + I * Stride);
+    }
+    return;
+  }
+  if (auto *CA = dyn_cast<ConstantArray>(C)) {
+    uint64_t Stride = TDL.getTypeAllocSize(CA->getType()->getElementType());
+    for (unsigned I = 0, E = CA->getNumOperands(); I != E; ++I)
+      serialize(CA->getOperand(I), Bytes, Off + I * Stride);
+    return;
+  }
+  if (auto *CV = dyn_cast<ConstantVector>(C)) {
+    uint64_t Stride = TDL.getTypeAllocSize(CV->getType()->getElementType());
+    for (unsigned I = 0, E = CV->getNumOperands(); I != E; ++I)
+      serialize(CV->getOperand(I), Bytes, Off + I * Stride);
+    return;
+  }
+  if (auto *CS = dyn_cast<ConstantStruct>(C)) {
+    const StructLayout *SL = TDL.getStructLayout(CS->getType());
+    for (unsigned I = 0, E = CS->getNumOperands(); I != E; ++I)
+      serialize(CS->getOperand(I), Bytes, Off + SL->getElementOffset(I));
+    return;
+  }
+  // Addresses: globals, functions, constant expressions over them.
+  Constant *H = translateConstant(C);
+  if (auto *CI = dyn_cast<ConstantInt>(H))
+    return PutAP(CI->getValue(), Store);
+  error(CurI, "cannot lay out initializer constant " + printValue(C));
+}
+
+// --- helpers ----------------------------------------------------------------
+
+FunctionCallee Lowerer::callback(StringRef Name, Type *Ret,
+                                 ArrayRef<Type *> Params, bool NoReturn) {
+  std::string Full = (Twine(replayabi::CallbackPrefix) + Name).str();
+  FunctionCallee FC =
+      NM->getOrInsertFunction(Full, FunctionType::get(Ret, Params, false));
+  if (auto *F = dyn_cast<Function>(FC.getCallee())) {
+    F->addFnAttr(Attribute::NoUnwind);
+    if (NoReturn)
+      F->addFnAttr(Attribute::NoReturn);
+  }
+  return FC;
+}
+
+Value *Lowerer::hostAddr(IRBuilder<> &B, Value *Addr) {
+  return B.CreateInBoundsGEP(I8, MemGV, {B.CreateZExt(Addr, I64)});
+}
+
+Value *Lowerer::loadValue(IRBuilder<> &B, Type *MoteTy, Value *Addr,
+                          bool Volatile) {
+  // Aggregates are assembled element by element at their mote offsets.
+  if (auto *ST = dyn_cast<StructType>(MoteTy)) {
+    const StructLayout *SL = TDL.getStructLayout(ST);
+    Value *Agg = PoisonValue::get(hostType(ST));
+    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I) {
+      Value *EA = B.CreateAdd(Addr, ConstantInt::get(I16, SL->getElementOffset(I)));
+      Agg = B.CreateInsertValue(Agg, loadValue(B, ST->getElementType(I), EA, Volatile), I);
+    }
+    return Agg;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(MoteTy)) {
+    uint64_t Stride = TDL.getTypeAllocSize(AT->getElementType());
+    Value *Agg = PoisonValue::get(hostType(AT));
+    for (unsigned I = 0, E = AT->getNumElements(); I != E; ++I) {
+      Value *EA = B.CreateAdd(Addr, ConstantInt::get(I16, I * Stride));
+      Agg = B.CreateInsertValue(Agg, loadValue(B, AT->getElementType(), EA, Volatile), I);
+    }
+    return Agg;
+  }
+  Type *HT = hostType(MoteTy);
+  if (HT->isVectorTy() && TDL.getTypeAllocSize(MoteTy) != TDL.getTypeStoreSize(MoteTy))
+    error(CurI, "vector load with padded elements is not supported");
+  LoadInst *L = B.CreateAlignedLoad(HT, hostAddr(B, Addr), Align(1), Volatile);
+  return L;
+}
+
+void Lowerer::storeValue(IRBuilder<> &B, Value *V, Type *MoteTy, Value *Addr,
+                         bool Volatile) {
+  if (auto *ST = dyn_cast<StructType>(MoteTy)) {
+    const StructLayout *SL = TDL.getStructLayout(ST);
+    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I) {
+      Value *EA = B.CreateAdd(Addr, ConstantInt::get(I16, SL->getElementOffset(I)));
+      storeValue(B, B.CreateExtractValue(V, I), ST->getElementType(I), EA, Volatile);
+    }
+    return;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(MoteTy)) {
+    uint64_t Stride = TDL.getTypeAllocSize(AT->getElementType());
+    for (unsigned I = 0, E = AT->getNumElements(); I != E; ++I) {
+      Value *EA = B.CreateAdd(Addr, ConstantInt::get(I16, I * Stride));
+      storeValue(B, B.CreateExtractValue(V, I), AT->getElementType(), EA, Volatile);
+    }
+    return;
+  }
+  B.CreateAlignedStore(V, hostAddr(B, Addr), Align(1), Volatile);
+}
+
+Value *Lowerer::mapValue(Value *V) {
+  if (auto *C = dyn_cast<Constant>(V))
+    return translateConstant(C);
+  if (isa<MetadataAsValue>(V) || isa<InlineAsm>(V))
+    return V;
+  auto It = VMap.find(V);
+  if (It != VMap.end())
+    return It->second;
+  error(CurI, "internal: value used before its definition was lowered: " +
+                  printValue(V));
+  return PoisonValue::get(hostType(V->getType()));
+}
+
+Value *Lowerer::dynamicAlloc(IRBuilder<> &B, Value *Size, Align A) {
+  // The engine moves the replay stack pointer down by Size (aligned) and
+  // stops the replay with an error if it would run into the globals.
+  Value *SP = B.CreateLoad(I16, SPGV, "wsn.sp");
+  Value *New = B.CreateCall(callback("stack_alloc", I32, {I32, I32, I32}),
+                            {B.CreateZExt(SP, I32), B.CreateZExtOrTrunc(Size, I32),
+                             ConstantInt::get(I32, A.value())});
+  Value *New16 = B.CreateTrunc(New, I16);
+  B.CreateStore(New16, SPGV);
+  return New16;
+}
+
+
+Constant *Lowerer::locString(const Instruction *I) {
+  std::string S = I ? describeLoc(I) : std::string("<unknown location>");
+  GlobalVariable *&GV = LocStrings[S];
+  if (!GV) {
+    Constant *Str = ConstantDataArray::getString(Ctx, S);
+    GV = new GlobalVariable(*NM, Str->getType(), true, GlobalValue::PrivateLinkage,
+                            Str, "wsn.loc");
+  }
+  return GV;
+}
+
+// --- functions --------------------------------------------------------------
+
+void Lowerer::createFunctions() {
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (F.isVarArg()) {
+      Errors.push_back("function '" + F.getName().str() +
+                       "': variadic function definitions are not supported by "
+                       "replay (va_list layout is target specific)");
+      continue;
+    }
+    Function *NF = Function::Create(hostFnType(F.getFunctionType()),
+                                    F.getLinkage(), 0, F.getName(), NM.get());
+    NF->setVisibility(F.getVisibility());
+    NF->addFnAttr(Attribute::NoUnwind);
+    NF->addFnAttr("frame-pointer", "all");
+    if (F.hasFnAttribute(Attribute::NoInline))
+      NF->addFnAttr(Attribute::NoInline);
+    if (F.hasFnAttribute(Attribute::NoReturn))
+      NF->addFnAttr(Attribute::NoReturn);
+    if (DISubprogram *SP = F.getSubprogram())
+      NF->setSubprogram(SP);
+    for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
+      NF->getArg(I)->setName(F.getArg(I)->getName());
+    NewFns[&F] = NF;
+  }
+}
+
+void Lowerer::lowerFunction(Function &F) {
+  Function *NF = NewFns.lookup(&F);
+  if (!NF)
+    return;
+  VMap.clear();
+  BBMap.clear();
+  BBEnd.clear();
+  PendingPhis.clear();
+  CurI = nullptr;
+  for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
+    VMap[F.getArg(I)] = NF->getArg(I);
+
+  Prologue = BasicBlock::Create(Ctx, "wsn.prologue", NF);
+  ReversePostOrderTraversal<Function *> RPOT(&F);
+  for (BasicBlock *BB : RPOT)
+    BBMap[BB] = BasicBlock::Create(Ctx, BB->getName(), NF);
+
+  IRBuilder<> PB(Prologue);
+  if (F.getName() == Opts.StopAt && !Opts.StopAt.empty())
+    PB.CreateCall(callback("stop", VoidTy, {HostPtr}),
+                  {locString(&*F.getEntryBlock().getFirstNonPHIOrDbg())});
+
+  // The frame of the static allocas, laid out with the mote's sizes and
+  // alignments, allocated in one step on the replay stack.
+  FrameUsed = false;
+  uint64_t FrameSize = 0;
+  Align MaxA(1);
+  std::vector<std::pair<AllocaInst *, uint64_t>> Slots;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (AI->isStaticAlloca()) {
+        uint64_t Size = TDL.getTypeAllocSize(AI->getAllocatedType()) *
+                        cast<ConstantInt>(AI->getArraySize())->getZExtValue();
+        FrameSize = alignTo(FrameSize, AI->getAlign());
+        Slots.push_back({AI, FrameSize});
+        FrameSize += std::max<uint64_t>(Size, 1);
+        MaxA = std::max(MaxA, AI->getAlign());
+      }
+  bool NeedSP = FrameSize > 0;
+  for (Instruction &I : instructions(F)) {
+    if (isa<AllocaInst>(I))
+      NeedSP = true;
+    if (auto *CB = dyn_cast<CallBase>(&I)) {
+      for (unsigned A = 0; A < CB->arg_size(); ++A)
+        if (CB->paramHasAttr(A, Attribute::ByVal))
+          NeedSP = true;
+      if (auto *II = dyn_cast<IntrinsicInst>(CB))
+        if (II->getIntrinsicID() == Intrinsic::stacksave ||
+            II->getIntrinsicID() == Intrinsic::stackrestore)
+          NeedSP = true;
+    }
+  }
+  SP0 = nullptr;
+  if (NeedSP) {
+    SP0 = PB.CreateLoad(I16, SPGV, "wsn.sp0");
+    FrameUsed = true;
+  }
+  if (FrameSize > 0) {
+    if (FrameSize > 0xFFFF) {
+      error(Slots.front().first, "stack frame of " + Twine(FrameSize) +
+                                     " bytes does not fit a 16-bit data space");
+      FrameSize = 0xFFFF;
+    }
+    Value *Base = dynamicAlloc(PB, ConstantInt::get(I32, FrameSize), MaxA);
+    Base->setName("wsn.frame");
+    for (auto &[AI, Off] : Slots)
+      VMap[AI] = PB.CreateAdd(Base, ConstantInt::get(I16, Off), AI->getName());
+  }
+  Instruction *PrologueBr = PB.CreateBr(BBMap[&F.getEntryBlock()]);
+  (void)PrologueBr;
+
+  IRBuilder<> B(Ctx);
+  for (BasicBlock *BB : RPOT) {
+    B.SetInsertPoint(BBMap[BB]);
+    InSkip = false;
+    for (Instruction &I : *BB) {
+      CurI = &I;
+      B.SetCurrentDebugLocation(I.getDebugLoc());
+      lowerInstruction(B, I);
+    }
+    if (InSkip)
+      error(BB->getTerminator(), "wsn.skip.begin without wsn.skip.end in the same block");
+    BBEnd[BB] = B.GetInsertBlock();
+  }
+  for (auto &[Old, New] : PendingPhis) {
+    CurI = Old;
+    for (unsigned I = 0, E = Old->getNumIncomingValues(); I != E; ++I) {
+      BasicBlock *In = Old->getIncomingBlock(I);
+      if (!BBEnd.count(In))
+        continue; // unreachable predecessor, dropped
+      New->addIncoming(mapValue(Old->getIncomingValue(I)), BBEnd[In]);
+    }
+  }
+}
+
+static bool isTraceOp(const Value *V, StringRef Prefix) {
+  auto *CB = dyn_cast<CallBase>(V);
+  if (!CB)
+    return false;
+  const Function *F = CB->getCalledFunction();
+  return F && F->getName().starts_with(Prefix);
+}
+
+void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
+  auto *CA = dyn_cast<ConstantInt>(Addr);
+  bool IO = CA && T.isIOAddress(CA->getZExtValue());
+  if (!LI.isVolatile() && !IO)
+    return;
+  // A read fed to wsn.input gets its value from the trace (LOG 5).
+  if (LI.hasOneUse() && isTraceOp(LI.user_back(), "wsn.input.") &&
+      cast<CallBase>(LI.user_back())->getArgOperand(1) == &LI)
+    return;
+  // SREG is modelled: cli/sei and SREG save/restore keep it in mem.
+  if (CA && T.SREGAddr && CA->getZExtValue() == T.SREGAddr)
+    return;
+  if (Opts.AllowUntracedIO)
+    return;
+  std::string What = CA ? "read of I/O address 0x" + utohexstr(CA->getZExtValue())
+                        : std::string("volatile read");
+  if (CA && !IO)
+    What = "volatile read of RAM address 0x" + utohexstr(CA->getZExtValue());
+  error(&LI, What + " without a wsn.input trace op: its value is not "
+                    "reproducible in replay (" + printValue(&LI) + ")");
+}
+
+void Lowerer::lowerInstruction(IRBuilder<> &B, Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::Alloca: {
+    auto *AI = cast<AllocaInst>(&I);
+    if (VMap.count(AI))
+      return; // static slot of the frame
+    Value *N = B.CreateZExtOrTrunc(mapValue(AI->getArraySize()), I32);
+    Value *Size = B.CreateMul(
+        N, ConstantInt::get(I32, TDL.getTypeAllocSize(AI->getAllocatedType())));
+    VMap[AI] = dynamicAlloc(B, Size, AI->getAlign());
+    return;
+  }
+  case Instruction::Load: {
+    auto *LI = cast<LoadInst>(&I);
+    Value *Addr = mapValue(LI->getPointerOperand());
+    if (LI->getPointerAddressSpace() != 0) {
+      error(LI, "load from address space " + Twine(LI->getPointerAddressSpace()) +
+                    " (program memory) is not supported by replay");
+      VMap[LI] = PoisonValue::get(hostType(LI->getType()));
+      return;
+    }
+    checkNondetLoad(B, *LI, Addr);
+    Value *V = loadValue(B, LI->getType(), Addr, LI->isVolatile());
+    V->setName(LI->getName());
+    VMap[LI] = V;
+    return;
+  }
+  case Instruction::Store: {
+    auto *SI = cast<StoreInst>(&I);
+    if (SI->getPointerAddressSpace() != 0) {
+      error(SI, "store to address space " + Twine(SI->getPointerAddressSpace()) +
+                    " is not supported by replay");
+      return;
+    }
+    storeValue(B, mapValue(SI->getValueOperand()), SI->getValueOperand()->getType(),
+               mapValue(SI->getPointerOperand()), SI->isVolatile());
+    return;
+  }
+  case Instruction::GetElementPtr: {
+    auto *GEP = cast<GetElementPtrInst>(&I);
+    if (GEP->getType()->isVectorTy()) {
+      error(GEP, "vector GEPs are not supported by replay");
+      VMap[GEP] = PoisonValue::get(hostType(GEP->getType()));
+      return;
+    }
+    unsigned AS = GEP->getPointerAddressSpace();
+    unsigned IdxBits = TDL.getIndexSizeInBits(AS);
+    IntegerType *PT = ptrIntTy(AS);
+    MapVector<Value *, APInt> Vars;
+    APInt Const(IdxBits, 0);
+    Value *R = mapValue(GEP->getPointerOperand());
+    if (!GEP->collectOffset(TDL, IdxBits, Vars, Const)) {
+      error(GEP, "cannot compute the offset of " + printValue(GEP));
+      VMap[GEP] = R;
+      return;
+    }
+    // Offsets are computed in the mote's index width and wrap like it.
+    for (auto &[V, Scale] : Vars) {
+      Value *Idx = B.CreateSExtOrTrunc(mapValue(V), PT);
+      if (!Scale.isOne())
+        Idx = B.CreateMul(Idx, ConstantInt::get(PT, Scale.sextOrTrunc(PT->getBitWidth())));
+      R = B.CreateAdd(R, Idx);
+    }
+    if (!Const.isZero())
+      R = B.CreateAdd(R, ConstantInt::get(PT, Const.sextOrTrunc(PT->getBitWidth())));
+    if (R->getName().empty() && isa<Instruction>(R))
+      R->setName(GEP->getName());
+    VMap[GEP] = R;
+    return;
+  }
+  case Instruction::PtrToInt:
+    VMap[&I] = B.CreateZExtOrTrunc(mapValue(I.getOperand(0)), I.getType(), I.getName());
+    return;
+  case Instruction::IntToPtr:
+    VMap[&I] = B.CreateZExtOrTrunc(mapValue(I.getOperand(0)),
+                                   hostType(I.getType()), I.getName());
+    return;
+  case Instruction::AddrSpaceCast:
+    VMap[&I] = B.CreateZExtOrTrunc(mapValue(I.getOperand(0)), hostType(I.getType()),
+                                   I.getName());
+    return;
+  case Instruction::BitCast:
+    if (I.getType()->isPointerTy()) {
+      VMap[&I] = mapValue(I.getOperand(0));
+      return;
+    }
+    break; // generic
+  case Instruction::PHI: {
+    PHINode *P = B.CreatePHI(hostType(I.getType()), cast<PHINode>(I).getNumIncomingValues(),
+                             I.getName());
+    PendingPhis.push_back({cast<PHINode>(&I), P});
+    VMap[&I] = P;
+    return;
+  }
+  case Instruction::Call:
+    lowerCall(B, cast<CallBase>(I));
+    return;
+  case Instruction::Ret: {
+    if (FrameUsed)
+      B.CreateStore(SP0, SPGV);
+    auto *RI = cast<ReturnInst>(&I);
+    if (Value *RV = RI->getReturnValue())
+      B.CreateRet(mapValue(RV));
+    else
+      B.CreateRetVoid();
+    return;
+  }
+  case Instruction::Br: {
+    auto *BI = cast<BranchInst>(&I);
+    if (BI->isUnconditional())
+      B.CreateBr(BBMap[BI->getSuccessor(0)]);
+    else
+      B.CreateCondBr(mapValue(BI->getCondition()), BBMap[BI->getSuccessor(0)],
+                     BBMap[BI->getSuccessor(1)]);
+    return;
+  }
+  case Instruction::Switch: {
+    auto *SI = cast<SwitchInst>(&I);
+    SwitchInst *NS = B.CreateSwitch(mapValue(SI->getCondition()),
+                                    BBMap[SI->getDefaultDest()], SI->getNumCases());
+    for (auto &C : SI->cases())
+      NS->addCase(C.getCaseValue(), BBMap[C.getCaseSuccessor()]);
+    return;
+  }
+  case Instruction::Unreachable:
+    B.CreateUnreachable();
+    return;
+  case Instruction::Fence:
+    return; // one core, no threads: ordering is program order
+  case Instruction::Invoke:
+  case Instruction::CallBr:
+  case Instruction::IndirectBr:
+  case Instruction::LandingPad:
+  case Instruction::Resume:
+  case Instruction::CatchPad:
+  case Instruction::CatchRet:
+  case Instruction::CatchSwitch:
+  case Instruction::CleanupPad:
+  case Instruction::CleanupRet:
+  case Instruction::VAArg:
+  case Instruction::AtomicRMW:
+  case Instruction::AtomicCmpXchg:
+    error(&I, std::string("unsupported instruction '") + I.getOpcodeName() +
+                  "' in replay: " + printValue(&I));
+    if (!I.getType()->isVoidTy())
+      VMap[&I] = PoisonValue::get(hostType(I.getType()));
+    if (I.isTerminator())
+      B.CreateUnreachable();
+    return;
+  default:
+    break;
+  }
+  // Generic: the same instruction over the lowered operands (arithmetic,
+  // comparisons including pointer compares, select, casts between non-pointer
+  // types, aggregate and vector element operations, freeze).
+  Instruction *NI = I.clone();
+  for (unsigned Op = 0, E = NI->getNumOperands(); Op != E; ++Op)
+    NI->setOperand(Op, mapValue(I.getOperand(Op)));
+  NI->mutateType(hostType(I.getType()));
+  NI->dropUnknownNonDebugMetadata();
+  B.Insert(NI, I.getName());
+  VMap[&I] = NI;
+}
+
+// --- calls ------------------------------------------------------------------
+
+void Lowerer::lowerCall(IRBuilder<> &B, CallBase &CB) {
+  if (CB.isInlineAsm())
+    return lowerInlineAsm(B, CB);
+  Function *Callee = CB.getCalledFunction();
+  if (Callee && Callee->getName().starts_with("wsn."))
+    return lowerTraceOp(B, CB, Callee->getName());
+  if (Callee && Callee->isIntrinsic()) {
+    if (InSkip && !isa<DbgInfoIntrinsic>(CB)) {
+      // falls through to the skip handling below
+    } else {
+      if (!lowerIntrinsic(B, CB, Callee))
+        error(&CB, "unsupported intrinsic '" + Callee->getName() + "' in replay");
+      if (!CB.getType()->isVoidTy() && !VMap.count(&CB))
+        VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+      return;
+    }
+  }
+  if (InSkip) {
+    // The uninstrumented callee is not executed in replay: its effects (return
+    // value, written globals) come from the EFFECT record (multi-level tracing).
+    for (const User *U : CB.users())
+      if (!isTraceOp(U, "wsn.effect."))
+        error(&CB, "the result of a skipped call is used outside wsn.effect");
+    if (!CB.getType()->isVoidTy())
+      VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+    return;
+  }
+  if (Callee && !NewFns.count(Callee)) {
+    if (Callee->isDeclaration())
+      return lowerLibcCall(B, CB, Callee);
+  }
+  if (CB.getFunctionType()->isVarArg()) {
+    error(&CB, "call of a variadic function is not supported by replay: " +
+                   printValue(&CB));
+    if (!CB.getType()->isVoidTy())
+      VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+    return;
+  }
+  // Arguments; byval aggregates are copied to the replay stack like the mote
+  // caller does.
+  SmallVector<Value *, 8> Args;
+  Value *SavedSP = nullptr;
+  for (unsigned A = 0, E = CB.arg_size(); A != E; ++A) {
+    Value *V = mapValue(CB.getArgOperand(A));
+    if (CB.paramHasAttr(A, Attribute::ByVal)) {
+      if (!SavedSP)
+        SavedSP = B.CreateLoad(I16, SPGV, "wsn.sp.call");
+      Type *BT = CB.getParamByValType(A);
+      uint64_t Size = TDL.getTypeAllocSize(BT);
+      Value *Copy = dynamicAlloc(B, ConstantInt::get(I32, Size),
+                                 CB.getParamAlign(A).valueOrOne());
+      B.CreateMemCpy(hostAddr(B, Copy), Align(1), hostAddr(B, V), Align(1), Size);
+      V = Copy;
+    }
+    Args.push_back(V);
+  }
+  CallInst *NC;
+  if (Callee) {
+    NC = B.CreateCall(NewFns[Callee], Args);
+  } else {
+    Value *FP = mapValue(CB.getCalledOperand());
+    Value *Host = B.CreateCall(FnPtrFn, {B.CreateZExt(FP, I32), locString(&CB)},
+                               "wsn.fn");
+    NC = B.CreateCall(hostFnType(CB.getFunctionType()), Host, Args);
+  }
+  if (!CB.getType()->isVoidTy()) {
+    NC->setName(CB.getName());
+    VMap[&CB] = NC;
+  }
+  if (SavedSP)
+    B.CreateStore(SavedSP, SPGV);
+}
+
+bool Lowerer::lowerIntrinsic(IRBuilder<> &B, CallBase &CB, Function *Callee) {
+  Intrinsic::ID ID = Callee->getIntrinsicID();
+  auto Arg = [&](unsigned N) { return mapValue(CB.getArgOperand(N)); };
+  auto Len64 = [&](unsigned N) { return B.CreateZExt(Arg(N), I64); };
+  switch (ID) {
+  case Intrinsic::memcpy:
+  case Intrinsic::memcpy_inline:
+    B.CreateMemCpy(hostAddr(B, Arg(0)), Align(1), hostAddr(B, Arg(1)), Align(1),
+                   Len64(2), cast<ConstantInt>(CB.getArgOperand(3))->isOne());
+    return true;
+  case Intrinsic::memmove:
+    B.CreateMemMove(hostAddr(B, Arg(0)), Align(1), hostAddr(B, Arg(1)), Align(1),
+                    Len64(2), cast<ConstantInt>(CB.getArgOperand(3))->isOne());
+    return true;
+  case Intrinsic::memset:
+  case Intrinsic::memset_inline:
+    B.CreateMemSet(hostAddr(B, Arg(0)), Arg(1), Len64(2), Align(1),
+                   cast<ConstantInt>(CB.getArgOperand(3))->isOne());
+    return true;
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+  case Intrinsic::dbg_assign:
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::var_annotation:
+  case Intrinsic::donothing:
+  case Intrinsic::sideeffect:
+  case Intrinsic::pseudoprobe:
+    return true;
+  case Intrinsic::launder_invariant_group:
+  case Intrinsic::strip_invariant_group:
+  case Intrinsic::ptr_annotation:
+    VMap[&CB] = Arg(0);
+    return true;
+  case Intrinsic::stacksave:
+    VMap[&CB] = B.CreateLoad(I16, SPGV);
+    return true;
+  case Intrinsic::stackrestore:
+    B.CreateStore(B.CreateZExtOrTrunc(Arg(0), I16), SPGV);
+    return true;
+  case Intrinsic::objectsize: {
+    bool Min = cast<ConstantInt>(CB.getArgOperand(1))->isOne();
+    VMap[&CB] = Min ? ConstantInt::get(CB.getType(), 0)
+                    : ConstantInt::getAllOnesValue(CB.getType());
+    return true;
+  }
+  case Intrinsic::is_constant:
+    VMap[&CB] = ConstantInt::getFalse(Ctx);
+    return true;
+  case Intrinsic::ptrmask:
+    VMap[&CB] = B.CreateAnd(Arg(0), B.CreateZExtOrTrunc(Arg(1), hostType(CB.getType())));
+    return true;
+  case Intrinsic::trap:
+  case Intrinsic::debugtrap:
+  case Intrinsic::ubsantrap:
+    B.CreateCall(callback("trap", VoidTy, {HostPtr}), {locString(&CB)});
+    return true;
+  default:
+    break;
+  }
+  if (hasPointers(CB.getFunctionType()))
+    return false;
+  SmallVector<Type *, 4> Tys;
+  if (!Intrinsic::getIntrinsicSignature(Callee, Tys))
+    return false;
+  Function *Decl = Intrinsic::getDeclaration(NM.get(), ID, Tys);
+  SmallVector<Value *, 4> Args;
+  for (unsigned A = 0, E = CB.arg_size(); A != E; ++A)
+    Args.push_back(Arg(A));
+  CallInst *NC = B.CreateCall(Decl, Args);
+  if (!CB.getType()->isVoidTy())
+    VMap[&CB] = NC;
+  return true;
+}
+
+void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
+  // Thesis section 4.2: every log-writing operation of the mote program
+  // becomes the matching processLOG (log-reading) operation.
+  StringRef Op = Name.drop_front(4); // after "wsn."
+  auto ConstId = [&](unsigned N) -> Value * {
+    Value *V = CB.getArgOperand(N);
+    if (!isa<ConstantInt>(V))
+      error(&CB, Name + ": operand " + Twine(N) + " must be a constant id");
+    return B.CreateZExtOrTrunc(mapValue(V), I32);
+  };
+  auto Simple = [&](StringRef CBName, unsigned NArgs) {
+    if (CB.arg_size() != NArgs) {
+      error(&CB, Name + " expects " + Twine(NArgs) + " operands");
+      return;
+    }
+    SmallVector<Value *, 3> Args;
+    SmallVector<Type *, 3> Tys(NArgs, I32);
+    for (unsigned A = 0; A < NArgs; ++A)
+      Args.push_back(A == 0 ? ConstId(0)
+                            : B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(A)), I32));
+    B.CreateCall(callback(CBName, VoidTy, Tys), Args);
+  };
+  if (Op == "func.entry")
+    return Simple("func_entry", 1);
+  if (Op == "func.exit")
+    return Simple("func_exit", 1);
+  if (Op == "irq.entry")
+    return Simple("irq_entry", 1);
+  if (Op == "irq.exit")
+    return Simple("irq_exit", 1);
+  if (Op == "region.begin")
+    return Simple("region_begin", 1);
+  if (Op == "region.end")
+    return Simple("region_end", 2);
+  if (Op == "sched")
+    return Simple("sched", 1);
+  if (Op == "send")
+    return Simple("send", 3);
+  if (Op == "recv")
+    return Simple("recv", 3);
+  if (Op == "check")
+    return Simple("check", 2);
+  if (Op == "skip.begin") {
+    Simple("skip_begin", 1);
+    InSkip = true;
+    return;
+  }
+  if (Op == "skip.end") {
+    if (!InSkip)
+      error(&CB, "wsn.skip.end without wsn.skip.begin in the same block");
+    InSkip = false;
+    return Simple("skip_end", 1);
+  }
+  if (Op == "effect.void")
+    return Simple("effect_void", 1);
+  if (Op.starts_with("input.i") || Op.starts_with("effect.i")) {
+    // The value comes from the trace; the operand computed in replay is not
+    // used (for input: the register read; for effect: the skipped call).
+    bool Input = Op.starts_with("input.");
+    auto *RT = dyn_cast<IntegerType>(CB.getType());
+    if (!RT || CB.arg_size() != (Input ? 3u : 2u)) {
+      error(&CB, Name + ": unexpected signature");
+      return;
+    }
+    Value *V = B.CreateCall(callback(Input ? "input" : "effect", I64, {I32, I32}),
+                            {ConstId(0), ConstantInt::get(I32, RT->getBitWidth())});
+    VMap[&CB] = B.CreateTrunc(V, RT, CB.getName());
+    return;
+  }
+  if (Op == "input.bytes") {
+    if (CB.arg_size() != 3) {
+      error(&CB, Name + " expects 3 operands");
+      return;
+    }
+    B.CreateCall(callback("input_bytes", VoidTy, {I32, I32, I32}),
+                 {ConstId(0), B.CreateZExt(mapValue(CB.getArgOperand(1)), I32),
+                  B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(2)), I32)});
+    return;
+  }
+  if (Op == "anchor") {
+    // The anchor's live locals are passed as an array of mote addresses.
+    unsigned N = CB.arg_size() - 1;
+    IRBuilder<> AB(Prologue, Prologue->begin());
+    Value *Arr = AB.CreateAlloca(I32, ConstantInt::get(I32, std::max(N, 1u)), "wsn.anchor.locals");
+    for (unsigned A = 0; A < N; ++A)
+      B.CreateStore(B.CreateZExt(mapValue(CB.getArgOperand(A + 1)), I32),
+                    B.CreateConstGEP1_32(I32, Arr, A));
+    B.CreateCall(callback("anchor", VoidTy, {I32, I32, HostPtr}),
+                 {ConstId(0), ConstantInt::get(I32, N), Arr});
+    return;
+  }
+  error(&CB, "unknown trace op '" + Name + "' (spec/trace-ops.md)");
+  if (!CB.getType()->isVoidTy())
+    VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+}
+
+void Lowerer::lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee) {
+  // A few C library functions operate on the data space; the engine
+  // implements them over mem (__wsn_replay_libc_<name>). Every other external
+  // function has no replay body.
+  static const char *Known[] = {"memcpy", "memmove", "memset", "memcmp",
+                                "strlen", "strcmp", "strncmp", "strcpy",
+                                "strncpy"};
+  StringRef Name = Callee->getName();
+  bool IsKnown = llvm::is_contained(ArrayRef<const char *>(Known), Name);
+  if (!IsKnown || CB.getFunctionType()->isVarArg()) {
+    error(&CB, "call to external function '" + Name +
+                   "', which has no IR body to replay (link its IR into the "
+                   "module, or trace it as an uninstrumented callee with "
+                   "wsn.skip/wsn.effect)");
+    if (!CB.getType()->isVoidTy())
+      VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+    return;
+  }
+  SmallVector<Value *, 4> Args;
+  SmallVector<Type *, 4> Tys;
+  for (Value *A : CB.args()) {
+    Args.push_back(B.CreateZExtOrTrunc(mapValue(A), I32));
+    Tys.push_back(I32);
+  }
+  Value *R = B.CreateCall(callback(("libc_" + Name).str(), I32, Tys), Args);
+  if (!CB.getType()->isVoidTy())
+    VMap[&CB] = B.CreateZExtOrTrunc(R, hostType(CB.getType()));
+}
+
+// --- inline asm -------------------------------------------------------------
+
+static std::string normaliseAsm(StringRef S) {
+  std::string R;
+  for (char C : S.lower()) {
+    if (C == '\t')
+      C = ' ';
+    if (C == ' ' && (R.empty() || R.back() == ' ' || R.back() == ',' || R.back() == '\n'))
+      continue;
+    if (C == ',' && !R.empty() && R.back() == ' ')
+      R.pop_back();
+    if ((C == '\n' || C == ';') && !R.empty() && R.back() == ' ')
+      R.pop_back();
+    R += (C == ';') ? '\n' : C;
+  }
+  return R;
+}
+
+bool Lowerer::parseAsm(const CallBase &CB, std::vector<AsmStmt> &Out) {
+  auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+  // Operand k ($k / %k): outputs first, then inputs; inputs map to call args.
+  std::vector<int> OperandArg;   // -1: output
+  unsigned NextArg = 0;
+  for (const InlineAsm::ConstraintInfo &CI : IA->ParseConstraints()) {
+    if (CI.Type == InlineAsm::isClobber)
+      continue;
+    if (CI.Type == InlineAsm::isOutput && !CI.isIndirect)
+      OperandArg.push_back(-1);
+    else
+      OperandArg.push_back(int(NextArg++));
+  }
+  auto OperandIndex = [&](StringRef Tok) -> int {
+    if (Tok.consume_front("${"))
+      Tok = Tok.take_until([](char C) { return C == '}' || C == ':'; });
+    else if (!Tok.consume_front("$") && !Tok.consume_front("%"))
+      return -1;
+    unsigned K;
+    if (Tok.getAsInteger(10, K) || K >= OperandArg.size())
+      return -1;
+    return int(K);
+  };
+  auto Number = [&](StringRef Tok) -> std::optional<uint64_t> {
+    Tok.consume_front("#");
+    if (Tok == "__sreg__")
+      return 0x3f;
+    int K = OperandIndex(Tok);
+    if (K >= 0) {
+      if (OperandArg[K] < 0)
+        return std::nullopt;
+      if (auto *C = dyn_cast<ConstantInt>(CB.getArgOperand(OperandArg[K])))
+        return C->getZExtValue();
+      return std::nullopt;
+    }
+    uint64_t V;
+    if (!Tok.getAsInteger(0, V))
+      return V;
+    return std::nullopt;
+  };
+  auto IsSR = [](StringRef Tok) { return Tok == "r2" || Tok == "sr"; };
+
+  std::string Text = normaliseAsm(IA->getAsmString());
+  SmallVector<StringRef, 4> Stmts;
+  StringRef(Text).split(Stmts, '\n', -1, false);
+  for (StringRef St : Stmts) {
+    St = St.trim();
+    if (St.empty())
+      continue;
+    auto [Mn, Rest] = St.split(' ');
+    SmallVector<StringRef, 2> Ops;
+    if (!Rest.empty())
+      Rest.split(Ops, ',');
+    for (StringRef &O : Ops)
+      O = O.trim();
+    bool AVR = T.Arch == MoteArch::AVR;
+    if (Mn == "nop" && Ops.empty()) {
+      Out.push_back({AsmOp::Nothing});
+      continue;
+    }
+    if (AVR && Ops.empty()) {
+      if (Mn == "sei") { Out.push_back({AsmOp::IrqEnable}); continue; }
+      if (Mn == "cli") { Out.push_back({AsmOp::IrqDisable}); continue; }
+      if (Mn == "sleep") { Out.push_back({AsmOp::Sleep}); continue; }
+      if (Mn == "wdr") { Out.push_back({AsmOp::Nothing}); continue; }
+    }
+    if (AVR && Mn == "in" && Ops.size() == 2) {
+      int Dst = OperandIndex(Ops[0]);
+      auto Port = Number(Ops[1]);
+      if (Dst >= 0 && OperandArg[Dst] < 0 && Port && *Port == 0x3f) {
+        Out.push_back({AsmOp::ReadStatus, Dst});
+        continue;
+      }
+    }
+    if (AVR && Mn == "out" && Ops.size() == 2) {
+      int Src = OperandIndex(Ops[1]);
+      auto Port = Number(Ops[0]);
+      if (Src >= 0 && OperandArg[Src] >= 0 && Port && *Port == 0x3f) {
+        Out.push_back({AsmOp::WriteStatus, Src});
+        continue;
+      }
+    }
+    if (!AVR) {
+      StringRef Base = Mn.split('.').first;
+      if (Ops.empty() && Mn == "dint") { Out.push_back({AsmOp::IrqDisable}); continue; }
+      if (Ops.empty() && Mn == "eint") { Out.push_back({AsmOp::IrqEnable}); continue; }
+      if ((Base == "bis" || Base == "bic") && Ops.size() == 2 && IsSR(Ops[1])) {
+        AsmOp K = Base == "bis" ? AsmOp::OrStatus : AsmOp::AndNotStatus;
+        int Src = OperandIndex(Ops[0]);
+        if (auto Imm = Number(Ops[0])) {
+          Out.push_back({K, -1, *Imm});
+          continue;
+        }
+        if (Src >= 0 && OperandArg[Src] >= 0) {
+          Out.push_back({K, Src});
+          continue;
+        }
+      }
+      if (Base == "mov" && Ops.size() == 2) {
+        int Dst = OperandIndex(Ops[1]), Src = OperandIndex(Ops[0]);
+        if (IsSR(Ops[0]) && Dst >= 0 && OperandArg[Dst] < 0) {
+          Out.push_back({AsmOp::ReadStatus, Dst});
+          continue;
+        }
+        if (IsSR(Ops[1]) && Src >= 0 && OperandArg[Src] >= 0) {
+          Out.push_back({AsmOp::WriteStatus, Src});
+          continue;
+        }
+      }
+    }
+    error(&CB, "unsupported inline asm statement '" + St + "' in \"" +
+                   IA->getAsmString() + "\" (" + T.archName() + ")");
+    return false;
+  }
+  return true;
+}
+
+Value *Lowerer::statusCell(IRBuilder<> &B) {
+  if (T.Arch == MoteArch::AVR)
+    return hostAddr(B, ConstantInt::get(I16, T.SREGAddr));
+  return SRGV;
+}
+
+void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
+  std::vector<AsmStmt> Stmts;
+  if (!parseAsm(CB, Stmts)) {
+    if (!CB.getType()->isVoidTy())
+      VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+    return;
+  }
+  // The status register model: AVR SREG is the data-space cell 0x5F (bit 7 =
+  // I); MSP430 SR is a replay global (bit 3 = GIE, bits 4-7 = low-power).
+  Type *CellTy = T.Arch == MoteArch::AVR ? I8 : I16;
+  uint64_t IBit = T.Arch == MoteArch::AVR ? 0x80 : 0x08;
+  auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+  std::vector<int> OperandArg;
+  unsigned NextArg = 0;
+  for (const InlineAsm::ConstraintInfo &CI : IA->ParseConstraints()) {
+    if (CI.Type == InlineAsm::isClobber)
+      continue;
+    OperandArg.push_back(CI.Type == InlineAsm::isOutput && !CI.isIndirect ? -1
+                                                                          : int(NextArg++));
+  }
+  auto Operand = [&](int K) {
+    return B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(OperandArg[K])), CellTy);
+  };
+  Value *Result = nullptr;
+  for (const AsmStmt &S : Stmts) {
+    Value *Cell = statusCell(B);
+    switch (S.Op) {
+    case AsmOp::Nothing:
+      break;
+    case AsmOp::IrqEnable:
+    case AsmOp::IrqDisable: {
+      Value *V = B.CreateLoad(CellTy, Cell);
+      V = S.Op == AsmOp::IrqEnable ? B.CreateOr(V, IBit)
+                                   : B.CreateAnd(V, ~IBit & 0xFFFF);
+      B.CreateStore(V, Cell);
+      break;
+    }
+    case AsmOp::Sleep:
+      B.CreateCall(callback("sleep", VoidTy, {}));
+      break;
+    case AsmOp::ReadStatus:
+      Result = B.CreateLoad(CellTy, Cell);
+      break;
+    case AsmOp::WriteStatus:
+      B.CreateStore(Operand(S.Operand), Cell);
+      break;
+    case AsmOp::OrStatus:
+    case AsmOp::AndNotStatus: {
+      Value *Bits = S.Operand >= 0 ? Operand(S.Operand)
+                                   : ConstantInt::get(CellTy, S.Imm);
+      Value *V = B.CreateLoad(CellTy, Cell);
+      if (S.Op == AsmOp::OrStatus) {
+        // Low-power bits (CPUOFF, OSCOFF, SCG0/1) mean "sleep until an
+        // interrupt"; the engine is told, the bits are not kept.
+        B.CreateCall(callback("lpm", VoidTy, {I32}),
+                     {B.CreateZExt(B.CreateAnd(Bits, 0xF0), I32)});
+        V = B.CreateOr(V, B.CreateAnd(Bits, 0xFF0F));
+      } else {
+        V = B.CreateAnd(V, B.CreateNot(Bits));
+      }
+      B.CreateStore(V, Cell);
+      break;
+    }
+    }
+  }
+  if (!CB.getType()->isVoidTy()) {
+    if (!Result || !CB.getType()->isIntegerTy()) {
+      error(&CB, "inline asm \"" + IA->getAsmString() +
+                     "\" produces a value replay cannot model");
+      VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+    } else {
+      VMap[&CB] = B.CreateZExtOrTrunc(Result, CB.getType());
+    }
+  }
+}
+
+// --- module-level -----------------------------------------------------------
+
+void Lowerer::buildFnPtrTable() {
+  // Mote code address -> host function (the function-pointer table).
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", FnPtrFn);
+  BasicBlock *Bad = BasicBlock::Create(Ctx, "bad", FnPtrFn);
+  IRBuilder<> B(Entry);
+  SwitchInst *SW = B.CreateSwitch(FnPtrFn->getArg(0), Bad, AddressTaken.size());
+  DenseMap<uint32_t, const Function *> Seen;
+  for (const Function *F : AddressTaken) {
+    uint32_t A = FAddr.lookup(F);
+    Function *NF = NewFns.lookup(F);
+    if (!NF) {
+      // Only an error if the pointer is called: the table reports it then.
+      Result.Warnings.push_back("address of external function '" +
+                                F->getName().str() +
+                                "' is taken; it has no replay body");
+      continue;
+    }
+    auto [It, New] = Seen.try_emplace(A, F);
+    if (!New) {
+      Errors.push_back("functions '" + It->second->getName().str() + "' and '" +
+                       F->getName().str() + "' share code address 0x" +
+                       utohexstr(A));
+      continue;
+    }
+    BasicBlock *Case = BasicBlock::Create(Ctx, "fn." + F->getName(), FnPtrFn);
+    IRBuilder<>(Case).CreateRet(NF);
+    SW->addCase(B.getInt32(A), Case);
+    Result.FunctionTable.push_back({F->getName().str(), A});
+  }
+  IRBuilder<> BB(Bad);
+  BB.CreateCall(callback("bad_fnptr", VoidTy, {I32, HostPtr}, true),
+                {FnPtrFn->getArg(0), FnPtrFn->getArg(1)});
+  BB.CreateRet(ConstantPointerNull::get(HostPtr));
+}
+
+void Lowerer::buildInitMemory() {
+  Function *Init = Function::Create(FunctionType::get(VoidTy, false),
+                                    GlobalValue::ExternalLinkage, 0,
+                                    replayabi::InitMemory, NM.get());
+  Init->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Init));
+  CurI = nullptr;
+  for (GlobalVariable &GV : M.globals()) {
+    auto It = GAddr.find(&GV);
+    if (It == GAddr.end())
+      continue;
+    uint64_t Size = TDL.getTypeAllocSize(GV.getValueType());
+    Value *Dst = hostAddr(B, ConstantInt::get(I16, It->second));
+    if (!GV.hasInitializer() || Size == 0) {
+      continue; // defined elsewhere in the image: starts as zero
+    }
+    std::vector<uint8_t> Bytes(Size, 0);
+    serialize(GV.getInitializer(), Bytes, 0);
+    if (llvm::all_of(Bytes, [](uint8_t X) { return X == 0; })) {
+      B.CreateMemSet(Dst, B.getInt8(0), Size, Align(1));
+      continue;
+    }
+    Constant *Blob = ConstantDataArray::get(Ctx, Bytes);
+    auto *BG = new GlobalVariable(*NM, Blob->getType(), true,
+                                  GlobalValue::PrivateLinkage, Blob,
+                                  "wsn.init." + GV.getName());
+    B.CreateMemCpy(Dst, Align(1), BG, Align(1), Size);
+  }
+  B.CreateStore(ConstantInt::get(I16, Result.StackTop & 0xFFFF), SPGV);
+  if (SRGV)
+    B.CreateStore(ConstantInt::get(I16, 0), SRGV);
+  B.CreateRetVoid();
+}
+
+void Lowerer::replaceModuleContents() {
+  for (Function &F : M)
+    F.dropAllReferences();
+  for (GlobalVariable &GV : M.globals())
+    GV.dropAllReferences();
+  for (GlobalAlias &GA : M.aliases())
+    GA.dropAllReferences();
+  while (!M.alias_empty()) {
+    GlobalAlias &GA = *M.alias_begin();
+    GA.replaceAllUsesWith(PoisonValue::get(GA.getType()));
+    GA.eraseFromParent();
+  }
+  while (!M.empty()) {
+    Function &F = *M.begin();
+    F.replaceAllUsesWith(PoisonValue::get(F.getType()));
+    F.eraseFromParent();
+  }
+  while (!M.global_empty()) {
+    GlobalVariable &GV = *M.global_begin();
+    GV.replaceAllUsesWith(PoisonValue::get(GV.getType()));
+    GV.eraseFromParent();
+  }
+  std::vector<GlobalVariable *> GVs;
+  for (GlobalVariable &GV : NM->globals())
+    GVs.push_back(&GV);
+  for (GlobalVariable *GV : GVs) {
+    GV->removeFromParent();
+    M.insertGlobalVariable(GV);
+  }
+  std::vector<Function *> Fns;
+  for (Function &F : *NM)
+    Fns.push_back(&F);
+  for (Function *F : Fns) {
+    F->removeFromParent();
+    M.getFunctionList().push_back(F);
+  }
+}
+
+Expected<ReplayLoweringResult> Lowerer::run() {
+  Result.Target = T;
+  if (!M.getModuleInlineAsm().empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "module-level inline asm is not supported by replay");
+  if (Error E = placeGlobals())
+    return std::move(E);
+  placeFunctions();
+
+  MemGV = new GlobalVariable(*NM, ArrayType::get(I8, 0), false,
+                             GlobalValue::ExternalLinkage, nullptr, replayabi::Mem);
+  SPGV = new GlobalVariable(*NM, I16, false, GlobalValue::InternalLinkage,
+                            ConstantInt::get(I16, Result.StackTop & 0xFFFF),
+                            replayabi::StackPtr);
+  if (T.Arch == MoteArch::MSP430)
+    SRGV = new GlobalVariable(*NM, I16, false, GlobalValue::InternalLinkage,
+                              ConstantInt::get(I16, 0), "__wsn_sr");
+  FnPtrFn = Function::Create(FunctionType::get(HostPtr, {I32, HostPtr}, false),
+                             GlobalValue::InternalLinkage, 0, replayabi::FnPtr,
+                             NM.get());
+  createFunctions();
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      lowerFunction(F);
+  buildInitMemory();
+  buildFnPtrTable();
+
+  if (!Errors.empty()) {
+    std::string Msg;
+    for (const std::string &E : Errors)
+      Msg += (Msg.empty() ? "" : "\n") + E;
+    return createStringError(inconvertibleErrorCode(), Msg);
+  }
+  replaceModuleContents();
+  M.setTargetTriple(Opts.HostTriple.empty() ? sys::getProcessTriple() : Opts.HostTriple);
+  M.setDataLayout(Opts.HostDataLayout);
+  std::string VerifyMsg;
+  raw_string_ostream VOS(VerifyMsg);
+  if (verifyModule(M, &VOS))
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: the lowered module is invalid:\n%s",
+                             VerifyMsg.c_str());
+  return std::move(Result);
+}
+
+} // namespace
+
+Expected<ReplayLoweringResult> lowerModuleForReplay(Module &M,
+                                                   const ReplayLoweringOptions &Opts,
+                                                   const MoteImage *Img) {
+  Expected<MoteTarget> T = moteTargetForModule(M, Opts.MCU);
+  if (!T)
+    return T.takeError();
+  std::optional<MoteImage> Loaded;
+  if (!Img && !Opts.ElfPath.empty()) {
+    Expected<MoteImage> I = readMoteImage(Opts.ElfPath);
+    if (!I)
+      return I.takeError();
+    Loaded = std::move(*I);
+    Img = &*Loaded;
+  }
+  if (Img && Img->Arch != T->Arch)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s is an %s image but the module targets %s",
+                             Img->Path.c_str(),
+                             Img->Arch == MoteArch::AVR ? "avr" : "msp430",
+                             T->archName());
+  Lowerer L(M, Opts, Img, std::move(*T));
+  return L.run();
+}
+
+unsigned exposePrivateGlobals(Module &M) {
+  unsigned N = 0;
+  for (GlobalVariable &GV : M.globals()) {
+    if (!GV.hasPrivateLinkage() || GV.getName().starts_with("llvm."))
+      continue;
+    GV.setLinkage(GlobalValue::InternalLinkage);
+    GV.setUnnamedAddr(GlobalValue::UnnamedAddr::None);
+    // Internal symbols need a name the assembler keeps (not .L-prefixed).
+    if (GV.getName().starts_with("."))
+      GV.setName("__wsn_priv" + GV.getName());
+    else if (!GV.hasName())
+      GV.setName("__wsn_priv.anon");
+    ++N;
+  }
+  return N;
+}
+
+PreservedAnalyses ReplayLoweringPass::run(Module &M, ModuleAnalysisManager &) {
+  Expected<ReplayLoweringResult> R = lowerModuleForReplay(M, Opts);
+  if (!R) {
+    M.getContext().emitError("wsn-lower<replay>: " + toString(R.takeError()));
+    return PreservedAnalyses::none();
+  }
+  for (const std::string &W : R->Warnings)
+    errs() << "wsn-lower<replay>: warning: " << W << "\n";
+  return PreservedAnalyses::none();
+}
+
+PreservedAnalyses ReplayPreparePass::run(Module &M, ModuleAnalysisManager &) {
+  return exposePrivateGlobals(M) ? PreservedAnalyses::none()
+                                 : PreservedAnalyses::all();
+}
+
+} // namespace wsn

@@ -1,0 +1,289 @@
+//===- ReplayLoweringTest.cpp - wsn-lower<replay> on small IR modules ------===//
+//
+// Each test lowers a hand-written mote module, runs it under LLJIT and checks
+// the replay memory, or checks the error the lowering reports.
+//
+//===----------------------------------------------------------------------===//
+#include "ReplayEngine.h"
+
+#include "llvm/AsmParser/Parser.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
+#include "gtest/gtest.h"
+
+using namespace llvm;
+
+namespace {
+
+const char *AVRHeader =
+    "target datalayout = \"e-P1-p:16:8-i8:8-i16:8-i32:8-i64:8-f32:8-f64:8-n8-a:8\"\n"
+    "target triple = \"avr\"\n";
+const char *MSPHeader =
+    "target datalayout = \"e-m:e-p:16:16-i32:16-i64:16-f32:16-f64:16-a:8-n8:16-S16\"\n"
+    "target triple = \"msp430\"\n";
+
+struct Lowered {
+  std::unique_ptr<wsn::ReplayRunner> Runner;
+  std::string Error;
+};
+
+Lowered lowerAndJIT(const std::string &IR, wsn::ReplayLoweringOptions LO = {}) {
+  Lowered L;
+  auto Ctx = std::make_unique<LLVMContext>();
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseAssemblyString(IR, Diag, *Ctx);
+  if (!M) {
+    L.Error = "parse: " + Diag.getMessage().str();
+    return L;
+  }
+  auto Info = wsn::lowerModuleForReplay(*M, LO);
+  if (!Info) {
+    L.Error = toString(Info.takeError());
+    return L;
+  }
+  auto R = wsn::ReplayRunner::create(std::move(Ctx), std::move(M), *Info);
+  if (!R) {
+    L.Error = toString(R.takeError());
+    return L;
+  }
+  L.Runner = std::move(*R);
+  return L;
+}
+
+uint32_t addrOf(const wsn::ReplayRunner &R, StringRef Name) {
+  for (const wsn::ReplayGlobal &G : R.info().Globals)
+    if (G.Name == Name)
+      return G.Addr;
+  ADD_FAILURE() << "no global " << Name.str();
+  return 0;
+}
+
+uint32_t le(ArrayRef<uint8_t> M, uint32_t A, unsigned N) {
+  uint32_t V = 0;
+  for (unsigned I = 0; I < N; ++I)
+    V |= uint32_t(M[A + I]) << (8 * I);
+  return V;
+}
+
+// Struct fields at the mote's offsets (AVR: packed, pointers 2 bytes), a
+// pointer to a global stored in memory, and a pointer to a local.
+const char *StructProgram = R"(
+%struct.s = type { i8, i32, ptr, i16 }
+@g = global %struct.s { i8 1, i32 2, ptr null, i16 3 }
+@arr = global [4 x i16] [i16 10, i16 20, i16 30, i16 40]
+@plocal = global ptr null
+@copy = global [4 x i16] zeroinitializer
+define i16 @main() {
+  %l = alloca [2 x i16]
+  %f1 = getelementptr inbounds %struct.s, ptr @g, i16 0, i32 1
+  store i32 305419896, ptr %f1
+  %e2 = getelementptr inbounds [4 x i16], ptr @arr, i16 0, i16 2
+  %f2 = getelementptr inbounds %struct.s, ptr @g, i16 0, i32 2
+  store ptr %e2, ptr %f2
+  %f3 = getelementptr inbounds %struct.s, ptr @g, i16 0, i32 3
+  %p = load ptr, ptr %f2
+  %v = load i16, ptr %p
+  store i16 %v, ptr %f3
+  %l1 = getelementptr inbounds [2 x i16], ptr %l, i16 0, i16 1
+  store ptr %l1, ptr @plocal
+  call void @llvm.memcpy.p0.p0.i16(ptr @copy, ptr @arr, i16 8, i1 false)
+  ret i16 %v
+}
+declare void @llvm.memcpy.p0.p0.i16(ptr, ptr, i16, i1)
+)";
+
+TEST(ReplayLowering, AVRStructLayoutAndPointers) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + StructProgram);
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Returned) << Out->Message;
+  EXPECT_EQ(Out->ReturnValue, 30);
+  ArrayRef<uint8_t> M = L.Runner->memory();
+  uint32_t G = addrOf(*L.Runner, "g"), Arr = addrOf(*L.Runner, "arr");
+  EXPECT_EQ(G, 0x100u); // laid out from the start of SRAM without an ELF
+  EXPECT_EQ(M[G], 1);
+  EXPECT_EQ(le(M, G + 1, 4), 0x12345678u); // i32 at offset 1 (packed)
+  EXPECT_EQ(le(M, G + 5, 2), Arr + 4);     // 16-bit pointer to arr[2]
+  EXPECT_EQ(le(M, G + 7, 2), 30u);
+  uint32_t PL = le(M, addrOf(*L.Runner, "plocal"), 2);
+  EXPECT_LT(PL, L.Runner->info().StackTop); // a local lives on the replay stack
+  EXPECT_GE(PL, L.Runner->info().StackLimit);
+  EXPECT_EQ(le(M, addrOf(*L.Runner, "copy") + 6, 2), 40u);
+}
+
+TEST(ReplayLowering, MSP430StructLayoutIsNotAVR) {
+  Lowered L = lowerAndJIT(std::string(MSPHeader) + StructProgram);
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->ReturnValue, 30);
+  ArrayRef<uint8_t> M = L.Runner->memory();
+  uint32_t G = addrOf(*L.Runner, "g"), Arr = addrOf(*L.Runner, "arr");
+  EXPECT_EQ(G, 0x1100u); // MSP430F1611 RAM
+  EXPECT_EQ(le(M, G + 2, 4), 0x12345678u); // i32 aligned to 2
+  EXPECT_EQ(le(M, G + 6, 2), Arr + 4);
+  EXPECT_EQ(le(M, G + 8, 2), 30u);
+  EXPECT_EQ(Arr % 2, 0u);
+}
+
+TEST(ReplayLowering, FunctionPointersDispatchThroughTable) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+@fp = global ptr addrspace(1) @twice
+@res = global i16 0
+define i16 @twice(i16 %x) addrspace(1) { %r = shl i16 %x, 1
+  ret i16 %r }
+define i16 @main() addrspace(1) {
+  %f = load ptr addrspace(1), ptr @fp
+  %r = call addrspace(1) i16 %f(i16 21)
+  store i16 %r, ptr @res
+  ret i16 %r
+}
+)");
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->ReturnValue, 42);
+  ASSERT_EQ(L.Runner->info().FunctionTable.size(), 1u);
+  EXPECT_EQ(le(L.Runner->memory(), addrOf(*L.Runner, "fp"), 2),
+            L.Runner->info().FunctionTable[0].second);
+}
+
+TEST(ReplayLowering, BadFunctionPointerIsAReplayError) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+@fp = global i16 4660
+define void @main() addrspace(1) {
+  %f = load ptr addrspace(1), ptr @fp
+  call addrspace(1) void %f()
+  ret void
+}
+)");
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Error);
+  EXPECT_NE(Out->Message.find("0x1234"), std::string::npos) << Out->Message;
+}
+
+TEST(ReplayLowering, SeiCliUpdateModelledSREG) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+@saved = global i8 0
+define void @main() addrspace(1) {
+  call addrspace(0) void asm sideeffect "sei", "~{memory}"()
+  %s = call addrspace(0) i8 asm sideeffect "in $0, 0x3f", "=r"()
+  store i8 %s, ptr @saved
+  call addrspace(0) void asm sideeffect "cli", "~{memory}"()
+  ret void
+}
+)");
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(L.Runner->memory()[addrOf(*L.Runner, "saved")], 0x80);
+  EXPECT_EQ(L.Runner->memory()[0x5F], 0x00);
+}
+
+TEST(ReplayLowering, UnknownAsmIsAnErrorWithLocation) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+define void @main() addrspace(1) !dbg !5 {
+  call addrspace(0) void asm sideeffect "lpm r0, Z", ""(), !dbg !8
+  ret void
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3}
+!0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, emissionKind: FullDebug)
+!1 = !DIFile(filename: "prog.c", directory: "/tmp")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!5 = distinct !DISubprogram(name: "main", file: !1, line: 3, type: !6, unit: !0, spFlags: DISPFlagDefinition)
+!6 = !DISubroutineType(types: !{})
+!8 = !DILocation(line: 7, column: 3, scope: !5)
+)");
+  EXPECT_FALSE(L.Runner);
+  EXPECT_NE(L.Error.find("prog.c:7:3"), std::string::npos) << L.Error;
+  EXPECT_NE(L.Error.find("lpm r0, Z"), std::string::npos) << L.Error;
+}
+
+TEST(ReplayLowering, UntracedIORegisterReadIsAnError) {
+  std::string IR = std::string(AVRHeader) + R"(
+@v = global i8 0
+define void @main() addrspace(1) {
+  %x = load volatile i8, ptr inttoptr (i16 57 to ptr)
+  store i8 %x, ptr @v
+  ret void
+}
+)";
+  Lowered L = lowerAndJIT(IR);
+  EXPECT_FALSE(L.Runner);
+  EXPECT_NE(L.Error.find("I/O address 0x39"), std::string::npos) << L.Error;
+  wsn::ReplayLoweringOptions LO;
+  LO.AllowUntracedIO = true;
+  EXPECT_TRUE(lowerAndJIT(IR, LO).Runner);
+}
+
+TEST(ReplayLowering, InputOpReadsTheTrace) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+@v = global i8 0
+define void @main() addrspace(1) {
+  %x = load volatile i8, ptr inttoptr (i16 57 to ptr)
+  %y = call addrspace(1) i8 @wsn.input.i8(i32 7, i8 %x, i8 -1)
+  store i8 %y, ptr @v
+  ret void
+}
+declare i8 @wsn.input.i8(i32, i8, i8) addrspace(1)
+)");
+  ASSERT_TRUE(L.Runner) << L.Error;
+  wsn::TraceRecord R;
+  R.Kind = wsn::RecordKind::Input;
+  R.NumFields = 2;
+  R.Fields[0] = 7;
+  R.Fields[1] = 0xAB;
+  L.Runner->machine().Records = {R};
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Returned) << Out->Message;
+  EXPECT_EQ(L.Runner->memory()[addrOf(*L.Runner, "v")], 0xAB);
+  EXPECT_EQ(Out->RecordsConsumed, 1u);
+
+  // The wrong site is a divergence naming the record.
+  L.Runner->machine().Records[0].Fields[0] = 8;
+  auto Out2 = L.Runner->run();
+  ASSERT_TRUE(bool(Out2));
+  EXPECT_EQ(Out2->Reason, wsn::ReplayStop::Error);
+  EXPECT_NE(Out2->Message.find("diverged at record 0"), std::string::npos) << Out2->Message;
+}
+
+TEST(ReplayLowering, ExternalCallWithoutBodyIsAnError) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+define void @main() addrspace(1) {
+  call addrspace(1) void @radio_send(i16 1)
+  ret void
+}
+declare void @radio_send(i16) addrspace(1)
+)");
+  EXPECT_FALSE(L.Runner);
+  EXPECT_NE(L.Error.find("radio_send"), std::string::npos) << L.Error;
+}
+
+TEST(ReplayLowering, StackOverflowIsAReplayError) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+define i16 @rec(i16 %n) addrspace(1) {
+  %buf = alloca [64 x i8]
+  store i8 1, ptr %buf
+  %m = add i16 %n, 1
+  %r = call addrspace(1) i16 @rec(i16 %m)
+  ret i16 %r
+}
+define i16 @main() addrspace(1) {
+  %r = call addrspace(1) i16 @rec(i16 0)
+  ret i16 %r
+}
+)");
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Error);
+  EXPECT_NE(Out->Message.find("stack overflow"), std::string::npos) << Out->Message;
+}
+
+} // namespace
