@@ -36,6 +36,15 @@ static uint16_t rt_left;         /* bytes still owed to the open record */
 static wsn_irq_state_t rt_open_irq; /* interrupt state saved by the open *_begin */
 
 #define HDR (__wsn_trace.hdr)
+/* All flags live in the low byte of the little-endian `flags` field: byte access is cheaper
+ * on the 8-bit AVR. */
+#define FLAGS (*(uint8_t *)&__wsn_trace.hdr.flags)
+
+/* Scratch space where a record's tag and fixed fields are assembled before emit() copies them
+ * into the ring. One static buffer serves every writer because all of them run with
+ * interrupts disabled; it saves a stack frame per entry point on AVR. Largest user: SEND/RECV
+ * (tag + three 16-bit varints). */
+static uint8_t rt_rec[1 + 3 * 3];
 
 #define NOINLINE __attribute__((noinline))
 
@@ -91,7 +100,7 @@ static NOINLINE void commit(uint16_t n) {
     if (head == WSN_TRACE_BUF_SIZE) {
       head = 0;
       ++HDR.wraps;
-      HDR.flags |= WSN_TRACE_FLAG_WRAPPED;
+      FLAGS |= WSN_TRACE_FLAG_WRAPPED;
     }
     rt_armed = 1;
   }
@@ -127,10 +136,10 @@ static NOINLINE uint8_t *emit(const uint8_t *rec, uint8_t n, uint16_t extra) {
   uint16_t total, room;
   uint8_t *p;
   init_locked();
-  if (HDR.flags & WSN_TRACE_FLAG_FROZEN)
+  if (FLAGS & WSN_TRACE_FLAG_FROZEN)
     return NULL;
   if (extra > (uint16_t)(WSN_TRACE_SEG_SIZE - n)) {
-    HDR.flags |= WSN_TRACE_FLAG_DROPPED;
+    FLAGS |= WSN_TRACE_FLAG_DROPPED;
     return NULL;
   }
   total = (uint16_t)(n + extra);
@@ -145,15 +154,19 @@ static NOINLINE uint8_t *emit(const uint8_t *rec, uint8_t n, uint16_t extra) {
   if (rec[0] == WSN_REC_CHECKPOINT)
     rt_armed = 0;
   commit(total);
-  while (n--)
-    *p++ = *rec++;
-  return p;
+  {
+    /* volatile: a plain loop becomes a memcpy call, and there is no libc on the mote. */
+    volatile uint8_t *d = p;
+    while (n--)
+      *d++ = *rec++;
+    return (uint8_t *)d;
+  }
 }
 
 /* A record of a tag and `nf` (1..3) fields, all varints except the raw little-endian 16-bit
  * checksum (second field) of CHECK/VIOLATION. Interrupts must be disabled. */
 static NOINLINE void emit_fields(uint8_t tag, uint8_t nf, uint16_t a, uint16_t b, uint16_t c) {
-  uint8_t rec[1 + 3 * 3];
+  uint8_t *const rec = rt_rec;
   uint8_t *p = rec;
   *p++ = tag;
   p = put_varint(p, a);
@@ -202,7 +215,7 @@ void __wsn_rt_irq_entry(uint16_t irq) {
   if (rt_irq_depth < WSN_TRACE_IRQ_DEPTH)
     rt_irq_saved[rt_irq_depth] = count;
   else
-    HDR.flags |= WSN_TRACE_FLAG_DROPPED;
+    FLAGS |= WSN_TRACE_FLAG_DROPPED;
   ++rt_irq_depth;
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
@@ -220,7 +233,7 @@ void __wsn_rt_irq_exit(uint16_t irq) {
 }
 
 void __wsn_rt_input(uint16_t site, uint32_t value) {
-  uint8_t rec[1 + 3 + 5];
+  uint8_t *const rec = rt_rec;
   uint8_t *p = rec;
   wsn_irq_state_t s = wsn_port_irq_save();
   *p++ = WSN_REC_INPUT;
@@ -233,7 +246,7 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
 /* Open a payload record `tag id len bytes[len]` and leave interrupts disabled until
  * __wsn_rt_record_end. The whole record is reserved (and head moved past it) here. */
 static NOINLINE void open_payload(uint8_t tag, uint16_t id, uint16_t len) {
-  uint8_t rec[1 + 3 + 3];
+  uint8_t *const rec = rt_rec;
   uint8_t *p = rec;
   rt_open_irq = wsn_port_irq_save();
   *p++ = tag;
@@ -247,7 +260,7 @@ uint8_t __wsn_rt_anchor_armed(void) {
   uint8_t armed;
   wsn_irq_state_t s = wsn_port_irq_save();
   init_locked();
-  armed = rt_armed && !(HDR.flags & WSN_TRACE_FLAG_FROZEN);
+  armed = rt_armed && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
   wsn_port_irq_restore(s);
   return armed;
 }
@@ -262,18 +275,20 @@ void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
 
 NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
   const uint8_t *b = (const uint8_t *)p;
+  volatile uint8_t *d = rt_cursor; /* volatile: no memcpy call (no libc on the mote) */
   if (n > rt_left)
     n = rt_left;
   rt_left = (uint16_t)(rt_left - n);
   while (n--)
-    *rt_cursor++ = *b++;
+    *d++ = *b++;
+  rt_cursor = (uint8_t *)d;
 }
 
 NOINLINE void __wsn_rt_record_end(void) {
   if (rt_left) {
     /* Fewer bytes than announced: zero-filled (volatile: no memset call, there is no libc). */
     volatile uint8_t *p = rt_cursor;
-    HDR.flags |= WSN_TRACE_FLAG_DROPPED;
+    FLAGS |= WSN_TRACE_FLAG_DROPPED;
     while (rt_left) {
       *p++ = 0;
       --rt_left;
@@ -302,12 +317,12 @@ void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc) {
   wsn_irq_state_t s = wsn_port_irq_save();
   emit_fields(ok ? WSN_REC_CHECK : WSN_REC_VIOLATION, 2, inv, crc, 0);
   ++HDR.checks;
-  if (!ok && !(HDR.flags & WSN_TRACE_FLAG_VIOLATION)) {
+  if (!ok && !(FLAGS & WSN_TRACE_FLAG_VIOLATION)) {
     first_violation = 1;
     HDR.violation = inv;
-    HDR.flags |= WSN_TRACE_FLAG_VIOLATION;
+    FLAGS |= WSN_TRACE_FLAG_VIOLATION;
 #if WSN_TRACE_BLACKBOX
-    HDR.flags |= WSN_TRACE_FLAG_FROZEN;
+    FLAGS |= WSN_TRACE_FLAG_FROZEN;
 #endif
   }
   wsn_port_irq_restore(s);
