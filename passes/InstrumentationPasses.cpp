@@ -1,6 +1,143 @@
-//===- InstrumentationPasses.cpp - registration of instrumentation and lowering (wsn-trace, wsn-lower) ===//
+//===- InstrumentationPasses.cpp - wsn-trace, wsn-instrument, wsn-lower<record>
+//
+//   wsn-trace                PFDG analysis + instrumentation + record lowering
+//                            (-wsn-keep-trace-ops: stop before the lowering,
+//                            giving the replay module)
+//   wsn-instrument           PFDG analysis + instrumentation only
+//   wsn-lower<record>        record lowering (target from the triple), or
+//   wsn-lower<record;avr|msp430|host>
+//
+// With `clang -fpass-plugin=WSNTrace.so` the same wsn-trace pipeline runs at
+// the OptimizerLast extension point (or PipelineStart with
+// -mllvm -wsn-trace-ep=start; -mllvm -wsn-trace-ep=none disables it); every
+// wsn option is given as -mllvm -wsn-....
+//
+//===----------------------------------------------------------------------===//
+#include "Instrumentation.h"
 #include "PassRegistry.h"
+#include "Pfdg.h"
+#include "RecordLowering.h"
+#include "TraceOps.h"
 
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
-void wsn::registerInstrumentationPasses(llvm::PassBuilder &PB) {}
+using namespace llvm;
+
+static cl::opt<bool> WsnKeepTraceOps(
+    "wsn-keep-trace-ops", cl::init(false),
+    cl::desc("wsn-trace: keep the trace ops (no record lowering); the output "
+             "is the replay module"));
+static cl::opt<bool> WsnStats(
+    "wsn-stats", cl::init(false),
+    cl::desc("wsn-trace: print what the instrumentation inserted to stderr"));
+static cl::opt<bool> WsnQuiet(
+    "wsn-quiet", cl::init(false),
+    cl::desc("wsn-trace: do not print instrumentation warnings"));
+static cl::opt<std::string> WsnTraceEP(
+    "wsn-trace-ep", cl::init("last"),
+    cl::desc("wsn-trace under clang -fpass-plugin: extension point to run at "
+             "(last = OptimizerLast, start = PipelineStart, none)"));
+
+namespace wsn {
+
+bool keepTraceOpsFromCommandLine() { return WsnKeepTraceOps; }
+
+static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
+  if (isInstrumented(M)) {
+    if (WsnStats)
+      errs() << "wsn-trace: " << M.getName()
+             << ": already instrumented, nothing added\n";
+    return false;
+  }
+  const PfdgResult &R = MAM.getResult<PfdgAnalysis>(M);
+  if (!R.Error.empty())
+    return false; // the analysis reported it already
+  Expected<InstrumentStats> S =
+      instrumentModule(M, R, instrumentOptionsFromCommandLine());
+  if (!S) {
+    M.getContext().emitError("wsn-trace: " + toString(S.takeError()));
+    return false;
+  }
+  if (!WsnQuiet)
+    for (const std::string &W : S->Warnings)
+      errs() << "wsn-trace: warning: " << W << "\n";
+  if (WsnStats)
+    errs() << "wsn-trace: functions=" << S->Functions
+           << " handlers=" << S->Handlers << " regions=" << S->Regions
+           << " counted=" << S->CountedRefs << " anchors=" << S->Anchors
+           << " inputs=" << S->Inputs << " input-buffers=" << S->InputBuffers
+           << " skips=" << S->Skips << " checks=" << S->Checks
+           << " scheds=" << S->Scheds << " demoted=" << S->Demoted << "\n";
+  return true;
+}
+
+PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  return runInstrumentation(M, MAM) ? PreservedAnalyses::none()
+                                    : PreservedAnalyses::all();
+}
+
+PreservedAnalyses WsnTracePass::run(Module &M, ModuleAnalysisManager &MAM) {
+  // At an extension point the pipeline may be someone else's (a replay or
+  // codegen pipeline that loaded the plugin): never touch a module that has
+  // already been through wsn-trace, lowered or not.
+  if (FromEP && isInstrumented(M))
+    return PreservedAnalyses::all();
+  bool Changed = runInstrumentation(M, MAM);
+  if (!KeepOps && !WsnKeepTraceOps && hasTraceOps(M)) {
+    Expected<RecordLoweringStats> L = lowerForRecord(M);
+    if (!L) {
+      M.getContext().emitError("wsn-lower<record>: " + toString(L.takeError()));
+      return PreservedAnalyses::none();
+    }
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace wsn
+
+void wsn::registerInstrumentationPasses(llvm::PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "wsn-trace") {
+          MPM.addPass(WsnTracePass());
+          return true;
+        }
+        if (Name == "wsn-instrument") {
+          MPM.addPass(InstrumentPass());
+          return true;
+        }
+        if (Name == "wsn-lower<record>") {
+          MPM.addPass(RecordLoweringPass());
+          return true;
+        }
+        if (Name == "wsn-lower<record;avr>") {
+          MPM.addPass(RecordLoweringPass(RecordTarget::AVR));
+          return true;
+        }
+        if (Name == "wsn-lower<record;msp430>") {
+          MPM.addPass(RecordLoweringPass(RecordTarget::MSP430));
+          return true;
+        }
+        if (Name == "wsn-lower<record;host>") {
+          MPM.addPass(RecordLoweringPass(RecordTarget::Host));
+          return true;
+        }
+        return false;
+      });
+  // clang -fpass-plugin: only extension-point callbacks run there.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (WsnTraceEP == "start")
+          MPM.addPass(WsnTracePass(false, /*FromEP=*/true));
+      });
+  PB.registerOptimizerLastEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        if (WsnTraceEP == "last")
+          MPM.addPass(WsnTracePass(false, /*FromEP=*/true));
+      });
+}

@@ -1,0 +1,908 @@
+//===- Instrumentation.cpp - wsn-trace: insert the trace ops -------------===//
+//
+// Implements the recording rules of spec/instrumentation.md on top of the
+// PFDG analysis. The work is split in two phases so that the analysis facts
+// (points-to sets, demanded bits) are read before the IR changes:
+//   1. plan: for every selected function, collect the counted references, the
+//      nondeterministic loads and their masks, the calls to skip, the
+//      invariant checks, the task calls and the anchor headers;
+//   2. rewrite: demote the values live across anchor headers, then insert the
+//      ops in an order that keeps the placement rules of spec/trace-ops.md
+//      (anchors, inputs, checks, skips, regions, finally entry/exit).
+//
+//===----------------------------------------------------------------------===//
+#include "Instrumentation.h"
+
+#include "ModuleHash.h"
+#include "MoteMemoryModel.h"
+#include "Pfdg.h"
+#include "RecordLowering.h"
+#include "Slice.h"
+#include "TraceOps.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/DemandedBits.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <map>
+
+using namespace llvm;
+
+static cl::opt<unsigned> WsnBufSize(
+    "wsn-buf-size", cl::init(1024),
+    cl::desc("wsn-trace: trace ring size in bytes (WSN_TRACE_BUF_SIZE of the "
+             "runtime)"));
+static cl::opt<unsigned> WsnSegSize(
+    "wsn-seg-size", cl::init(256),
+    cl::desc("wsn-trace: trace segment size in bytes (WSN_TRACE_SEG_SIZE)"));
+static cl::opt<unsigned> WsnMaxBatch(
+    "wsn-max-batch", cl::init(8),
+    cl::desc("wsn-trace: counted references sharing one atomic region "
+             "(1 = one region per reference, as in the thesis)"));
+static cl::opt<bool> WsnRecordSched(
+    "wsn-record-sched", cl::init(false),
+    cl::desc("wsn-trace: record LOG 3 (task choice) before every task call; "
+             "needed only for non-FIFO schedulers"));
+
+namespace wsn {
+
+/// Runtime objects (`__wsn_*`) are never recorded or checkpointed.
+static bool isNoInstrumentName(StringRef Name) {
+  return Name.starts_with("__wsn_");
+}
+
+InstrumentOptions instrumentOptionsFromCommandLine() {
+  InstrumentOptions O;
+  O.BufSize = WsnBufSize;
+  O.SegSize = WsnSegSize;
+  O.MaxBatch = WsnMaxBatch ? WsnMaxBatch : 1;
+  O.RecordSched = WsnRecordSched;
+  return O;
+}
+
+namespace {
+
+Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg.str());
+}
+
+/// "function 'f' (file.c:12)" for messages.
+std::string where(const Instruction &I) {
+  std::string S = "in function '" + I.getFunction()->getName().str() + "'";
+  if (const DebugLoc &DL = I.getDebugLoc())
+    S += formatv(" at {0}:{1}:{2}", DL->getFilename(), DL->getLine(),
+                 DL->getColumn())
+             .str();
+  return S;
+}
+
+uint32_t sizeOf(const Module &M, const GlobalVariable *GV) {
+  return M.getDataLayout().getTypeAllocSize(GV->getValueType());
+}
+
+/// A call that is not a program call: trace ops, intrinsics, inline asm,
+/// runtime functions, nesC atomic primitives.
+bool isTransparentCall(const CallBase &CB) {
+  if (CB.isInlineAsm() || isa<TraceOp>(&CB))
+    return true;
+  const Function *F = CB.getCalledFunction();
+  return F && ModuleModel::isTransparentCallee(F);
+}
+
+/// Inline asm that turns interrupts back on inside a handler.
+bool enablesInterrupts(const Function &F) {
+  for (const Instruction &I : instructions(F)) {
+    const auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      continue;
+    if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+      StringRef S = IA->getAsmString();
+      if (S.contains("sei") || S.contains("eint"))
+        return true;
+    } else if (const Function *C = CB->getCalledFunction()) {
+      if (C->getName() == "__nesc_enable_interrupt")
+        return true;
+    }
+  }
+  return false;
+}
+
+/// A function whose calls the instrumentation wraps in a skip span.
+struct SkipPlan {
+  CallBase *Call = nullptr;
+  std::string Callee;
+  std::vector<GlobalVariable *> Writes;
+};
+
+struct FuncPlan {
+  Function *F = nullptr;
+  const FunctionInfo *FI = nullptr;
+  bool Handler = false;
+  bool CountRefs = true;
+  DenseSet<Instruction *> Counted;
+  std::vector<std::pair<LoadInst *, uint64_t>> Inputs;
+  std::vector<SkipPlan> Skips;
+  std::vector<CallBase *> Checks;
+  std::vector<CallBase *> TaskCalls;
+  std::vector<BasicBlock *> AnchorHeaders;
+  std::vector<GlobalVariable *> InputHandlerWrites;
+};
+
+class Instrumenter {
+public:
+  Instrumenter(Module &M, const PfdgResult &R, const InstrumentOptions &O)
+      : M(M), R(R), Opts(O), MM(M), Ids(M) {}
+  Expected<InstrumentStats> run();
+
+private:
+  Error plan();
+  Error planFunction(FuncPlan &P);
+  void expandMemIntrinsics(FuncPlan &P);
+  bool isCountedPointer(const Value *Ptr) const;
+  std::optional<uint64_t> inputMask(LoadInst &LI, DemandedBits &DB);
+  bool isNondetLoad(const LoadInst &LI) const;
+  std::vector<GlobalVariable *> effectWrites(const CallBase &CB,
+                                             bool &Mixed, bool &Any);
+
+  Error rewrite(FuncPlan &P);
+  Error insertAnchors(FuncPlan &P);
+  void demoteLiveIns(Function &F, Loop &L);
+  Error insertInputs(FuncPlan &P);
+  Error insertChecks(FuncPlan &P);
+  Error insertSkips(FuncPlan &P);
+  void insertSched(FuncPlan &P);
+  void insertRegions(FuncPlan &P);
+  Error insertEntryExit(FuncPlan &P);
+
+  std::vector<GlobalVariable *> anchorGlobals();
+
+  Module &M;
+  const PfdgResult &R;
+  InstrumentOptions Opts;
+  ModuleModel MM;
+  IdAllocator Ids;
+  std::unique_ptr<TraceOpBuilder> B;
+  std::optional<MoteTarget> Target;
+  InstrumentStats Stats;
+  std::vector<FuncPlan> Plans;
+  DenseSet<const GlobalVariable *> Shared;
+  bool SharedAddressTaken = false;
+  std::map<const Function *, uint32_t> InvIds, TaskIds;
+  std::optional<std::vector<GlobalVariable *>> AnchorGlobalsCache;
+};
+
+//===----------------------------------------------------------------------===//
+// Phase 1: plan
+//===----------------------------------------------------------------------===//
+
+bool Instrumenter::isCountedPointer(const Value *Ptr) const {
+  if (Shared.empty())
+    return false;
+  ObjSet O = MM.pointsTo(Ptr);
+  if (O.Unknown && SharedAddressTaken)
+    return true;
+  for (unsigned Id : O.Objs)
+    if (const GlobalVariable *GV = MM.objectGlobal(Id))
+      if (Shared.count(GV))
+        return true;
+  return false;
+}
+
+/// LOG 5 (thesis 4.1): volatile loads, and loads from constant addresses in
+/// the MCU's I/O range (`*(volatile uint8_t *)0x3B` as nesC and avr-libc
+/// write registers). SREG is not an input: both sides model it.
+bool Instrumenter::isNondetLoad(const LoadInst &LI) const {
+  const Value *P = LI.getPointerOperand()->stripPointerCasts();
+  std::optional<uint64_t> Addr;
+  if (const auto *CE = dyn_cast<ConstantExpr>(P))
+    if (CE->getOpcode() == Instruction::IntToPtr)
+      if (const auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
+        Addr = CI->getZExtValue();
+  if (Addr && Target && Target->SREGAddr && *Addr == Target->SREGAddr)
+    return false;
+  // A local slot (e.g. the volatile result of WSN_CHECK) only changes through
+  // its own function: reading it is deterministic.
+  if (isa<AllocaInst>(getUnderlyingObject(P)))
+    return false;
+  if (LI.isVolatile())
+    return true;
+  return Addr && Target && Target->isIOAddress(*Addr);
+}
+
+/// The bits of a nondeterministic value the program uses (TARDIS 3.4): the
+/// union of what every use demands, from DemandedBits. A load nobody uses
+/// still needs an op (replay must not read the register), so it records bit 0.
+std::optional<uint64_t> Instrumenter::inputMask(LoadInst &LI,
+                                                DemandedBits &DB) {
+  auto *IT = dyn_cast<IntegerType>(LI.getType());
+  if (!IT || IT->getBitWidth() > 64)
+    return std::nullopt;
+  unsigned W = IT->getBitWidth();
+  APInt Mask(W, 0);
+  for (Use &U : LI.uses()) {
+    auto *UI = dyn_cast<Instruction>(U.getUser());
+    // DemandedBits refines integer arithmetic users (and, trunc, shifts...);
+    // anything else (stores, calls, compares, phis) uses every bit.
+    if (!UI || !UI->getType()->isIntegerTy() || isa<CallBase>(UI) ||
+        isa<PHINode>(UI) || isa<CmpInst>(UI) || isa<SelectInst>(UI))
+      return APInt::getAllOnes(W).getZExtValue();
+    Mask |= DB.getDemandedBits(&U);
+  }
+  if (Mask.isZero())
+    return 1;
+  return Mask.getZExtValue();
+}
+
+std::vector<GlobalVariable *>
+Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
+  Mixed = false;
+  Any = false;
+  GlobalSet S;
+  ArrayRef<Function *> Targets = MM.targets(&CB);
+  const Function *Direct = CB.getCalledFunction();
+  SmallVector<const Function *, 4> Ts(Targets.begin(), Targets.end());
+  if (Direct && Ts.empty())
+    Ts.push_back(Direct);
+  unsigned Selected = 0;
+  for (const Function *T : Ts) {
+    const FunctionInfo *TI = R.lookup(T);
+    if (TI && TI->Selected)
+      ++Selected;
+  }
+  if (Selected && Selected != Ts.size())
+    Mixed = true;
+  if (Selected == Ts.size() && !Ts.empty())
+    return {};
+  Any = true;
+  if (Ts.empty())
+    S.Unknown = true; // indirect call with unknown targets
+  for (const Function *T : Ts) {
+    if (T->isDeclaration()) {
+      if (!T->onlyReadsMemory())
+        S.Unknown = true;
+      continue;
+    }
+    const GlobalSet &Mod = MM.transitiveMod(T);
+    S.Unknown |= Mod.Unknown;
+    S.Ids.insert(Mod.Ids.begin(), Mod.Ids.end());
+  }
+  std::vector<GlobalVariable *> Out;
+  for (const GlobalVariable *GV : MM.globals(S))
+    if (!GV->isConstant() && !isNoInstrumentName(GV->getName()))
+      Out.push_back(const_cast<GlobalVariable *>(GV));
+  return Out;
+}
+
+/// Small memset/memcpy/memmove that touch interrupt-shared globals become
+/// byte accesses, so that each one is counted inside a region (a call may not
+/// be part of a region).
+void Instrumenter::expandMemIntrinsics(FuncPlan &P) {
+  SmallVector<MemIntrinsic *, 4> Work;
+  for (Instruction &I : instructions(*P.F))
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I))
+      Work.push_back(MI);
+  for (MemIntrinsic *MI : Work) {
+    bool DstShared = isCountedPointer(MI->getDest());
+    auto *MT = dyn_cast<MemTransferInst>(MI);
+    bool SrcShared = MT && isCountedPointer(MT->getSource());
+    if (!DstShared && !SrcShared)
+      continue;
+    auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+    if (!Len || Len->getZExtValue() > Opts.MaxExpandBytes) {
+      Stats.Warnings.push_back(
+          "reference to an interrupt-shared global through " +
+          MI->getCalledFunction()->getName().str() + " " + where(*MI) +
+          " is too large to count atomically (length not a constant <= " +
+          std::to_string(Opts.MaxExpandBytes) +
+          "); an interrupt inside it may not replay exactly");
+      continue;
+    }
+    uint64_t N = Len->getZExtValue();
+    IRBuilder<> IB(MI);
+    Type *I8 = IB.getInt8Ty();
+    bool Vol = MI->isVolatile();
+    if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+      for (uint64_t K = 0; K < N; ++K) {
+        Value *Ptr = IB.CreateConstGEP1_64(I8, MS->getDest(), K);
+        StoreInst *St = IB.CreateStore(MS->getValue(), Ptr, Vol);
+        P.Counted.insert(St);
+      }
+    } else {
+      SmallVector<Value *, 16> Bytes;
+      for (uint64_t K = 0; K < N; ++K) {
+        Value *Ptr = IB.CreateConstGEP1_64(I8, MT->getSource(), K);
+        LoadInst *Ld = IB.CreateLoad(I8, Ptr, Vol);
+        if (SrcShared)
+          P.Counted.insert(Ld);
+        Bytes.push_back(Ld);
+      }
+      for (uint64_t K = 0; K < N; ++K) {
+        Value *Ptr = IB.CreateConstGEP1_64(I8, MT->getDest(), K);
+        StoreInst *St = IB.CreateStore(Bytes[K], Ptr, Vol);
+        if (DstShared)
+          P.Counted.insert(St);
+      }
+    }
+    MI->eraseFromParent();
+  }
+}
+
+Error Instrumenter::planFunction(FuncPlan &P) {
+  Function &F = *P.F;
+  const FunctionInfo &FI = *P.FI;
+  P.Handler = FI.isInterrupt();
+  // Handlers entered with interrupts disabled (AVR signal, MSP430) cannot be
+  // interrupted, so counting their references would only cost code; they do
+  // count when they turn interrupts back on (AVR `interrupt`, sei / eint).
+  if (P.Handler && (FI.Role.Handler == HandlerKind::AvrSignal ||
+                    FI.Role.Handler == HandlerKind::Msp430))
+    P.CountRefs = enablesInterrupts(F);
+
+  if (P.CountRefs)
+    expandMemIntrinsics(P);
+
+  DominatorTree DT(F);
+  AssumptionCache AC(F);
+  DemandedBits DB(F, AC, DT);
+  for (Instruction &I : instructions(F)) {
+    if (isa<TraceOp>(&I))
+      return makeError("function '" + F.getName() +
+                       "' already contains trace ops");
+    if (P.CountRefs) {
+      const Value *Ptr = nullptr;
+      if (isa<LoadInst>(I) || isa<StoreInst>(I))
+        Ptr = getLoadStorePointerOperand(&I);
+      else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+        Ptr = RMW->getPointerOperand();
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+        Ptr = CX->getPointerOperand();
+      if (Ptr && isCountedPointer(Ptr))
+        P.Counted.insert(&I);
+    }
+    if (auto *LI = dyn_cast<LoadInst>(&I)) {
+      if (!isNondetLoad(*LI))
+        continue;
+      std::optional<uint64_t> Mask = inputMask(*LI, DB);
+      if (!Mask) {
+        Stats.Warnings.push_back("nondeterministic load of a non-integer "
+                                 "value " + where(I) +
+                                 " is not recorded (replay cannot reproduce "
+                                 "it)");
+        continue;
+      }
+      P.Inputs.push_back({LI, *Mask});
+      continue;
+    }
+    auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB || isTransparentCall(*CB))
+      continue;
+    const Function *Callee = CB->getCalledFunction();
+    if (Callee && MM.role(Callee).IsInvariant) {
+      P.Checks.push_back(CB);
+      continue;
+    }
+    if (Opts.RecordSched && Callee && MM.role(Callee).IsTask)
+      P.TaskCalls.push_back(CB);
+    bool Mixed, Any;
+    std::vector<GlobalVariable *> Writes = effectWrites(*CB, Mixed, Any);
+    if (Mixed) {
+      Stats.Warnings.push_back(
+          "indirect call " + where(I) +
+          " may reach both instrumented and uninstrumented functions; it is "
+          "not skipped, so replay executes whichever target it reaches");
+      continue;
+    }
+    if (!Any)
+      continue;
+    Type *RT = CB->getType();
+    if (!RT->isVoidTy() && !CB->use_empty() &&
+        !(RT->isIntegerTy() &&
+          is_contained(traceValueWidths(), RT->getIntegerBitWidth()))) {
+      Stats.Warnings.push_back(
+          "call " + where(I) + " to uninstrumented '" +
+          (Callee ? Callee->getName().str() : std::string("<indirect>")) +
+          "' returns a value that cannot be recorded; it is not skipped");
+      continue;
+    }
+    SkipPlan S;
+    S.Call = CB;
+    S.Callee = Callee ? Callee->getName().str() : "";
+    S.Writes = std::move(Writes);
+    P.Skips.push_back(std::move(S));
+  }
+
+  // LOG 5 for annotated input handlers: the globals they write are recorded
+  // when they return (thesis 4.1: handlers that take external input are
+  // marked, and the variables they export are saved to the trace).
+  if (P.Handler && FI.Role.IsInputHandler) {
+    SetVector<GlobalVariable *> W;
+    for (Instruction &I : instructions(F)) {
+      if (!isa<StoreInst>(I) && !isa<AtomicRMWInst>(I) &&
+          !isa<MemIntrinsic>(I))
+        continue;
+      ObjSet O;
+      MM.writes(I, O);
+      for (unsigned Id : O.Objs)
+        if (const GlobalVariable *GV = MM.objectGlobal(Id))
+          W.insert(const_cast<GlobalVariable *>(GV));
+    }
+    P.InputHandlerWrites.assign(W.begin(), W.end());
+  }
+
+  for (const AnchorSite &A : R.Anchors)
+    if (A.F == &F)
+      P.AnchorHeaders.push_back(const_cast<BasicBlock *>(A.Header));
+  return Error::success();
+}
+
+Error Instrumenter::plan() {
+  for (const GlobalVariable *GV : R.InterruptShared) {
+    Shared.insert(GV);
+    unsigned Id = MM.globalId(GV);
+    if (Id < MM.numObjects() && MM.objectAddressTaken(Id))
+      SharedAddressTaken = true;
+  }
+  for (const FunctionInfo &FI : R.Functions) {
+    if (!FI.Selected || FI.F->isDeclaration() ||
+        isNoInstrumentFunction(*FI.F))
+      continue;
+    FuncPlan P;
+    P.F = const_cast<Function *>(FI.F);
+    P.FI = &FI;
+    if (Error E = planFunction(P))
+      return E;
+    Plans.push_back(std::move(P));
+  }
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Phase 2: rewrite
+//===----------------------------------------------------------------------===//
+
+/// The globals a checkpoint saves: the slice globals and every writable
+/// global the instrumented functions reference (replay re-executes those
+/// functions from the anchor, so everything they read must be restored), in
+/// module order. When that does not fit one segment, the slice globals
+/// alone (with a warning).
+std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
+  if (AnchorGlobalsCache)
+    return *AnchorGlobalsCache;
+  DenseSet<const GlobalVariable *> Want, Slice;
+  for (auto &KV : R.SliceGlobals) {
+    Want.insert(KV.first);
+    Slice.insert(KV.first);
+  }
+  for (const FuncPlan &P : Plans) {
+    const GlobalSet &S = MM.directModRef(P.F);
+    for (const GlobalVariable *GV : MM.globals(S))
+      Want.insert(GV);
+  }
+  auto Collect = [&](const DenseSet<const GlobalVariable *> &Set) {
+    std::vector<GlobalVariable *> Out;
+    for (GlobalVariable &GV : M.globals())
+      if (Set.count(&GV) && !GV.isConstant() &&
+          !isNoInstrumentName(GV.getName()) && !GV.getName().starts_with("llvm."))
+        Out.push_back(&GV);
+    return Out;
+  };
+  std::vector<GlobalVariable *> All = Collect(Want);
+  uint64_t Size = 0;
+  for (GlobalVariable *GV : All)
+    Size += sizeOf(M, GV);
+  if (Size + 8 > Opts.SegSize) {
+    Stats.Warnings.push_back(formatv("the globals used by the instrumented "
+                                     "functions take {0} bytes, more than a "
+                                     "segment ({1}); checkpoints save the "
+                                     "slice globals only",
+                                     Size, Opts.SegSize)
+                                 .str());
+    All = Collect(Slice);
+  }
+  AnchorGlobalsCache = All;
+  return All;
+}
+
+/// Thesis 4.2 restarts replay at an anchor from the recorded variable values.
+/// Values held in registers across the loop header cannot be restored, so the
+/// header's phis, the values defined before the loop and used in it, and the
+/// arguments used in it are moved to stack slots first; then the header's
+/// live state is exactly the globals plus the function's allocas.
+void Instrumenter::demoteLiveIns(Function &F, Loop &L) {
+  BasicBlock &Entry = F.getEntryBlock();
+  Instruction *AllocaPt = &*Entry.getFirstInsertionPt();
+  SmallVector<PHINode *, 4> Phis;
+  for (PHINode &PN : L.getHeader()->phis())
+    Phis.push_back(&PN);
+  for (PHINode *PN : Phis) {
+    DemotePHIToStack(PN, AllocaPt->getIterator());
+    ++Stats.Demoted;
+  }
+  SmallVector<Instruction *, 8> LiveIn;
+  for (Instruction &I : instructions(F)) {
+    if (L.contains(&I) || isa<AllocaInst>(I) || I.getType()->isVoidTy() ||
+        isa<TraceOp>(&I))
+      continue;
+    for (User *U : I.users())
+      if (auto *UI = dyn_cast<Instruction>(U); UI && L.contains(UI)) {
+        LiveIn.push_back(&I);
+        break;
+      }
+  }
+  for (Instruction *I : LiveIn) {
+    DemoteRegToStack(*I, false, AllocaPt->getIterator());
+    ++Stats.Demoted;
+  }
+  for (Argument &A : F.args()) {
+    SmallVector<Use *, 4> Uses;
+    for (Use &U : A.uses())
+      if (auto *UI = dyn_cast<Instruction>(U.getUser()); UI && L.contains(UI))
+        Uses.push_back(&U);
+    if (Uses.empty())
+      continue;
+    IRBuilder<> IB(AllocaPt);
+    AllocaInst *Slot = IB.CreateAlloca(A.getType(), nullptr, A.getName() + ".anchor");
+    IRBuilder<> SB(&*Entry.getFirstNonPHIOrDbgOrAlloca());
+    SB.CreateStore(&A, Slot);
+    for (Use *U : Uses) {
+      auto *UI = cast<Instruction>(U->getUser());
+      Instruction *At = UI;
+      if (auto *PN = dyn_cast<PHINode>(UI))
+        At = PN->getIncomingBlock(*U)->getTerminator();
+      U->set(new LoadInst(A.getType(), Slot, A.getName() + ".reload", At));
+    }
+    ++Stats.Demoted;
+  }
+}
+
+Error Instrumenter::insertAnchors(FuncPlan &P) {
+  if (P.AnchorHeaders.empty())
+    return Error::success();
+  Function &F = *P.F;
+  for (BasicBlock *H : P.AnchorHeaders) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    Loop *L = LI.getLoopFor(H);
+    if (!L || L->getHeader() != H)
+      return makeError("anchor site in function '" + F.getName() +
+                       "' is not a loop header");
+    demoteLiveIns(F, *L);
+  }
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  std::vector<GlobalVariable *> Globals = anchorGlobals();
+  for (BasicBlock *H : P.AnchorHeaders) {
+    Loop *L = LI.getLoopFor(H);
+    // Live locals: the function's allocas that the loop uses.
+    std::vector<AllocaInst *> Locals;
+    for (Instruction &I : F.getEntryBlock()) {
+      auto *AI = dyn_cast<AllocaInst>(&I);
+      if (!AI || !AI->isStaticAlloca())
+        continue;
+      bool Used = false;
+      for (User *U : AI->users())
+        if (auto *UI = dyn_cast<Instruction>(U))
+          Used |= L->contains(UI);
+      if (Used)
+        Locals.push_back(AI);
+    }
+    uint64_t Size = 0;
+    for (GlobalVariable *GV : Globals)
+      Size += sizeOf(M, GV);
+    for (AllocaInst *AI : Locals)
+      Size += M.getDataLayout().getTypeAllocSize(AI->getAllocatedType());
+    if (Size + 8 > Opts.SegSize)
+      return makeError(formatv("anchor in function '{0}': the checkpoint "
+                               "takes {1} bytes, more than a trace segment "
+                               "allows ({2} - 8); build with a larger "
+                               "-wsn-seg-size / WSN_TRACE_SEG_SIZE",
+                               F.getName(), Size, Opts.SegSize)
+                           .str());
+    uint32_t Id = Ids.next(IdAllocator::Anchor);
+    B->setDebugLoc(DebugLoc());
+    B->setInsertPoint(&*H->getFirstInsertionPt());
+    std::vector<Value *> Ops(Locals.begin(), Locals.end());
+    B->createAnchor(Id, Ops);
+    if (Error E = TraceMetadata(M).addAnchor(Id, F, Globals, Locals))
+      return E;
+    ++Stats.Anchors;
+  }
+  return Error::success();
+}
+
+Error Instrumenter::insertInputs(FuncPlan &P) {
+  for (auto &[LI, Mask] : P.Inputs) {
+    uint32_t Site = Ids.next(IdAllocator::Site);
+    B->setDebugLoc(DebugLoc());
+    B->setInsertPointAfter(LI);
+    Expected<InputOp *> Op = B->createInput(Site, LI, Mask);
+    if (!Op)
+      return makeError(toString(Op.takeError()) + " " + where(*LI));
+    InputOp *In = *Op;
+    LI->replaceUsesWithIf(In, [&](Use &U) { return U.getUser() != In; });
+    ++Stats.Inputs;
+  }
+  if (!P.InputHandlerWrites.empty()) {
+    Type *I32 = Type::getInt32Ty(M.getContext());
+    for (BasicBlock &BB : *P.F) {
+      auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+      if (!Ret)
+        continue;
+      for (GlobalVariable *GV : P.InputHandlerWrites) {
+        uint32_t Size = sizeOf(M, GV);
+        if (Size + 8 > Opts.SegSize)
+          return makeError(formatv("input handler '{0}': global '{1}' "
+                                   "({2} bytes) does not fit a trace "
+                                   "segment ({3} bytes)",
+                                   P.F->getName(), GV->getName(), Size,
+                                   Opts.SegSize)
+                               .str());
+        uint32_t Site = Ids.next(IdAllocator::Site);
+        B->setDebugLoc(DebugLoc());
+        B->setInsertPoint(Ret);
+        B->createInputBytes(Site, GV, ConstantInt::get(I32, Size));
+        ++Stats.InputBuffers;
+      }
+    }
+  }
+  return Error::success();
+}
+
+Error Instrumenter::insertChecks(FuncPlan &P) {
+  for (CallBase *CB : P.Checks) {
+    Function *Inv = CB->getCalledFunction();
+    if (!CB->getType()->isIntegerTy(1))
+      return makeError("invariant '" + Inv->getName() + "' called " +
+                       where(*CB) + " does not return _Bool (i1)");
+    auto It = InvIds.find(Inv);
+    if (It == InvIds.end()) {
+      uint32_t Id = Ids.next(IdAllocator::Invariant);
+      std::vector<GlobalVariable *> Inputs;
+      for (auto &KV : R.InvariantInputs)
+        if (KV.first == Inv)
+          for (const GlobalVariable *GV : KV.second)
+            Inputs.push_back(const_cast<GlobalVariable *>(GV));
+      if (Error E = TraceMetadata(M).addInvariant(Id, *Inv, Inputs))
+        return E;
+      It = InvIds.insert({Inv, Id}).first;
+    }
+    B->setDebugLoc(DebugLoc());
+    B->setInsertPointAfter(CB);
+    B->createCheck(It->second, CB);
+    ++Stats.Checks;
+  }
+  return Error::success();
+}
+
+void Instrumenter::insertSched(FuncPlan &P) {
+  for (CallBase *CB : P.TaskCalls) {
+    Function *Task = CB->getCalledFunction();
+    auto It = TaskIds.find(Task);
+    if (It == TaskIds.end()) {
+      uint32_t Id = Ids.next(IdAllocator::Task);
+      consumeError(TraceMetadata(M).addTask(Id, *Task));
+      It = TaskIds.insert({Task, Id}).first;
+    }
+    B->setDebugLoc(DebugLoc());
+    B->setInsertPoint(CB);
+    B->createSched(It->second);
+    ++Stats.Scheds;
+  }
+}
+
+Error Instrumenter::insertSkips(FuncPlan &P) {
+  for (SkipPlan &S : P.Skips) {
+    CallBase &CB = *S.Call;
+    uint32_t Ret = 0;
+    if (!CB.getType()->isVoidTy() &&
+        (CB.getType()->isIntegerTy() || !CB.use_empty()))
+      Ret = (CB.getType()->getIntegerBitWidth() + 7) / 8;
+    uint64_t Size = Ret;
+    for (GlobalVariable *GV : S.Writes)
+      Size += sizeOf(M, GV);
+    if (Size + 8 > Opts.SegSize)
+      return makeError(formatv(
+          "call {0} to uninstrumented '{1}': its effect record (return value "
+          "and {2} globals it may write) takes {3} bytes, more than a trace "
+          "segment allows ({4} - 8); instrument the callee (a higher "
+          "-wsn-level) or build with a larger -wsn-seg-size",
+          where(CB), S.Callee.empty() ? "<indirect>" : S.Callee,
+          S.Writes.size(), Size, Opts.SegSize));
+    uint32_t Site = Ids.next(IdAllocator::Site);
+    B->setDebugLoc(DebugLoc());
+    Expected<EffectOp *> E = B->wrapUninstrumentedCall(CB, Site);
+    if (!E)
+      return makeError(toString(E.takeError()) + " " + where(CB));
+    uint32_t RetSize = (*E)->isVoid() ? 0 : ((*E)->bitWidth() + 7) / 8;
+    if (Error Err = TraceMetadata(M).addEffect(Site, S.Callee, RetSize,
+                                               S.Writes))
+      return Err;
+    ++Stats.Skips;
+  }
+  return Error::success();
+}
+
+/// LOG 2 (thesis 4.1): every counted reference and its #gv_reference update
+/// form one atomic region. Consecutive counted references of one block share
+/// a region and a single `+= n` (spec/instrumentation.md argues why replay
+/// stays exact): a region is closed before anything that may not be inside
+/// one (a call other than an input op, a trace op, the terminator) and after
+/// MaxBatch references.
+void Instrumenter::insertRegions(FuncPlan &P) {
+  if (P.Counted.empty())
+    return;
+  for (BasicBlock &BB : *P.F) {
+    SmallVector<Instruction *, 32> Insts;
+    for (Instruction &I : BB)
+      Insts.push_back(&I);
+    Instruction *First = nullptr, *Last = nullptr;
+    unsigned N = 0;
+    auto Close = [&]() {
+      if (!First)
+        return;
+      uint32_t Site = Ids.next(IdAllocator::Site);
+      B->setDebugLoc(DebugLoc());
+      B->setInsertPoint(First);
+      B->createRegionBegin(Site);
+      B->setDebugLoc(DebugLoc());
+      B->setInsertPointAfter(Last);
+      B->createRegionEnd(Site, N);
+      ++Stats.Regions;
+      Stats.CountedRefs += N;
+      First = Last = nullptr;
+      N = 0;
+    };
+    for (Instruction *I : Insts) {
+      if (P.Counted.count(I)) {
+        if (!First)
+          First = I;
+        Last = I;
+        // A nondeterministic load's input op stays with it.
+        if (auto *In = dyn_cast_or_null<InputOp>(I->getNextNode()))
+          if (In->value() == I)
+            Last = In;
+        if (++N == Opts.MaxBatch)
+          Close();
+        continue;
+      }
+      if (auto *In = dyn_cast<InputOp>(I); In && First &&
+                                          In->value() == In->getPrevNode())
+        continue;
+      if (isa<CallBase>(I) && !isa<DbgInfoIntrinsic>(I))
+        Close();
+      else if (I->isTerminator() || isa<FenceInst>(I))
+        Close();
+    }
+    Close();
+  }
+}
+
+Error Instrumenter::insertEntryExit(FuncPlan &P) {
+  Function &F = *P.F;
+  Instruction *First = nullptr;
+  for (Instruction &I : F.getEntryBlock())
+    if (!isa<AllocaInst>(I) && !isa<DbgInfoIntrinsic>(I)) {
+      First = &I;
+      break;
+    }
+  if (P.Handler) {
+    uint32_t Irq = Ids.next(IdAllocator::Irq);
+    int Vec = P.FI->vector();
+    std::string VName = Vec >= 0 ? "vector_" + std::to_string(Vec) : "";
+    if (Error E = TraceMetadata(M).addIrq(Irq, F, Vec >= 0 ? Vec : 0, VName))
+      return E;
+    B->setDebugLoc(DebugLoc());
+    B->setInsertPoint(First);
+    B->createIrqEntry(Irq);
+    for (BasicBlock &BB : F)
+      if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+        B->setDebugLoc(DebugLoc());
+        B->setInsertPoint(Ret);
+        B->createIrqExit(Irq);
+      }
+    ++Stats.Handlers;
+    return Error::success();
+  }
+  Expected<uint32_t> Fid = Ids.getOrAssignFid(F);
+  if (!Fid)
+    return Fid.takeError();
+  B->setDebugLoc(DebugLoc());
+  B->setInsertPoint(First);
+  B->createFuncEntry(*Fid);
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      B->setDebugLoc(DebugLoc());
+      B->setInsertPoint(Ret);
+      B->createFuncExit(*Fid);
+    }
+  ++Stats.Functions;
+  return Error::success();
+}
+
+Error Instrumenter::rewrite(FuncPlan &P) {
+  // Order matters: anchors and the ops that pin themselves to an
+  // instruction first, regions on the final instruction stream, entry/exit
+  // last so that they stay the first / last ops of the function.
+  if (Error E = insertAnchors(P))
+    return E;
+  if (Error E = insertInputs(P))
+    return E;
+  if (Error E = insertChecks(P))
+    return E;
+  insertSched(P);
+  if (Error E = insertSkips(P))
+    return E;
+  insertRegions(P);
+  return insertEntryExit(P);
+}
+
+Expected<InstrumentStats> Instrumenter::run() {
+  if (Opts.SegSize < 16 || Opts.BufSize < 2 * Opts.SegSize ||
+      Opts.BufSize % Opts.SegSize || Opts.BufSize > 0x8000)
+    return makeError(formatv("bad trace sizes: -wsn-buf-size={0} must be a "
+                             "multiple of -wsn-seg-size={1}, at least two "
+                             "segments of at least 16 bytes, at most 32768",
+                             Opts.BufSize, Opts.SegSize));
+  std::string T = traceTargetOf(M);
+  if (T != "host") {
+    Expected<MoteTarget> MT = moteTargetForModule(M, "");
+    if (MT)
+      Target = *MT;
+    else
+      Stats.Warnings.push_back("no I/O range known for this module (" +
+                               toString(MT.takeError()) +
+                               "); only volatile loads are inputs");
+  }
+  auto BOr = TraceOpBuilder::create(M);
+  if (!BOr)
+    return BOr.takeError();
+  B = std::move(*BOr);
+  if (Error E = plan())
+    return std::move(E);
+  for (FuncPlan &P : Plans)
+    if (Error E = rewrite(P))
+      return std::move(E);
+
+  TraceModuleInfo Info;
+  Info.Target = T;
+  Info.BufSize = Opts.BufSize;
+  Info.SegSize = Opts.SegSize;
+  TraceMetadata(M).setModuleInfo(Info);
+  if (Expected<uint32_t> H = computeModuleHash(M); !H)
+    return H.takeError();
+  return Stats;
+}
+
+} // namespace
+
+Expected<InstrumentStats> instrumentModule(Module &M, const PfdgResult &R,
+                                           const InstrumentOptions &Opts) {
+  if (isInstrumented(M)) {
+    InstrumentStats S;
+    S.AlreadyInstrumented = true;
+    return S;
+  }
+  if (hasTraceOps(M))
+    return makeError("module contains trace ops but no !wsn.module record: "
+                     "it was instrumented by something else, or the record "
+                     "was stripped");
+  if (!R.Error.empty())
+    return makeError("PFDG analysis failed: " + R.Error);
+  return Instrumenter(M, R, Opts).run();
+}
+
+} // namespace wsn

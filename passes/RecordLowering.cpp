@@ -1,0 +1,409 @@
+//===- RecordLowering.cpp - wsn-lower<record>: trace ops to the runtime ---===//
+//
+// spec/instrumentation.md, "Record lowering". The inline sequences are the
+// short ones of the trace runtime's port layer (trace-runtime/src/port.h):
+//   AVR     in rX, 0x3f ; cli            ...   out 0x3f, rX
+//   MSP430  mov r2, rX ; dint ; nop      ...   mov rX, r2
+// (dint takes effect one instruction later, hence the nop.) Between them the
+// #gv_reference update is a plain load/add/store of @__wsn_gv_reference that
+// the backends fold (MSP430: one `add #n, &__wsn_gv_reference`). The asm
+// statements clobber memory, so no access moves into or out of a region.
+//
+//===----------------------------------------------------------------------===//
+#include "RecordLowering.h"
+
+#include "TraceOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace wsn {
+
+RecordTarget recordTargetOf(const Module &M) {
+  Triple T(M.getTargetTriple());
+  if (T.getArch() == Triple::avr)
+    return RecordTarget::AVR;
+  if (T.getArch() == Triple::msp430)
+    return RecordTarget::MSP430;
+  return RecordTarget::Host;
+}
+
+namespace {
+
+Error makeError(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg.str());
+}
+
+class RecordLowerer {
+public:
+  RecordLowerer(Module &M, RecordTarget T)
+      : M(M), T(T), Ctx(M.getContext()), I8(Type::getInt8Ty(Ctx)),
+        I16(Type::getInt16Ty(Ctx)), I32(Type::getInt32Ty(Ctx)),
+        VoidTy(Type::getVoidTy(Ctx)), PtrTy(PointerType::get(Ctx, 0)) {}
+  Expected<RecordLoweringStats> run();
+
+private:
+  FunctionCallee rt(StringRef Name, Type *Ret, ArrayRef<Type *> Params);
+  Value *i16(uint64_t V) { return ConstantInt::get(I16, V); }
+  GlobalVariable *counter();
+  /// Interrupt state save + disable; nullptr on the host.
+  Value *irqSave(IRBuilder<> &B);
+  void irqRestore(IRBuilder<> &B, Value *State);
+  void addToCounter(IRBuilder<> &B, uint32_t N);
+  uint32_t sizeOf(Type *Ty) const {
+    return M.getDataLayout().getTypeAllocSize(Ty);
+  }
+  GlobalVariable *retSlot();
+
+  Error lower(TraceOp &Op);
+  Error lowerAnchor(AnchorOp &Op);
+  Error lowerEffect(EffectOp &Op);
+  Error lowerCheck(CheckOp &Op);
+
+  Module &M;
+  RecordTarget T;
+  LLVMContext &Ctx;
+  Type *I8, *I16, *I32, *VoidTy;
+  PointerType *PtrTy;
+  DenseMap<uint32_t, TraceAnchorMD> Anchors;
+  DenseMap<uint32_t, TraceEffectMD> Effects;
+  DenseMap<uint32_t, TraceInvariantMD> Invariants;
+  /// Region begin -> the saved interrupt state, for the matching end.
+  DenseMap<std::pair<Function *, uint32_t>, Value *> OpenRegions;
+  RecordLoweringStats Stats;
+};
+
+FunctionCallee RecordLowerer::rt(StringRef Name, Type *Ret,
+                                 ArrayRef<Type *> Params) {
+  FunctionType *FT = FunctionType::get(Ret, Params, false);
+  FunctionCallee FC = M.getOrInsertFunction(Name, FT);
+  // The runtime is C: small unsigned parameters and results are
+  // zero-extended by the caller / callee (what clang emits for uint8_t and
+  // uint16_t on every target).
+  if (auto *F = dyn_cast<Function>(FC.getCallee())) {
+    F->addFnAttr(Attribute::NoUnwind);
+    for (unsigned I = 0; I < Params.size(); ++I)
+      if (Params[I]->isIntegerTy(8) || Params[I]->isIntegerTy(16))
+        F->addParamAttr(I, Attribute::ZExt);
+    if (Ret->isIntegerTy(8) || Ret->isIntegerTy(16))
+      F->addRetAttr(Attribute::ZExt);
+  }
+  return FC;
+}
+
+GlobalVariable *RecordLowerer::counter() {
+  if (GlobalVariable *GV = M.getGlobalVariable("__wsn_gv_reference"))
+    return GV;
+  return new GlobalVariable(M, I16, false, GlobalValue::ExternalLinkage,
+                            nullptr, "__wsn_gv_reference");
+}
+
+Value *RecordLowerer::irqSave(IRBuilder<> &B) {
+  switch (T) {
+  case RecordTarget::AVR: {
+    // SREG is I/O address 0x3f; the I flag is bit 7.
+    auto *IA = InlineAsm::get(FunctionType::get(I8, false),
+                              "in $0, 0x3f\n\tcli", "=r,~{memory}",
+                              /*hasSideEffects=*/true);
+    return B.CreateCall(IA, {}, "wsn.sreg");
+  }
+  case RecordTarget::MSP430: {
+    // GIE is bit 3 of SR (r2); dint acts after the next instruction.
+    auto *IA = InlineAsm::get(FunctionType::get(I16, false),
+                              "mov r2, $0\n\tdint\n\tnop", "=r,~{memory}",
+                              true);
+    return B.CreateCall(IA, {}, "wsn.sr");
+  }
+  case RecordTarget::Host:
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void RecordLowerer::irqRestore(IRBuilder<> &B, Value *State) {
+  if (!State)
+    return;
+  if (T == RecordTarget::AVR) {
+    auto *IA = InlineAsm::get(FunctionType::get(VoidTy, {I8}, false),
+                              "out 0x3f, $0", "r,~{memory},~{sreg}", true);
+    B.CreateCall(IA, {State});
+  } else {
+    auto *IA = InlineAsm::get(FunctionType::get(VoidTy, {I16}, false),
+                              "mov $0, r2", "r,~{memory},~{r2}", true);
+    B.CreateCall(IA, {State});
+  }
+}
+
+void RecordLowerer::addToCounter(IRBuilder<> &B, uint32_t N) {
+  GlobalVariable *C = counter();
+  Value *V = B.CreateLoad(I16, C, "wsn.gvref");
+  B.CreateStore(B.CreateAdd(V, i16(N)), C);
+}
+
+/// One module-wide scratch slot for effect return values: it is written
+/// after __wsn_rt_effect_begin disabled interrupts, so no other effect can
+/// use it at the same time, and a stack slot would cost a frame (on AVR a
+/// frame pointer setup) in every function with a skipped call.
+GlobalVariable *RecordLowerer::retSlot() {
+  const char *Name = "__wsn_effect_ret";
+  if (GlobalVariable *GV = M.getGlobalVariable(Name, true))
+    return GV;
+  auto *Ty = ArrayType::get(I8, 8);
+  return new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                            ConstantAggregateZero::get(Ty), Name);
+}
+
+/// LOG 4: the first anchor reached in a segment writes the checkpoint (the
+/// runtime keeps the armed flag); writing it also resets #gv_reference, so
+/// that replay, which starts at a checkpoint, knows the count there.
+Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
+  auto It = Anchors.find(Op.anchor());
+  if (It == Anchors.end())
+    return makeError(formatv("anchor {0} in function '{1}' is missing from "
+                             "!wsn.anchors",
+                             Op.anchor(), Op.getFunction()->getName()));
+  const TraceAnchorMD &MD = It->second;
+  uint32_t Len = 0;
+  for (const TraceVarRef &V : MD.Vars)
+    Len += V.Size;
+  IRBuilder<> B(&Op);
+  Value *Armed = B.CreateCall(rt("__wsn_rt_anchor_armed", I8, {}), {});
+  Value *Cond = B.CreateICmpNE(Armed, ConstantInt::get(I8, 0));
+  Instruction *Then = SplitBlockAndInsertIfThen(Cond, &Op, false);
+  B.SetInsertPoint(Then);
+  B.CreateCall(rt("__wsn_rt_checkpoint_begin", VoidTy, {I16, I16}),
+               {i16(Op.anchor()), i16(Len)});
+  FunctionCallee Put = rt("__wsn_rt_put", VoidTy, {PtrTy, I16});
+  auto Locals = Op.locals().begin();
+  for (const TraceVarRef &V : MD.Vars) {
+    Value *P;
+    if (V.isGlobal()) {
+      P = V.Global;
+    } else {
+      if (Locals == Op.locals().end())
+        return makeError(formatv("anchor {0}: !wsn.anchors lists more locals "
+                                 "than the op passes",
+                                 Op.anchor()));
+      P = Locals->get();
+      ++Locals;
+    }
+    B.CreateCall(Put, {P, i16(V.Size)});
+  }
+  B.CreateStore(i16(0), counter());
+  B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
+  return Error::success();
+}
+
+/// Multi-level (thesis 4.4.1): the skipped callee's return value and the
+/// final values of the globals it may write, in one EFFECT record.
+Error RecordLowerer::lowerEffect(EffectOp &Op) {
+  auto It = Effects.find(Op.site());
+  if (It == Effects.end())
+    return makeError(formatv("effect site {0} in function '{1}' is missing "
+                             "from !wsn.effects",
+                             Op.site(), Op.getFunction()->getName()));
+  const TraceEffectMD &MD = It->second;
+  uint32_t Len = MD.ReturnSize;
+  for (const TraceVarRef &V : MD.Writes)
+    Len += V.Size;
+  IRBuilder<> B(&Op);
+  B.CreateCall(rt("__wsn_rt_effect_begin", VoidTy, {I16, I16}),
+               {i16(Op.site()), i16(Len)});
+  FunctionCallee Put = rt("__wsn_rt_put", VoidTy, {PtrTy, I16});
+  if (Value *Ret = Op.returnValue()) {
+    GlobalVariable *Slot = retSlot();
+    B.CreateStore(Ret, Slot);
+    B.CreateCall(Put, {Slot, i16(MD.ReturnSize)});
+    Op.replaceAllUsesWith(Ret);
+  }
+  for (const TraceVarRef &V : MD.Writes)
+    B.CreateCall(Put, {V.Global, i16(V.Size)});
+  B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
+  return Error::success();
+}
+
+/// Invariant check: the CRC-16 of the invariant's inputs and the CHECK /
+/// VIOLATION record, with interrupts off, counted as one reference (the CRC
+/// reads interrupt-shared globals; spec/instrumentation.md, "Checks").
+Error RecordLowerer::lowerCheck(CheckOp &Op) {
+  auto It = Invariants.find(Op.inv());
+  if (It == Invariants.end())
+    return makeError(formatv("inv {0} in function '{1}' is missing from "
+                             "!wsn.invariants",
+                             Op.inv(), Op.getFunction()->getName()));
+  IRBuilder<> B(&Op);
+  Value *State = irqSave(B);
+  FunctionCallee Crc = rt("__wsn_crc16", I16, {I16, PtrTy, I16});
+  Value *C = i16(0xFFFF);
+  for (const TraceVarRef &V : It->second.Inputs)
+    C = B.CreateCall(Crc, {C, V.Global, i16(V.Size)});
+  Value *Ok = B.CreateZExt(Op.ok(), I8);
+  B.CreateCall(rt("__wsn_rt_check", VoidTy, {I16, I8, I16}),
+               {i16(Op.inv()), Ok, C});
+  addToCounter(B, 1);
+  irqRestore(B, State);
+  return Error::success();
+}
+
+Error RecordLowerer::lower(TraceOp &Op) {
+  IRBuilder<> B(&Op);
+  auto Id = [&] { return i16(Op.id()); };
+  auto Simple = [&](StringRef Name) {
+    B.CreateCall(rt(Name, VoidTy, {I16}), {Id()});
+  };
+  switch (Op.kind()) {
+  case TraceOpKind::FuncEntry:
+    Simple("__wsn_rt_entry");
+    break;
+  case TraceOpKind::FuncExit:
+    Simple("__wsn_rt_exit");
+    break;
+  case TraceOpKind::IrqEntry:
+    Simple("__wsn_rt_irq_entry");
+    break;
+  case TraceOpKind::IrqExit:
+    Simple("__wsn_rt_irq_exit");
+    break;
+  case TraceOpKind::Sched:
+    Simple("__wsn_rt_sched");
+    break;
+  case TraceOpKind::SkipBegin:
+    Simple("__wsn_rt_skip_begin");
+    break;
+  case TraceOpKind::SkipEnd:
+    Simple("__wsn_rt_skip_end");
+    break;
+  case TraceOpKind::RegionBegin: {
+    Value *S = irqSave(B);
+    OpenRegions[{Op.getFunction(), Op.id()}] = S;
+    break;
+  }
+  case TraceOpKind::RegionEnd: {
+    auto *RE = cast<RegionEndOp>(&Op);
+    auto It = OpenRegions.find({Op.getFunction(), Op.id()});
+    if (It == OpenRegions.end())
+      return makeError(formatv("wsn.region.end site {0} in function '{1}' "
+                               "has no wsn.region.begin before it",
+                               Op.id(), Op.getFunction()->getName()));
+    if (RE->count() == 0)
+      return makeError(formatv("wsn.region.end site {0} in function '{1}': "
+                               "the count is not a positive constant",
+                               Op.id(), Op.getFunction()->getName()));
+    addToCounter(B, RE->count());
+    irqRestore(B, It->second);
+    OpenRegions.erase(It);
+    break;
+  }
+  case TraceOpKind::Anchor:
+    return lowerAnchor(cast<AnchorOp>(Op));
+  case TraceOpKind::Input: {
+    auto *In = cast<InputOp>(&Op);
+    Value *V = In->value();
+    Value *Masked = B.CreateAnd(V, In->mask());
+    Value *W = B.CreateZExtOrTrunc(Masked, I32);
+    B.CreateCall(rt("__wsn_rt_input", VoidTy, {I16, I32}), {Id(), W});
+    Op.replaceAllUsesWith(V);
+    break;
+  }
+  case TraceOpKind::InputBytes: {
+    auto *In = cast<InputBytesOp>(&Op);
+    B.CreateCall(rt("__wsn_rt_input_bytes", VoidTy, {I16, PtrTy, I16}),
+                 {Id(), In->buffer(), B.CreateZExtOrTrunc(In->length(), I16)});
+    break;
+  }
+  case TraceOpKind::Send:
+  case TraceOpKind::Recv: {
+    Value *A = Op.getArgOperand(1), *C = Op.getArgOperand(2);
+    bool Send = Op.kind() == TraceOpKind::Send;
+    B.CreateCall(rt(Send ? "__wsn_rt_send" : "__wsn_rt_recv", VoidTy,
+                    {I16, I16, I16}),
+                 {Id(), B.CreateZExtOrTrunc(A, I16),
+                  B.CreateZExtOrTrunc(C, I16)});
+    break;
+  }
+  case TraceOpKind::Effect:
+    return lowerEffect(cast<EffectOp>(Op));
+  case TraceOpKind::Check:
+    return lowerCheck(cast<CheckOp>(Op));
+  }
+  return Error::success();
+}
+
+template <typename MDT, typename KeyFn>
+Error readInto(Expected<std::vector<MDT>> V, DenseMap<uint32_t, MDT> &Out,
+               KeyFn Key) {
+  if (!V)
+    return V.takeError();
+  for (MDT &E : *V)
+    Out.insert({Key(E), std::move(E)});
+  return Error::success();
+}
+
+Expected<RecordLoweringStats> RecordLowerer::run() {
+  TraceMetadata MD(M);
+  if (Error E = readInto(MD.anchors(), Anchors,
+                         [](const TraceAnchorMD &A) { return A.Id; }))
+    return std::move(E);
+  if (Error E = readInto(MD.effects(), Effects,
+                         [](const TraceEffectMD &A) { return A.Site; }))
+    return std::move(E);
+  if (Error E = readInto(MD.invariants(), Invariants,
+                         [](const TraceInvariantMD &A) { return A.Id; }))
+    return std::move(E);
+
+  std::vector<TraceOp *> Ops;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *Op = dyn_cast<TraceOp>(&I))
+        Ops.push_back(Op);
+  // Block order: a region's begin is lowered before its end.
+  for (TraceOp *Op : Ops) {
+    if (Error E = lower(*Op))
+      return std::move(E);
+    ++Stats.Lowered;
+  }
+  for (TraceOp *Op : Ops)
+    Op->eraseFromParent();
+  // Drop the now unused reserved declarations.
+  SmallVector<Function *, 16> Dead;
+  for (Function &F : M)
+    if (isTraceOpDeclaration(F) && F.use_empty())
+      Dead.push_back(&F);
+  for (Function *F : Dead)
+    F->eraseFromParent();
+  if (!OpenRegions.empty())
+    return makeError("wsn.region.begin without a matching wsn.region.end");
+  return Stats;
+}
+
+} // namespace
+
+Expected<RecordLoweringStats> lowerForRecord(Module &M, RecordTarget T) {
+  return RecordLowerer(M, T).run();
+}
+
+Expected<RecordLoweringStats> lowerForRecord(Module &M) {
+  return lowerForRecord(M, recordTargetOf(M));
+}
+
+PreservedAnalyses RecordLoweringPass::run(Module &M,
+                                          ModuleAnalysisManager &) {
+  Expected<RecordLoweringStats> S =
+      HasTarget ? lowerForRecord(M, T) : lowerForRecord(M);
+  if (!S) {
+    M.getContext().emitError("wsn-lower<record>: " + toString(S.takeError()));
+    return PreservedAnalyses::none();
+  }
+  return S->Lowered ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace wsn
