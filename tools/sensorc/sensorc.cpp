@@ -120,6 +120,7 @@ static int decomposeCmd(ArrayRef<StringRef> Args) {
   CodeGenOptions CG;
   CG.AppHeader = AppHeader;
   CG.SpecName = sys::path::filename(Spec).str();
+  CodeGenerator Gen(**D, CG);
   json::Array NodesJson;
   for (auto &[N, NR] : (*D)->PerNode) {
     bool HasWork = !NR.Local_.Stmts.empty() || !NR.Served.empty();
@@ -128,7 +129,7 @@ static int decomposeCmd(ArrayRef<StringRef> Args) {
       sys::path::append(Base, "node_" + std::to_string(N));
       if (Error E = writeFile((Base + ".sl").str(), printProgram(NR.Local_)))
         return fail(std::move(E));
-      auto C = generateNodeC(**D, N, CG);
+      auto C = Gen.node(N);
       if (!C)
         return fail(C.takeError());
       if (Error E = writeFile((Base + ".c").str(), *C))

@@ -5,6 +5,7 @@
 // pseudo-random valuations of every variable and property-checking function.
 //
 //===----------------------------------------------------------------------===//
+#include "CodeGen.h"
 #include "Decompose.h"
 #include "Eval.h"
 #include "Parser.h"
@@ -389,12 +390,75 @@ TEST(SensorCDecompose, RandomPropertiesConjunctionOfLocalsEqualsGlobal) {
     unsigned V = expectConjunctionEqualsGlobal(G, *D, 40, Net ? 8 : N + 1, Seed);
     Violated += V;
     Held += 40 - V;
+    // Code generation succeeds for every node of every random decomposition.
+    CodeGenerator CG(*D, CodeGenOptions());
+    for (auto &[N, NR] : D->PerNode) {
+      auto C = CG.node(N);
+      ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+      EXPECT_NE(C->find("void sensorc_check_all(void)"), std::string::npos);
+    }
     ++Checked;
   }
   EXPECT_EQ(Checked, 60u);
   // Both outcomes occur often, so a wrong decomposition would be seen.
   EXPECT_GT(Violated, 200u);
   EXPECT_GT(Held, 200u);
+}
+
+TEST(SensorCDecompose, MutatedInputsNeverCrash) {
+  // Random edits of valid specs must give a result or a located error.
+  std::vector<std::string> Seeds;
+  for (const char *F : {"fig3_2_loop_free.sg", "fig3_5_link_creation.sg"}) {
+    auto P = parseExample(F);
+    Seeds.push_back(printProgram(P));
+  }
+  static const char *Tokens[] = {"(", ")", "[", "]", ";", "AND", "NOT", "->",
+                                 "IF", "ERROR", "n", "m", "0", "...", "#PROPERTY",
+                                 "TEMP", "=", ".", "SEND", "LESS_THAN", "\"",
+                                 "/*", "99999999999", "-"};
+  std::mt19937_64 R(11);
+  unsigned Errors = 0;
+  for (unsigned I = 0; I < 1500; ++I) {
+    std::string T = Seeds[I % Seeds.size()];
+    for (unsigned K = 0, E = 1 + R() % 3; K < E; ++K) {
+      size_t Pos = R() % (T.size() + 1);
+      switch (R() % 3) {
+      case 0:
+        T.insert(Pos, std::string(" ") + Tokens[R() % 24] + " ");
+        break;
+      case 1:
+        T.erase(Pos, 1 + R() % 6);
+        break;
+      default:
+        if (Pos < T.size())
+          T[Pos] = static_cast<char>(R() % 128);
+      }
+    }
+    auto P = parseProgram(T, "mut.sg");
+    if (!P) {
+      std::string Msg = llvm::toString(P.takeError());
+      EXPECT_EQ(Msg.rfind("mut.sg:", 0), 0u) << Msg;
+      EXPECT_NE(Msg.find(": error: "), std::string::npos) << Msg;
+      ++Errors;
+      continue;
+    }
+    DecomposeOptions O;
+    O.NodeCount = 3;
+    O.BaseDir = SENSORC_EXAMPLES_DIR;
+    auto D = decompose(*P, O);
+    if (!D) {
+      std::string Msg = llvm::toString(D.takeError());
+      EXPECT_NE(Msg.find("mut.sg:"), std::string::npos) << Msg;
+      ++Errors;
+      continue;
+    }
+    CodeGenerator Gen(**D, CodeGenOptions());
+    for (auto &[N, NR] : (*D)->PerNode) {
+      auto C = Gen.node(N);
+      EXPECT_TRUE(bool(C)) << llvm::toString(C.takeError());
+    }
+  }
+  EXPECT_GT(Errors, 300u);
 }
 
 //===----------------------------------------------------------------------===//

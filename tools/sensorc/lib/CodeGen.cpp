@@ -60,9 +60,11 @@ struct Occurrence {
 
 class NodeEmitter {
 public:
-  NodeEmitter(const Decomposition &D, unsigned Self, const CodeGenOptions &O)
+  NodeEmitter(const Decomposition &D, unsigned Self, const CodeGenOptions &O,
+              const std::map<std::string, unsigned> &Ids,
+              const std::map<std::string, ExprPtr> &Exprs)
       : D(D), Self(Self), O(O), NR(D.PerNode.at(Self)), L(NR.Local_),
-        Ids(itemIds(D)), Exprs(itemExprs(D)) {}
+        Ids(Ids), Exprs(Exprs) {}
 
   Expected<std::string> run();
 
@@ -85,8 +87,8 @@ private:
   const CodeGenOptions &O;
   const NodeResult &NR;
   const Program &L;
-  std::map<std::string, unsigned> Ids;
-  std::map<std::string, ExprPtr> Exprs;
+  const std::map<std::string, unsigned> &Ids;
+  const std::map<std::string, ExprPtr> &Exprs;
   std::vector<Occurrence> Occs;
   std::set<std::pair<unsigned, int64_t>> Slots; // remote (item, holder)
   std::set<unsigned> LocalItems;                // read with holder == Self
@@ -299,7 +301,8 @@ void NodeEmitter::loops(raw_ostream &OS, const std::set<std::string> &Vars,
        << setOf(V).size() << "u; ++i_" << V << ") {\n";
     In += "  ";
     OS << In << "const uint16_t " << V << " = sensorc_set_" << V << "_[i_"
-       << V << "];\n";
+       << V << "];\n"
+       << In << "(void)" << V << ";\n";
   }
 }
 
@@ -719,13 +722,23 @@ Expected<std::string> NodeEmitter::run() {
 
 } // namespace
 
-Expected<std::string> generateNodeC(const Decomposition &D, unsigned Node,
-                                    const CodeGenOptions &Opts) {
+CodeGenerator::CodeGenerator(const Decomposition &D, CodeGenOptions Opts)
+    : D(D), Opts(std::move(Opts)), Exprs(itemExprs(D)) {
+  for (auto &[K, E] : Exprs)
+    Ids.emplace(K, Ids.size());
+}
+
+Expected<std::string> CodeGenerator::node(unsigned Node) const {
   if (!D.PerNode.count(Node))
     return createStringError(inconvertibleErrorCode(),
                              "node %u has no decomposition result", Node);
-  NodeEmitter E(D, Node, Opts);
+  NodeEmitter E(D, Node, Opts, Ids, Exprs);
   return E.run();
+}
+
+Expected<std::string> generateNodeC(const Decomposition &D, unsigned Node,
+                                    const CodeGenOptions &Opts) {
+  return CodeGenerator(D, Opts).node(Node);
 }
 
 } // namespace sensorc

@@ -29,6 +29,21 @@ struct CodeGenOptions {
 /// in request/reply messages.
 std::map<std::string, unsigned> itemIds(const Decomposition &D);
 
+/// Generates the C of several nodes of one decomposition, sharing the item
+/// tables.
+class CodeGenerator {
+public:
+  CodeGenerator(const Decomposition &D, CodeGenOptions Opts);
+  llvm::Expected<std::string> node(unsigned Node) const;
+
+private:
+  const Decomposition &D;
+  CodeGenOptions Opts;
+  std::map<std::string, unsigned> Ids;
+  std::map<std::string, std::shared_ptr<const Expr>> Exprs;
+};
+
+/// One node's C (builds the item tables each call; see CodeGenerator).
 llvm::Expected<std::string> generateNodeC(const Decomposition &D,
                                           unsigned Node,
                                           const CodeGenOptions &Opts);
