@@ -1025,6 +1025,12 @@ CheckOp *TraceOpBuilder::createCheck(uint32_t Inv, Value *Ok) {
 
 Expected<EffectOp *> TraceOpBuilder::wrapUninstrumentedCall(CallBase &Call,
                                                             uint32_t Site) {
+  if (!isa<CallInst>(Call))
+    return createStringError(inconvertibleErrorCode(),
+                             "skip site %u: only plain calls can be skipped "
+                             "(found %s in '%s')",
+                             Site, Call.getOpcodeName(),
+                             Call.getFunction()->getName().str().c_str());
   Value *Ret = Call.getType()->isVoidTy() ? nullptr : &Call;
   if (Ret && !isa<IntegerType>(Ret->getType()) && Call.use_empty())
     Ret = nullptr; // an unused non-integer result needs no recording
