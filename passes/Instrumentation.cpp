@@ -103,6 +103,19 @@ bool isTransparentCall(const CallBase &CB) {
   return F && ModuleModel::isTransparentCallee(F);
 }
 
+/// Intrinsics that may sit inside an atomic region: they become no code
+/// (debug info, lifetime markers, assumptions) and neither take interrupts
+/// nor write records.
+bool isHarmlessIntrinsic(const Instruction &I) {
+  const auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return false;
+  if (isa<DbgInfoIntrinsic>(II) || II->isLifetimeStartOrEnd() ||
+      II->isAssumeLikeIntrinsic())
+    return true;
+  return II->doesNotAccessMemory();
+}
+
 /// Inline asm that turns interrupts back on inside a handler.
 bool enablesInterrupts(const Function &F) {
   for (const Instruction &I : instructions(F)) {
@@ -314,24 +327,31 @@ void Instrumenter::expandMemIntrinsics(FuncPlan &P) {
     uint64_t N = Len->getZExtValue();
     IRBuilder<> IB(MI);
     Type *I8 = IB.getInt8Ty();
+    const DataLayout &DL = M.getDataLayout();
+    auto At = [&](Value *Base, uint64_t K) -> Value * {
+      if (K == 0)
+        return Base;
+      return IB.CreateGEP(I8, Base,
+                          ConstantInt::get(DL.getIndexType(Base->getType()), K));
+    };
     bool Vol = MI->isVolatile();
     if (auto *MS = dyn_cast<MemSetInst>(MI)) {
       for (uint64_t K = 0; K < N; ++K) {
-        Value *Ptr = IB.CreateConstGEP1_64(I8, MS->getDest(), K);
+        Value *Ptr = At(MS->getDest(), K);
         StoreInst *St = IB.CreateStore(MS->getValue(), Ptr, Vol);
         P.Counted.insert(St);
       }
     } else {
       SmallVector<Value *, 16> Bytes;
       for (uint64_t K = 0; K < N; ++K) {
-        Value *Ptr = IB.CreateConstGEP1_64(I8, MT->getSource(), K);
+        Value *Ptr = At(MT->getSource(), K);
         LoadInst *Ld = IB.CreateLoad(I8, Ptr, Vol);
         if (SrcShared)
           P.Counted.insert(Ld);
         Bytes.push_back(Ld);
       }
       for (uint64_t K = 0; K < N; ++K) {
-        Value *Ptr = IB.CreateConstGEP1_64(I8, MT->getDest(), K);
+        Value *Ptr = At(MT->getDest(), K);
         StoreInst *St = IB.CreateStore(Bytes[K], Ptr, Vol);
         if (DstShared)
           P.Counted.insert(St);
@@ -782,7 +802,7 @@ void Instrumenter::insertRegions(FuncPlan &P) {
       if (auto *In = dyn_cast<InputOp>(I); In && First &&
                                           In->value() == In->getPrevNode())
         continue;
-      if (isa<CallBase>(I) && !isa<DbgInfoIntrinsic>(I))
+      if (isa<CallBase>(I) && !isHarmlessIntrinsic(*I))
         Close();
       else if (I->isTerminator() || isa<FenceInst>(I))
         Close();
