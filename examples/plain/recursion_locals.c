@@ -2,7 +2,7 @@
    pointers, pointers to locals passed down and stored in globals, strings
    through the C library. Ends at done(). */
 #include <stdint.h>
-#include <string.h>
+#include "mote_string.h"
 
 char names[3][8];
 char joined[24];

@@ -1,7 +1,9 @@
 /* Deterministic mote program: structs, arrays, pointers to globals and locals
-   stored in memory, memcpy/memset, function pointers. Ends at done(). */
+   stored in memory, memcpy/memset, function pointers. Ends at done().
+   wsn-replay-layout-dependent: buf
+*/
 #include <stdint.h>
-#include <string.h>
+#include "mote_string.h"
 
 struct sample {
   uint8_t kind;

@@ -2,7 +2,7 @@
    queue, a const table of function pointers, struct assignment, structs
    passed and returned by value, a union. Ends at done(). */
 #include <stdint.h>
-#include <string.h>
+#include "mote_string.h"
 
 typedef void (*task_fn)(void);
 typedef struct {

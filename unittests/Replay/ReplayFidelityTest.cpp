@@ -150,6 +150,67 @@ TEST_P(PlainExample, ReplayMemoryMatchesSimavr) {
   EXPECT_EQ(Sum2.Mismatches.front().Name, G.Name);
 }
 
+// The same C lowered for the MSP430 (its own layout, no ELF: globals laid out
+// in its RAM) must compute the same values: every global without pointers and
+// of the same size on both targets holds the bytes simavr shows for the AVR.
+TEST_P(PlainExample, MSP430ReplayComputesTheSameGlobals) {
+  const std::string &Src = GetParam();
+  auto B = buildForAVR(Src);
+  ASSERT_TRUE(bool(B)) << toString(B.takeError());
+  auto Sim = wsn::runSimavrToMarker(B->Elf, "atmega128", "done");
+  ASSERT_TRUE(bool(Sim)) << toString(Sim.takeError());
+  wsn::ReplayLoweringOptions AL;
+  AL.ElfPath = B->Elf;
+  auto AVR = wsn::loadForReplay(B->PrepBC, AL);
+  ASSERT_TRUE(bool(AVR)) << toString(AVR.takeError());
+
+  SmallString<256> MspBC(WSN_TEST_WORK_DIR);
+  sys::path::append(MspBC, sys::path::stem(Src) + ".msp430.bc");
+  if (Error E = run(std::string(WSN_LLVM_TOOLS_DIR) + "/clang",
+                    {"--target=msp430", "-mmcu=msp430f1611", "-O1", "-g", "-emit-llvm",
+                     "-c", Src, "-o", std::string(MspBC)}))
+    FAIL() << toString(std::move(E));
+  wsn::ReplayLoweringOptions ML;
+  ML.StopAt = "done";
+  auto Msp = wsn::loadForReplay(MspBC, ML);
+  ASSERT_TRUE(bool(Msp)) << toString(Msp.takeError());
+  EXPECT_EQ((*Msp)->info().Target.MCU, "msp430f1611");
+  auto Out = (*Msp)->run();
+  ASSERT_TRUE(bool(Out));
+  ASSERT_EQ(Out->Reason, wsn::ReplayStop::Marker) << Out->Message;
+
+  // A source line "wsn-replay-layout-dependent: a b" names globals whose
+  // bytes legitimately depend on the target layout (raw copies of structs).
+  std::vector<std::string> LayoutDependent;
+  if (auto Text = MemoryBuffer::getFile(Src)) {
+    StringRef T = (*Text)->getBuffer();
+    size_t P = T.find("wsn-replay-layout-dependent:");
+    if (P != StringRef::npos) {
+      StringRef L = T.substr(P).split('\n').first.split(':').second;
+      SmallVector<StringRef, 4> Names;
+      L.split(Names, ' ', -1, false);
+      for (StringRef N : Names)
+        if (!N.trim().empty() && N.trim() != "*/")
+          LayoutDependent.push_back(N.trim().str());
+    }
+  }
+  unsigned Compared = 0;
+  for (const wsn::ReplayGlobal &MG : (*Msp)->info().Globals) {
+    if (llvm::is_contained(LayoutDependent, MG.Name))
+      continue;
+    auto AG = std::find_if((*AVR)->info().Globals.begin(), (*AVR)->info().Globals.end(),
+                           [&](const wsn::ReplayGlobal &G) { return G.Name == MG.Name; });
+    if (AG == (*AVR)->info().Globals.end() || AG->Size != MG.Size ||
+        !AG->PointerOffsets.empty() || !MG.PointerOffsets.empty())
+      continue;
+    ++Compared;
+    ArrayRef<uint8_t> Want = ArrayRef<uint8_t>(Sim->Data).slice(AG->Addr, AG->Size);
+    ArrayRef<uint8_t> Got = (*Msp)->memory().slice(MG.Addr, MG.Size);
+    EXPECT_EQ(Want, Got) << Src << ": global " << MG.Name;
+  }
+  EXPECT_GE(Compared, 2u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Examples, PlainExample, ::testing::ValuesIn(plainExamples()),
                          [](const ::testing::TestParamInfo<std::string> &I) {
                            std::string N = sys::path::stem(I.param).str();
