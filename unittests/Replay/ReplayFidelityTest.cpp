@@ -67,10 +67,10 @@ struct Built {
 };
 
 /// clang -> prepare (private globals get symbols) -> llc -> avr-gcc.
-Expected<Built> buildForAVR(const std::string &Src) {
+Expected<Built> buildForAVR(const std::string &Src, const std::string &OptLevel = "-O1") {
   std::string Tools = WSN_LLVM_TOOLS_DIR;
   SmallString<256> Work(WSN_TEST_WORK_DIR);
-  sys::path::append(Work, sys::path::stem(Src));
+  sys::path::append(Work, sys::path::stem(Src) + OptLevel);
   sys::fs::create_directories(Work);
   auto P = [&](StringRef Ext) {
     SmallString<256> S(Work);
@@ -78,7 +78,7 @@ Expected<Built> buildForAVR(const std::string &Src) {
     return std::string(S);
   };
   Built B{P(".prep.bc"), P(".elf")};
-  if (Error E = run(Tools + "/clang", {"--target=avr", "-mmcu=atmega128", "-O1", "-g",
+  if (Error E = run(Tools + "/clang", {"--target=avr", "-mmcu=atmega128", OptLevel, "-g",
                                        "-emit-llvm", "-c", Src, "-o", P(".bc")}))
     return std::move(E);
   LLVMContext Ctx;
@@ -104,10 +104,17 @@ Expected<Built> buildForAVR(const std::string &Src) {
 }
 
 class PlainExample : public ::testing::TestWithParam<std::string> {};
+void checkAgainstSimavr(const std::string &Src, const std::string &Opt);
 
 TEST_P(PlainExample, ReplayMemoryMatchesSimavr) {
   const std::string &Src = GetParam();
-  auto B = buildForAVR(Src);
+  for (const char *Opt : {"-O1", "-O0", "-Os"})
+    checkAgainstSimavr(Src, Opt);
+}
+
+void checkAgainstSimavr(const std::string &Src, const std::string &Opt) {
+  SCOPED_TRACE(Src + " " + Opt);
+  auto B = buildForAVR(Src, Opt);
   ASSERT_TRUE(bool(B)) << toString(B.takeError());
 
   auto Sim = wsn::runSimavrToMarker(B->Elf, "atmega128", "done");
