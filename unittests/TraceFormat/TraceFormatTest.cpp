@@ -654,4 +654,37 @@ TEST(TraceFormatErrors, WriterRejectsBadGeometry) {
   EXPECT_THAT_EXPECTED(TraceWriter::create(O), Succeeded);
 }
 
+TEST(TraceFormatWriter, WrappedWithHeadAtSegmentStart) {
+  // Writer-only geometry: 4 segments of 16 bytes, 2-byte SCHED records.
+  TraceWriter::Options O;
+  O.BufSize = 64;
+  O.SegSize = 16;
+  auto W = TraceWriter::create(O);
+  ASSERT_THAT_EXPECTED(W, Succeeded);
+  for (unsigned I = 0; I < 64; ++I) // exactly two laps: head back at 0
+    W->sched(uint16_t(I));
+  EXPECT_EQ(W->header().Head, 0);
+  EXPECT_EQ(W->header().Wraps, 2u);
+  EXPECT_TRUE(W->anchorArmed());
+  auto T = TraceFile::parse(W->bytes());
+  ASSERT_THAT_EXPECTED(T, Succeeded);
+  // Segment 0 is the one being written (empty): all of it is stale; the tail is 1, 2, 3.
+  EXPECT_EQ(T->staleBytes(), 16u);
+  ASSERT_EQ(T->tail().size(), 3u);
+  EXPECT_EQ(T->tail()[0].Segment, 1u);
+  EXPECT_EQ(T->tail()[2].Segment, 3u);
+  auto R = T->decode();
+  ASSERT_THAT_EXPECTED(R, Succeeded);
+  ASSERT_EQ(R->size(), 24u);
+  EXPECT_EQ(R->front().Fields[0], 40u);
+  EXPECT_EQ(R->back().Fields[0], 63u);
+  EXPECT_EQ(R->back().LinearOffset, 46u);
+}
+
+TEST(TraceFormatWriter, LoadReportsMissingFile) {
+  auto T = TraceFile::load("/nonexistent/dir/x.wtr");
+  ASSERT_FALSE(bool(T));
+  EXPECT_EQ(llvm::toString(T.takeError()).rfind("cannot read: ", 0), 0u);
+}
+
 } // namespace
