@@ -744,6 +744,18 @@ Error Instrumenter::insertSkips(FuncPlan &P) {
           S.Writes.size(), Size, Opts.SegSize));
     uint32_t Site = Ids.next(IdAllocator::Site);
     B->setDebugLoc(DebugLoc());
+    if (Size == 0 || CB.doesNotReturn()) {
+      // Nothing to record (void, or an unused non-integer result, and no
+      // global written), or the callee never returns: the span alone; an
+      // empty or unreachable EFFECT would only cost code and trace bytes.
+      B->setInsertPoint(&CB);
+      B->setDebugLoc(CB.getDebugLoc());
+      B->createSkipBegin(Site);
+      B->setInsertPointAfter(&CB);
+      B->createSkipEnd(Site);
+      ++Stats.Skips;
+      continue;
+    }
     Expected<EffectOp *> E = B->wrapUninstrumentedCall(CB, Site);
     if (!E)
       return makeError(toString(E.takeError()) + " " + where(CB));

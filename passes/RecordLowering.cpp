@@ -24,6 +24,8 @@
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#include <map>
+
 using namespace llvm;
 
 namespace wsn {
@@ -63,6 +65,10 @@ private:
     return M.getDataLayout().getTypeAllocSize(Ty);
   }
   GlobalVariable *retSlot();
+  using VarList = std::vector<std::pair<Value *, uint32_t>>;
+  Function *makeHelper(StringRef Name, Type *Ret, Function &Like);
+  void emitPuts(IRBuilder<> &B, const VarList &L, Function &User);
+  Value *emitCrc(IRBuilder<> &B, const VarList &L, Function &User);
 
   Error lower(TraceOp &Op);
   Error lowerAnchor(AnchorOp &Op);
@@ -80,6 +86,10 @@ private:
   /// Region begin -> the saved interrupt state, for the matching end.
   DenseMap<std::pair<Function *, uint32_t>, Value *> OpenRegions;
   RecordLoweringStats Stats;
+  /// Lists of (global, size) written by several records / checksummed by
+  /// several checks: emitted once as an internal helper (code size).
+  std::map<VarList, unsigned> PutUses, CrcUses;
+  std::map<VarList, Function *> PutHelpers, CrcHelpers;
 };
 
 FunctionCallee RecordLowerer::rt(StringRef Name, Type *Ret,
@@ -162,6 +172,61 @@ GlobalVariable *RecordLowerer::retSlot() {
                             ConstantAggregateZero::get(Ty), Name);
 }
 
+Function *RecordLowerer::makeHelper(StringRef Name, Type *Ret, Function &Like) {
+  Function *F = Function::Create(FunctionType::get(Ret, false),
+                                 GlobalValue::InternalLinkage,
+                                 M.getDataLayout().getProgramAddressSpace(),
+                                 Name, &M);
+  F->addFnAttr(Attribute::NoUnwind);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::MinSize);
+  F->addFnAttr(Attribute::OptimizeForSize);
+  for (StringRef A : {"target-cpu", "target-features"})
+    if (Like.hasFnAttribute(A))
+      F->addFnAttr(Like.getFnAttribute(A));
+  if (Ret->isIntegerTy(16))
+    F->addRetAttr(Attribute::ZExt);
+  return F;
+}
+
+void RecordLowerer::emitPuts(IRBuilder<> &B, const VarList &L, Function &User) {
+  FunctionCallee Put = rt("__wsn_rt_put", VoidTy, {PtrTy, I16});
+  if (L.size() >= 2 && PutUses[L] >= 2) {
+    Function *&H = PutHelpers[L];
+    if (!H) {
+      H = makeHelper("__wsn_puts", VoidTy, User);
+      IRBuilder<> HB(BasicBlock::Create(Ctx, "", H));
+      for (auto &[P, Size] : L)
+        HB.CreateCall(Put, {P, i16(Size)});
+      HB.CreateRetVoid();
+    }
+    B.CreateCall(H, {});
+    return;
+  }
+  for (auto &[P, Size] : L)
+    B.CreateCall(Put, {P, i16(Size)});
+}
+
+Value *RecordLowerer::emitCrc(IRBuilder<> &B, const VarList &L, Function &User) {
+  FunctionCallee Crc = rt("__wsn_crc16", I16, {I16, PtrTy, I16});
+  auto Chain = [&](IRBuilder<> &CB) {
+    Value *C = i16(0xFFFF);
+    for (auto &[P, Size] : L)
+      C = CB.CreateCall(Crc, {C, P, i16(Size)});
+    return C;
+  };
+  if (L.size() >= 2 && CrcUses[L] >= 2) {
+    Function *&H = CrcHelpers[L];
+    if (!H) {
+      H = makeHelper("__wsn_crc", I16, User);
+      IRBuilder<> HB(BasicBlock::Create(Ctx, "", H));
+      HB.CreateRet(Chain(HB));
+    }
+    return B.CreateCall(H, {});
+  }
+  return Chain(B);
+}
+
 /// LOG 4: the first anchor reached in a segment writes the checkpoint (the
 /// runtime keeps the armed flag); writing it also resets #gv_reference, so
 /// that replay, which starts at a checkpoint, knows the count there.
@@ -225,8 +290,10 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
     B.CreateCall(Put, {Slot, i16(MD.ReturnSize)});
     Op.replaceAllUsesWith(Ret);
   }
+  VarList L;
   for (const TraceVarRef &V : MD.Writes)
-    B.CreateCall(Put, {V.Global, i16(V.Size)});
+    L.push_back({V.Global, V.Size});
+  emitPuts(B, L, *Op.getFunction());
   B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
   return Error::success();
 }
@@ -242,10 +309,10 @@ Error RecordLowerer::lowerCheck(CheckOp &Op) {
                              Op.inv(), Op.getFunction()->getName()));
   IRBuilder<> B(&Op);
   Value *State = irqSave(B);
-  FunctionCallee Crc = rt("__wsn_crc16", I16, {I16, PtrTy, I16});
-  Value *C = i16(0xFFFF);
+  VarList L;
   for (const TraceVarRef &V : It->second.Inputs)
-    C = B.CreateCall(Crc, {C, V.Global, i16(V.Size)});
+    L.push_back({V.Global, V.Size});
+  Value *C = emitCrc(B, L, *Op.getFunction());
   Value *Ok = B.CreateZExt(Op.ok(), I8);
   B.CreateCall(rt("__wsn_rt_check", VoidTy, {I16, I8, I16}),
                {i16(Op.inv()), Ok, C});
@@ -365,6 +432,25 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
     for (Instruction &I : instructions(F))
       if (auto *Op = dyn_cast<TraceOp>(&I))
         Ops.push_back(Op);
+  for (TraceOp *Op : Ops) {
+    if (auto *E = dyn_cast<EffectOp>(Op)) {
+      auto It = Effects.find(E->site());
+      if (It == Effects.end())
+        continue;
+      VarList L;
+      for (const TraceVarRef &V : It->second.Writes)
+        L.push_back({V.Global, V.Size});
+      ++PutUses[L];
+    } else if (auto *C = dyn_cast<CheckOp>(Op)) {
+      auto It = Invariants.find(C->inv());
+      if (It == Invariants.end())
+        continue;
+      VarList L;
+      for (const TraceVarRef &V : It->second.Inputs)
+        L.push_back({V.Global, V.Size});
+      ++CrcUses[L];
+    }
+  }
   // Block order: a region's begin is lowered before its end.
   for (TraceOp *Op : Ops) {
     if (Error E = lower(*Op))
