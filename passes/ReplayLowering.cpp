@@ -622,8 +622,17 @@ void Lowerer::createFunctions() {
                        "replay (va_list layout is target specific)");
       continue;
     }
+    // A mote definition named like a function the host backend calls for
+    // the lowered IR (memcpy for llvm.memcpy, ...) would capture those calls:
+    // it gets a prefixed name in the host module.
+    static const char *HostReserved[] = {"memcpy", "memmove", "memset", "memcmp",
+                                         "bzero", "abort", "__wsn_mem"};
+    std::string Name = F.getName().str();
+    if (llvm::is_contained(ArrayRef<const char *>(HostReserved), F.getName()) ||
+        F.getName().starts_with(replayabi::CallbackPrefix))
+      Name = "__wsn_mote." + Name;
     Function *NF = Function::Create(hostFnType(F.getFunctionType()),
-                                    F.getLinkage(), 0, F.getName(), NM.get());
+                                    F.getLinkage(), 0, Name, NM.get());
     NF->setVisibility(F.getVisibility());
     NF->addFnAttr(Attribute::NoUnwind);
     NF->addFnAttr("frame-pointer", "all");

@@ -287,3 +287,34 @@ define i16 @main() addrspace(1) {
 }
 
 } // namespace
+
+namespace {
+// A mote program may define memcpy itself; the host's llvm.memcpy lowering
+// must still reach the host memcpy, not the mote one (which takes i16s).
+TEST(ReplayLowering, MoteMemcpyDoesNotCaptureHostMemcpy) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+@a = global [64 x i8] c"0123456789012345678901234567890123456789012345678901234567890123"
+@b = global [64 x i8] zeroinitializer
+@n = global i16 0
+@len = global i16 64
+define ptr @memcpy(ptr %d, ptr %s, i16 %n) addrspace(1) {
+  store i16 %n, ptr @n
+  ret ptr %d
+}
+define void @main() addrspace(1) {
+  %l = load i16, ptr @len
+  call void @llvm.memcpy.p0.p0.i16(ptr @b, ptr @a, i16 %l, i1 false)
+  %r = call addrspace(1) ptr @memcpy(ptr @b, ptr @a, i16 7)
+  ret void
+}
+declare void @llvm.memcpy.p0.p0.i16(ptr, ptr, i16, i1)
+)");
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Returned) << Out->Message;
+  ArrayRef<uint8_t> M = L.Runner->memory();
+  EXPECT_EQ(M[addrOf(*L.Runner, "b") + 63], '3');
+  EXPECT_EQ(le(M, addrOf(*L.Runner, "n"), 2), 7u);
+}
+} // namespace
