@@ -170,6 +170,84 @@ void PfdgGraph::computeSccs() {
   }
 }
 
+
+// Exact fallback: two node-disjoint paths from G to the sink 0 (through F1 and
+// F2) by two augmenting paths in the node-split network.
+template <typename SuccFn>
+static bool twoDisjointPaths(unsigned G, unsigned N, SuccFn &forwardSuccs,
+                             std::vector<std::vector<unsigned>> &Chains) {
+  struct Arc {
+    unsigned To;
+    int Cap;
+    unsigned Rev;
+    bool Fwd;
+  };
+  SmallVector<unsigned, 8> Succ;
+  unsigned NN = 2 * N; // in(v) = 2v, out(v) = 2v+1; the sink is in(0)
+  std::vector<std::vector<Arc>> Adj(NN);
+  auto addArc = [&](unsigned A, unsigned B, int Cap) {
+    Adj[A].push_back({B, Cap, (unsigned)Adj[B].size(), true});
+    Adj[B].push_back({A, 0, (unsigned)Adj[A].size() - 1, false});
+  };
+  for (unsigned V = 1; V < N; ++V) {
+    addArc(2 * V, 2 * V + 1, V == G ? 2 : 1);
+    forwardSuccs(V, Succ);
+    for (unsigned W : Succ)
+      addArc(2 * V + 1, 2 * W, 1);
+  }
+  unsigned Src = 2 * G, Sink = 0;
+  for (int Flow = 0; Flow < 2; ++Flow) {
+    std::vector<std::pair<int, int>> Parent(NN, {-1, -1});
+    std::deque<unsigned> Q{Src};
+    Parent[Src] = {(int)Src, -1};
+    while (!Q.empty() && Parent[Sink].first == -1) {
+      unsigned U = Q.front();
+      Q.pop_front();
+      for (unsigned I = 0; I < Adj[U].size(); ++I) {
+        const Arc &A = Adj[U][I];
+        if (A.Cap > 0 && Parent[A.To].first == -1) {
+          Parent[A.To] = {(int)U, (int)I};
+          Q.push_back(A.To);
+        }
+      }
+    }
+    if (Parent[Sink].first == -1)
+      return false;
+    for (unsigned V = Sink; V != Src;) {
+      auto [U, I] = Parent[V];
+      Arc &A = Adj[U][I];
+      A.Cap -= 1;
+      Adj[A.To][A.Rev].Cap += 1;
+      V = U;
+    }
+  }
+  // Decompose: follow used forward arcs from out(G) to the sink.
+  for (int K = 0; K < 2; ++K) {
+    std::vector<unsigned> Chain{G};
+    unsigned Cur = 2 * G + 1;
+    while (true) {
+      bool Moved = false;
+      for (Arc &A : Adj[Cur]) {
+        if (A.Fwd && A.To != Cur - 1 && A.Cap == 0 &&
+            Adj[A.To][A.Rev].Cap > 0) {
+          Adj[A.To][A.Rev].Cap -= 1; // consume
+          unsigned W = A.To / 2;
+          if (W == 0)
+            break;
+          Chain.push_back(W);
+          Cur = 2 * W + 1;
+          Moved = true;
+          break;
+        }
+      }
+      if (!Moved)
+        break;
+    }
+    Chains[K] = std::move(Chain);
+  }
+  return true;
+}
+
 // Algorithm 3, rule 2, for one dependence pair. The call graph is extended with
 // a virtual root (the hardware) that calls every entry point (main, handlers,
 // functions without callers); it can be a closest common ancestor but never
@@ -322,86 +400,146 @@ void PfdgGraph::addDependenceChains(
     return;
   }
 
-  // Node-split flow network for two node-disjoint paths G -> {F1, F2}.
-  struct Arc {
-    unsigned To;
-    int Cap;
-    unsigned Rev;
-    bool Fwd;
-  };
+  // Two node-disjoint chains G -> F1 and G -> F2 (sharing only G). Fast path:
+  // a shortest chain to one target, then one to the other avoiding it; the
+  // exact two-path flow below is used only when both orders fail.
   SmallVector<unsigned, 8> Succ;
-  for (unsigned G : Ccas) {
-    unsigned NN = 2 * N; // in(v) = 2v, out(v) = 2v+1; sink uses in(0)
-    std::vector<std::vector<Arc>> Adj(NN);
-    auto addArc = [&](unsigned A, unsigned B, int Cap) {
-      Adj[A].push_back({B, Cap, (unsigned)Adj[B].size(), true});
-      Adj[B].push_back({A, 0, (unsigned)Adj[A].size() - 1, false});
-    };
-    for (unsigned V = 1; V < N; ++V) {
-      addArc(2 * V, 2 * V + 1, V == G ? 2 : 1);
-      forwardSuccs(V, Succ);
-      for (unsigned W : Succ)
-        addArc(2 * V + 1, 2 * W, 1);
-    }
-    unsigned Src = 2 * G, Sink = 0;
-    int Flow = 0;
-    for (; Flow < 2; ++Flow) {
-      std::vector<std::pair<int, int>> Parent(NN, {-1, -1});
-      std::deque<unsigned> Q{Src};
-      Parent[Src] = {(int)Src, -1};
-      while (!Q.empty() && Parent[Sink].first == -1) {
-        unsigned U = Q.front();
-        Q.pop_front();
-        for (unsigned I = 0; I < Adj[U].size(); ++I) {
-          const Arc &A = Adj[U][I];
-          if (A.Cap > 0 && Parent[A.To].first == -1) {
-            Parent[A.To] = {(int)U, (int)I};
-            Q.push_back(A.To);
-          }
-        }
-      }
-      if (Parent[Sink].first == -1)
+  std::vector<int> Par(N, -1);
+  std::vector<unsigned> Touched;
+  auto bfsPath = [&](unsigned From, unsigned To, const std::vector<bool> *Avoid,
+                     std::vector<unsigned> &Path) {
+    for (unsigned T : Touched)
+      Par[T] = -1;
+    Touched.clear();
+    std::deque<unsigned> Q{From};
+    Par[From] = From;
+    Touched.push_back(From);
+    while (!Q.empty()) {
+      unsigned U = Q.front();
+      Q.pop_front();
+      if (U == To)
         break;
-      for (unsigned V = Sink; V != Src;) {
-        auto [U, I] = Parent[V];
-        Arc &A = Adj[U][I];
-        A.Cap -= 1;
-        Adj[A.To][A.Rev].Cap += 1;
-        V = U;
+      forwardSuccs(U, Succ);
+      for (unsigned W : Succ) {
+        if (W == 0 || Par[W] != -1 || (Avoid && (*Avoid)[W]))
+          continue;
+        Par[W] = U;
+        Touched.push_back(W);
+        Q.push_back(W);
       }
     }
-    if (Flow < 2)
-      continue; // cannot happen for a true closest common ancestor
-    // Decompose: walk saturated forward arcs from out(G).
-    std::vector<std::vector<unsigned>> Chains;
-    for (int K = 0; K < 2; ++K) {
-      std::vector<unsigned> Chain{G};
-      unsigned Cur = 2 * G + 1;
-      while (true) {
-        bool Moved = false;
-        for (Arc &A : Adj[Cur]) {
-          // A used forward arc has Cap 0 and its reverse has Cap > 0; forward
-          // arcs go out(v) -> in(w).
-          if (A.Fwd && A.To != Cur - 1 && A.Cap == 0 &&
-              Adj[A.To][A.Rev].Cap > 0) {
-            Adj[A.To][A.Rev].Cap -= 1; // consume
-            unsigned W = A.To / 2;
-            if (W == 0) {
-              Moved = false;
-              Cur = 0;
-              break;
-            }
-            Chain.push_back(W);
-            Cur = 2 * W + 1;
-            Moved = true;
-            break;
-          }
+    if (Par[To] == -1)
+      return false;
+    Path.clear();
+    for (unsigned V = To; V != From; V = Par[V])
+      Path.push_back(V);
+    Path.push_back(From);
+    std::reverse(Path.begin(), Path.end());
+    return true;
+  };
+  std::vector<bool> Avoid(N, false);
+  unsigned L1 = Local[F1], L2 = Local[F2];
+  // Shortest chains from every ancestor down to F1 and to F2: one backward
+  // breadth-first search from each target gives the next hop.
+  std::vector<int> Next[2] = {std::vector<int>(N, -1), std::vector<int>(N, -1)};
+  for (int K = 0; K < 2; ++K) {
+    unsigned T = K == 0 ? L1 : L2;
+    std::vector<int> &Nx = Next[K];
+    Nx[T] = T;
+    std::deque<unsigned> Q{T};
+    while (!Q.empty()) {
+      unsigned V = Q.front();
+      Q.pop_front();
+      reverseSuccs(V, Succ);
+      for (unsigned U : Succ)
+        if (Nx[U] == -1) {
+          Nx[U] = V;
+          Q.push_back(U);
         }
-        if (!Moved)
+    }
+  }
+  auto follow = [&](unsigned G, int K, std::vector<unsigned> &Path) {
+    Path.assign(1, G);
+    for (unsigned V = G; (int)V != Next[K][V];) {
+      V = Next[K][V];
+      Path.push_back(V);
+    }
+  };
+  for (unsigned G : Ccas) {
+    std::vector<std::vector<unsigned>> Chains(2);
+    bool Found = false;
+    // Cheapest: shortest chains through two different callees of G (the
+    // shortest chains themselves first), if they happen to be disjoint.
+    auto tryPair = [&](unsigned C0, unsigned C1) {
+      std::vector<unsigned> P0, P1;
+      follow(C0, 0, P0);
+      follow(C1, 1, P1);
+      if (C0 != G)
+        P0.insert(P0.begin(), G);
+      if (C1 != G)
+        P1.insert(P1.begin(), G);
+      bool Disjoint = true;
+      for (unsigned V : P0)
+        if (V != G)
+          Avoid[V] = true;
+      for (unsigned V : P1)
+        if (V != G && Avoid[V])
+          Disjoint = false;
+      for (unsigned V : P0)
+        Avoid[V] = false;
+      if (Disjoint) {
+        Chains[0] = std::move(P0);
+        Chains[1] = std::move(P1);
+      }
+      return Disjoint;
+    };
+    Found = tryPair(G, G);
+    if (!Found) {
+      SmallVector<unsigned, 8> Kids, K0, K1;
+      forwardSuccs(G, Kids);
+      for (unsigned C : Kids) {
+        if (C == 0)
+          continue;
+        if (Next[0][C] != -1)
+          K0.push_back(C);
+        if (Next[1][C] != -1)
+          K1.push_back(C);
+      }
+      if (G == L1)
+        K0.assign(1, G);
+      if (G == L2)
+        K1.assign(1, G);
+      unsigned Tries = 0;
+      for (unsigned A : K0) {
+        for (unsigned B : K1) {
+          if (A == B || ++Tries > 32)
+            continue;
+          if ((Found = tryPair(A, B)))
+            break;
+        }
+        if (Found)
           break;
       }
-      Chains.push_back(std::move(Chain));
     }
+    for (int Order = 0; Order < 2 && !Found; ++Order) {
+      unsigned A = Order == 0 ? L1 : L2, B = Order == 0 ? L2 : L1;
+      std::vector<unsigned> PA, PB;
+      if (!bfsPath(G, A, nullptr, PA))
+        break;
+      for (unsigned V : PA)
+        if (V != G)
+          Avoid[V] = true;
+      bool Ok = B == G || !Avoid[B] ? bfsPath(G, B, &Avoid, PB) : false;
+      for (unsigned V : PA)
+        Avoid[V] = false;
+      if (Ok) {
+        Chains[0] = std::move(PA);
+        Chains[1] = std::move(PB);
+        Found = true;
+      }
+    }
+    if (!Found && !twoDisjointPaths(G, N, forwardSuccs, Chains))
+      continue;
     // Which chain ends at F1?
     auto endsAt = [&](const std::vector<unsigned> &C, NodeId F) {
       return Global[C.back()] == F;
@@ -429,18 +567,25 @@ void PfdgGraph::addDependenceChains(
 
 void PfdgGraph::build() {
   computeSccs();
-  std::vector<std::pair<NodeId, NodeId>> Edges;
+  std::vector<std::pair<NodeId, NodeId>> Edges, Chain;
+  DenseSet<std::pair<NodeId, NodeId>> EdgeSet;
+  auto keep = [&](std::pair<NodeId, NodeId> E) {
+    if (EdgeSet.insert(E).second)
+      Edges.push_back(E);
+  };
   for (auto [F1, F2] : DepPairs) {
     // Algorithm 3, rule 1: caller/callee or siblings under one direct caller.
     if (CallSet.count({F1, F2}) || CallSet.count({F2, F1}) ||
         shareCaller(F1, F2)) {
-      Edges.push_back({F1, F2});
+      keep({F1, F2});
       continue;
     }
-    addDependenceChains(F1, F2, Edges);
+    Chain.clear();
+    addDependenceChains(F1, F2, Chain);
+    for (auto E : Chain)
+      keep(E);
   }
   llvm::sort(Edges);
-  Edges.erase(std::unique(Edges.begin(), Edges.end()), Edges.end());
   DepEdgeList = std::move(Edges);
   for (auto [A, B] : DepEdgeList)
     Nodes[A].DepSuccs.push_back(B);

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Scaling benchmark of the wsn-pfdg analysis (spec/analysis.md).
+
+Generates AVR modules shaped like nesC output (components of ~10 functions with
+their own globals, a mostly tree-shaped call graph where most functions have
+one caller, a scheduler loop in main, a few invariants and interrupt handlers),
+then times `opt -passes=wsn-pfdg` against `opt -O2` on the same bitcode and
+prints a table. Targets: the analysis no slower than -O2, near-linear growth.
+
+usage: run.py [--build DIR] [--sizes 5000,10000,20000] [--seed N] [--keep DIR]
+"""
+import argparse
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+
+LLVM = "/usr/lib/llvm-19/bin"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def generate(n, seed):
+    rnd = random.Random(seed)
+    comp_size = 10
+    ncomp = max(1, n // comp_size)
+    out = ['target datalayout = "e-P1-p:16:8-i8:8-i16:8-i32:8-i64:8-f32:8-f64:8-n8-a:8"',
+           'target triple = "avr"', ""]
+    for c in range(ncomp):
+        for k in range(3):
+            out.append(f"@C{c}$g{k} = global i16 0")
+    out.append("")
+    # Call tree: function i (i >= 1) gets a parent among earlier functions,
+    # preferring its own component's first function; 30% get a second caller.
+    callees = [[] for _ in range(n)]
+    for i in range(1, n):
+        comp = i // comp_size
+        if i % comp_size == 0:
+            parent = rnd.randrange(0, i)  # component entry: called from elsewhere
+        else:
+            parent = comp * comp_size + rnd.randrange(0, i % comp_size)
+        callees[parent].append(i)
+        if rnd.random() < 0.3:
+            extra = rnd.randrange(0, i)
+            if i not in callees[extra]:
+                callees[extra].append(i)
+    invariants = 4
+    inv_callers = rnd.sample(range(n // 4, n // 2), invariants)
+    for j in range(invariants):
+        ca, cb = rnd.randrange(ncomp), rnd.randrange(ncomp)
+        out.append(f"define zeroext i1 @wsn_invariant_{j}() {{")
+        out.append(f"  %a = load i16, ptr @C{ca}$g0")
+        out.append(f"  %b = load i16, ptr @C{cb}$g1")
+        out.append("  %s = add i16 %a, %b")
+        out.append("  %c = icmp ult i16 %s, 1000")
+        out.append("  ret i1 %c")
+        out.append("}")
+    for i in range(n):
+        comp = i // comp_size
+        rc = comp if rnd.random() < 0.85 else rnd.randrange(ncomp)
+        rg, wg = rnd.randrange(3), rnd.randrange(3)
+        out.append(f"define void @C{comp}$f{i}(i16 %x) {{")
+        out.append("entry:")
+        out.append(f"  %a = load i16, ptr @C{rc}$g{rg}")
+        out.append("  %b = add i16 %a, %x")
+        out.append(f"  store i16 %b, ptr @C{comp}$g{wg}")
+        out.append("  %c = icmp ult i16 %b, 100")
+        out.append("  br i1 %c, label %then, label %done")
+        out.append("then:")
+        half = len(callees[i]) // 2
+        for t in callees[i][:half]:
+            out.append(f"  call void @C{t // comp_size}$f{t}(i16 %b)")
+        out.append("  br label %done")
+        out.append("done:")
+        for t in callees[i][half:]:
+            out.append(f"  call void @C{t // comp_size}$f{t}(i16 %a)")
+        for j, c in enumerate(inv_callers):
+            if c == i:
+                out.append(f"  %ok{j} = call zeroext i1 @wsn_invariant_{j}()")
+                out.append(f"  %z{j} = zext i1 %ok{j} to i8")
+                out.append(f"  store volatile i8 %z{j}, ptr @check_slot")
+        out.append("  ret void")
+        out.append("}")
+    out.append("@check_slot = global i8 0")
+    for h in range(5):
+        c = rnd.randrange(ncomp)
+        out.append(f"define void @__vector_{h + 1}() #0 {{")
+        out.append(f"  %v = load volatile i8, ptr inttoptr (i16 {0x30 + h} to ptr)")
+        out.append("  %w = zext i8 %v to i16")
+        out.append(f"  store i16 %w, ptr @C{c}$g{rnd.randrange(3)}")
+        out.append("  ret void")
+        out.append("}")
+    out.append("define i16 @main() {")
+    out.append("entry:")
+    out.append("  br label %loop")
+    out.append("loop:")
+    out.append("  call void @C0$f0(i16 1)")
+    out.append("  br label %loop")
+    out.append("}")
+    out.append('attributes #0 = { "signal" }')
+    return "\n".join(out) + "\n"
+
+
+def timed(cmd):
+    # CPU time (user + sys) of the child: the machine may be shared, wall time is noisy.
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    dt = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if r.returncode != 0:
+        sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr}")
+    return dt
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"),
+                    help="build directory holding lib/WSNTrace.so")
+    ap.add_argument("--sizes", default="5000,10000,20000")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", help="keep generated modules in this directory")
+    args = ap.parse_args()
+    plugin = os.path.join(args.build, "lib", "WSNTrace.so")
+    if not os.path.exists(plugin):
+        sys.exit(f"error: {plugin} not found (build the WSNTrace target, or pass --build)")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    work = args.keep or tempfile.mkdtemp(prefix="pfdg-scale-")
+    os.makedirs(work, exist_ok=True)
+    print("CPU seconds (user+sys) of opt on the same bitcode; 'parse' is -passes=verify")
+    print(f"{'functions':>9} {'parse s':>8} {'wsn-pfdg s':>10} {'-O2 s':>8} "
+          f"{'pfdg/O2':>8} {'pfdg ms/1k fn':>14}")
+    for n in sizes:
+        ll = os.path.join(work, f"m{n}.ll")
+        bc = os.path.join(work, f"m{n}.bc")
+        with open(ll, "w") as f:
+            f.write(generate(n, args.seed))
+        subprocess.run([f"{LLVM}/llvm-as", ll, "-o", bc], check=True)
+        base = [f"{LLVM}/opt", "-disable-output", bc]
+        parse = timed(base + ["-passes=verify"])
+        pfdg = timed([f"{LLVM}/opt", f"-load-pass-plugin={plugin}", "-passes=wsn-pfdg",
+                      "-disable-output", bc])
+        o2 = timed(base + ["-passes=default<O2>"])
+        net = max(pfdg - parse, 0.0)
+        print(f"{n:>9} {parse:>8.2f} {pfdg:>10.2f} {o2:>8.2f} {pfdg / o2:>8.2f} "
+              f"{1000 * net / (n / 1000):>14.1f}", flush=True)
+    if not args.keep:
+        for f in os.listdir(work):
+            os.remove(os.path.join(work, f))
+        os.rmdir(work)
+
+
+if __name__ == "__main__":
+    main()
