@@ -271,6 +271,29 @@ IF (NOT (s BROADCAST beacon EVERY 5)) ERROR;
   expectConjunctionEqualsGlobal(G, *D, 200, 2);
 }
 
+TEST(SensorCDecompose, RegroupingKeepsIndependentVariablesApart) {
+  // Both checks give clauses of one shape; the positions that came from the
+  // same NODE variable `a` in the first are independent in the second, so
+  // Algorithm 2 needs two variables over {1, 2}, not one.
+  Program G = parseOk(R"(#GLOBAL
+#DEFINITION
+GLOBAL var x = app_x;
+NODE a = [1, 2];
+NODE b = [1, 2];
+#PROPERTY
+IF (x[0].f == a AND x[0].g == a) ERROR;
+IF (x[0].f == a AND x[0].g == b) ERROR;
+)");
+  auto D = decomposeOk(G, 3);
+  ASSERT_TRUE(D);
+  const Program &L = D->PerNode.at(0).Local_;
+  unsigned NodeDecls = 0;
+  for (auto &Dc : L.Decls)
+    NodeDecls += Dc.Kind == Decl::Node;
+  EXPECT_EQ(NodeDecls, 2u) << printProgram(L);
+  expectConjunctionEqualsGlobal(G, *D, 200, 3);
+}
+
 //===----------------------------------------------------------------------===//
 // Property test: random global properties and node sets.
 //===----------------------------------------------------------------------===//

@@ -702,7 +702,8 @@ public:
 private:
   void emit(const Group &Gr, std::vector<std::vector<int64_t>> Tuples);
   std::string nodeVarFor(const std::string &Origin,
-                         const std::vector<unsigned> &Set);
+                         const std::vector<unsigned> &Set,
+                         const std::set<std::string> &Taken);
   ExprPtr fill(const ExprPtr &E, const std::vector<ExprPtr> &Subst,
                const std::vector<bool> &Local);
   bool isLocal(const Expr &E) const;
@@ -714,10 +715,15 @@ private:
 };
 
 std::string LocalBuilder::nodeVarFor(const std::string &Origin,
-                                     const std::vector<unsigned> &Set) {
+                                     const std::vector<unsigned> &Set,
+                                     const std::set<std::string> &Taken) {
   std::string Base = Origin.empty() ? "k" : Origin;
   for (unsigned I = 1;; ++I) {
     std::string Name = I == 1 ? Base : Base + std::to_string(I);
+    if (Taken.count(Name))
+      continue; // another class of the same check
+    if (D.Source && (D.Source->findGlobal(Name) || D.Source->isTemp(Name)))
+      continue; // would clash with a declaration
     auto It = llvm::find_if(NodeVars,
                             [&](auto &P) { return P.first == Name; });
     if (It == NodeVars.end()) {
@@ -817,13 +823,16 @@ void LocalBuilder::emit(const Group &Gr,
   }
   std::vector<ExprPtr> Subst(NP);
   std::vector<bool> Local(NP, false);
+  std::set<std::string> Taken;
   for (size_t C = 0; C < Classes.size(); ++C) {
     ExprPtr Rep;
     if (Vals[C].size() == 1) {
       Rep = mkNode(Vals[C][0]);
     } else {
       std::string Origin = Gr.Pos[Classes[C][0]].Origin;
-      Rep = mkNodeVar(nodeVarFor(Origin, Vals[C]));
+      std::string Name = nodeVarFor(Origin, Vals[C], Taken);
+      Taken.insert(Name);
+      Rep = mkNodeVar(Name);
     }
     for (size_t P : Classes[C]) {
       Subst[P] = Rep;
