@@ -150,6 +150,16 @@ static int decomposeCmd(ArrayRef<StringRef> Args) {
                        {"clauses", (int64_t)(*D)->Clauses.size()},
                        {"instances", (int64_t)(*D)->Instances.size()},
                        {"greedy_cost", (int64_t)(*D)->TotalCost}};
+  json::Array ItemsJson; // the ids used in request/reply messages
+  std::vector<std::string> ByIdKeys(0);
+  for (auto &[Key, Id] : itemIds(**D)) {
+    if (ByIdKeys.size() <= Id)
+      ByIdKeys.resize(Id + 1);
+    ByIdKeys[Id] = Key;
+  }
+  for (auto &K : ByIdKeys)
+    ItemsJson.push_back(K);
+  Summary["items"] = std::move(ItemsJson);
   if ((*D)->Routing)
     Summary["routing"] = routingProtocolName(*(*D)->Routing).str();
   if (Optimum) {
