@@ -58,6 +58,12 @@ static cl::opt<bool> WsnRecordSched(
     cl::desc("wsn-trace: record LOG 3 (task choice) before every task call; "
              "needed only for non-FIFO schedulers"));
 
+static cl::opt<bool> WsnRecordLocalVolatile(
+    "wsn-record-local-volatile", cl::init(true),
+    cl::desc("wsn-trace: record volatile reads of a function's own stack "
+             "slots as inputs (deterministic; false saves code once replay "
+             "accepts them)"));
+
 namespace wsn {
 
 /// Runtime objects (`__wsn_*`) are never recorded or checkpointed.
@@ -228,8 +234,10 @@ bool Instrumenter::isNondetLoad(const LoadInst &LI) const {
   if (Addr && Target && Target->SREGAddr && *Addr == Target->SREGAddr)
     return false;
   // A local slot (e.g. the volatile result of WSN_CHECK) only changes through
-  // its own function: reading it is deterministic.
-  if (isa<AllocaInst>(getUnderlyingObject(P)))
+  // its own function: reading it is deterministic. Still recorded unless
+  // -wsn-record-local-volatile=false, because the replay lowering treats
+  // every volatile read without an input op as an error.
+  if (!WsnRecordLocalVolatile && isa<AllocaInst>(getUnderlyingObject(P)))
     return false;
   if (LI.isVolatile())
     return true;
