@@ -10,10 +10,16 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -44,7 +50,13 @@ void printHelp(raw_ostream &OS) {
         "  --level=N           multi-level tracing: instrument call depth N from invariants\n"
         "  --error-paths=FILE  restrict the slice to the error paths listed in FILE\n"
         "  --check-at=writes   check invariants after every write to their inputs\n"
-        "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE)\n"
+        "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE, default 1024)\n"
+        "  --trace-seg=BYTES   trace segment size (runtime WSN_TRACE_SEG_SIZE, default 256)\n"
+        "  --instrument=selected|all\n"
+        "                      dependence-selected functions (default) or the\n"
+        "                      instrument-everything baseline\n"
+        "  --no-inline         no selective inlining before instrumentation (Eq. 4.1)\n"
+        "  --whole-program     optimise program + trace runtime together for size\n"
         "  -I DIR -D X[=V] -U X  preprocessor options, passed to clang\n"
         "  -O0|1|2|3|s|z       optimisation level (default -Os)\n"
         "  -g / -g0            debug info (default on)\n"
@@ -102,6 +114,24 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       if (*N < 32 || *N > 0x8000)
         return makeError(formatv("--trace-buf={0}: must be between 32 and 32768 bytes", *N));
       O.TraceBuf = *N;
+    } else if (A.consume_front("--trace-seg=")) {
+      auto N = parseUnsigned("--trace-seg", A);
+      if (!N)
+        return N.takeError();
+      if (*N < 16 || *N > 0x4000)
+        return makeError(formatv("--trace-seg={0}: must be between 16 and 16384 bytes", *N));
+      O.TraceSeg = *N;
+    } else if (A.consume_front("--instrument=")) {
+      if (A != "selected" && A != "all")
+        return makeError(
+            formatv("--instrument={0}: expected 'selected' or 'all'", A.empty() ? "<empty>" : A));
+      O.InstrumentAll = A == "all";
+    } else if (A == "--no-inline") {
+      O.Inline = false;
+    } else if (A == "--inline") {
+      O.Inline = true;
+    } else if (A == "--whole-program") {
+      O.WholeProgram = true;
     } else if (A == "--save-temps") {
       O.SaveTemps = true;
     } else if (A == "-v") {
@@ -158,11 +188,25 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
     if (!sys::fs::is_regular_file(S))
       return makeError(formatv("no such source file: {0}", S));
   }
+  // The runtime's compile-time checks (trace.c): the ring holds at least two segments and is
+  // a multiple of the segment size. Say so here rather than as a C error in the runtime.
+  {
+    unsigned Buf = O.TraceBuf.value_or(1024), Seg = O.TraceSeg.value_or(256);
+    if (Buf % Seg != 0 || Buf < 2 * Seg)
+      return makeError(formatv("--trace-buf={0} with --trace-seg={1}: the ring must be a "
+                               "multiple of the segment size and hold at least two segments",
+                               Buf, Seg));
+  }
   if (StringRef(O.Out).ends_with(".elf"))
     O.Out.resize(O.Out.size() - 4);
-  if (O.NoTrace && (O.Level || !O.ErrorPaths.empty() || !O.CheckAt.empty() || O.TraceBuf))
+  if (O.NoTrace && (O.Level || !O.ErrorPaths.empty() || !O.CheckAt.empty() || O.TraceBuf ||
+                    O.TraceSeg || O.InstrumentAll))
     WithColor::warning(errs(), "wsn-cc")
-        << "--level/--error-paths/--check-at/--trace-buf have no effect with --no-trace\n";
+        << "--level/--error-paths/--check-at/--trace-buf/--trace-seg/--instrument have no "
+           "effect with --no-trace\n";
+  if (O.InstrumentAll && (O.Level || !O.ErrorPaths.empty()))
+    return makeError("--instrument=all selects every function: it cannot be combined with "
+                     "--level or --error-paths");
   return O;
 }
 
@@ -243,11 +287,21 @@ private:
   Expected<std::vector<std::string>> cachedObjects(StringRef What,
                                                    ArrayRef<std::string> Sources,
                                                    ArrayRef<std::string> Deps,
-                                                   ArrayRef<std::string> ExtraFlags);
-  Expected<std::vector<std::string>> runtimeObjects();
+                                                   ArrayRef<std::string> ExtraFlags,
+                                                   bool Bitcode = false);
+  /// The runtime compiled for the target: objects, or bitcode for --whole-program.
+  Expected<std::vector<std::string>> runtimeObjects(bool Bitcode = false);
   Expected<std::vector<std::string>> platformObjects();
   Error probeTracePass();
   Error checkFits(StringRef Elf);
+  std::vector<std::string> runtimeFlags() const;
+  /// Stage 3: optional automatic checks, selective inlining, then wsn-trace twice (replay
+  /// module with the trace ops kept, and the record-lowered module) plus the trace map.
+  /// Returns the record-lowered module.
+  Expected<std::string> instrument(StringRef Linked);
+  /// Applies the inlining decisions of the PFDG analysis (thesis section 4.3, Eq. 4.1).
+  Expected<std::string> inlineSelected(StringRef In, ArrayRef<std::string> AnalysisOpts);
+  Expected<std::string> wholeProgram(StringRef In);
 };
 
 } // namespace
@@ -365,11 +419,14 @@ std::vector<std::string> Pipeline::llcTargetFlags() const {
 /// half-written object.
 Expected<std::vector<std::string>>
 Pipeline::cachedObjects(StringRef What, ArrayRef<std::string> Sources,
-                        ArrayRef<std::string> Deps, ArrayRef<std::string> ExtraFlags) {
+                        ArrayRef<std::string> Deps, ArrayRef<std::string> ExtraFlags,
+                        bool Bitcode) {
   std::vector<std::string> Base = {tool("clang")};
   llvm::append_range(Base, targetCFlags());
   llvm::append_range(Base, ExtraFlags);
   Base.push_back(O.Debug ? "-g" : "-g0");
+  if (Bitcode)
+    Base.push_back("-emit-llvm");
   Base.push_back("-c");
   uint64_t Key = xxh3_64bits(joinCommand(Base));
 
@@ -397,7 +454,7 @@ Pipeline::cachedObjects(StringRef What, ArrayRef<std::string> Sources,
   std::vector<std::string> Objs;
   for (const std::string &S : Sources) {
     SmallString<128> Obj(Dir);
-    sys::path::append(Obj, sys::path::stem(S) + ".o");
+    sys::path::append(Obj, sys::path::stem(S) + (Bitcode ? ".bc" : ".o"));
     sys::fs::file_status St;
     if (!sys::fs::status(Obj, St) && St.getLastModificationTime() >= Newest) {
       Objs.push_back(std::string(Obj));
@@ -430,20 +487,29 @@ static std::vector<std::string> globFiles(StringRef Dir, ArrayRef<StringRef> Ext
   return Out;
 }
 
-Expected<std::vector<std::string>> Pipeline::runtimeObjects() {
+/// Flags the runtime is compiled with. The ring geometry must match what the instrumentation
+/// was told (-wsn-buf-size / -wsn-seg-size): both come from --trace-buf / --trace-seg.
+std::vector<std::string> Pipeline::runtimeFlags() const {
+  std::string RtSrc = src("trace-runtime/src");
+  std::vector<std::string> Flags = {"-std=c99", "-Os", "-I", src("trace-runtime/include"),
+                                    "-I", RtSrc};
+  if (O.TraceBuf)
+    Flags.push_back(formatv("-DWSN_TRACE_BUF_SIZE={0}", *O.TraceBuf).str());
+  if (O.TraceSeg)
+    Flags.push_back(formatv("-DWSN_TRACE_SEG_SIZE={0}", *O.TraceSeg).str());
+  if (O.Target == TargetKind::Host)
+    Flags.push_back("-fPIC");
+  return Flags;
+}
+
+Expected<std::vector<std::string>> Pipeline::runtimeObjects(bool Bitcode) {
   std::string RtSrc = src("trace-runtime/src");
   std::vector<std::string> Sources = globFiles(RtSrc, {".c"});
   if (Sources.empty())
     return makeError(formatv("no trace runtime sources in {0}", RtSrc));
   std::vector<std::string> Deps = globFiles(RtSrc, {".h"});
   llvm::append_range(Deps, globFiles(src("trace-runtime/include/wsn"), {".h"}));
-  std::vector<std::string> Flags = {"-std=c99", "-Os", "-I", src("trace-runtime/include"),
-                                    "-I", RtSrc};
-  if (O.TraceBuf)
-    Flags.push_back(formatv("-DWSN_TRACE_BUF_SIZE={0}", *O.TraceBuf).str());
-  if (O.Target == TargetKind::Host)
-    Flags.push_back("-fPIC");
-  return cachedObjects("rt", Sources, Deps, Flags);
+  return cachedObjects(Bitcode ? "rtbc" : "rt", Sources, Deps, runtimeFlags(), Bitcode);
 }
 
 Expected<std::vector<std::string>> Pipeline::platformObjects() {
@@ -520,6 +586,192 @@ Error Pipeline::checkFits(StringRef Elf) {
   return Error::success();
 }
 
+Expected<std::string> Pipeline::inlineSelected(StringRef In,
+                                               ArrayRef<std::string> AnalysisOpts) {
+  // The decision is the analysis's (passes/Inlining.cpp, Eq. 4.1); the pass computes it but
+  // does not act on it, so the driver applies it: the chosen functions become internal and
+  // always-inline, then always-inline + globaldce run before the instrumentation sees the
+  // module. Inlined bodies are thereby instrumented as part of their callers, without LOG 1
+  // entry/exit records of their own.
+  std::string Json = tmp("pfdg.json");
+  std::vector<std::string> Cmd = {tool("opt"), "-load-pass-plugin=" + Plugin,
+                                  "-passes=wsn-pfdg", "-wsn-pfdg-json=" + Json};
+  llvm::append_range(Cmd, AnalysisOpts);
+  llvm::append_range(Cmd, std::vector<std::string>{In.str(), "-disable-output"});
+  if (Error E = exec("inlining decision (wsn-pfdg)", Cmd))
+    return std::move(E);
+  auto Buf = MemoryBuffer::getFile(Json);
+  if (!Buf)
+    return makeError(formatv("{0}: {1}", Json, Buf.getError().message()));
+  Expected<json::Value> Root = json::parse((*Buf)->getBuffer());
+  if (!Root)
+    return makeError(formatv("{0}: {1}", Json, toString(Root.takeError())));
+  std::vector<std::string> Names;
+  const json::Array *Fns = Root->getAsObject() ? Root->getAsObject()->getArray("functions")
+                                                : nullptr;
+  if (!Fns)
+    return makeError(formatv("{0}: no \"functions\" array in the PFDG output", Json));
+  for (const json::Value &V : *Fns) {
+    const json::Object *F = V.getAsObject();
+    if (!F)
+      continue;
+    if (F->getBoolean("inline").value_or(false))
+      if (auto N = F->getString("name"))
+        Names.push_back(N->str());
+  }
+  if (O.Verbose)
+    outs() << "wsn-cc: inlining (Eq. 4.1): "
+           << (Names.empty() ? std::string("none") : llvm::join(Names, " ")) << "\n";
+  if (Names.empty())
+    return In.str();
+
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseIRFile(In, Diag, Ctx);
+  if (!M) {
+    std::string Msg;
+    raw_string_ostream MS(Msg);
+    Diag.print("wsn-cc", MS);
+    return makeError(MS.str());
+  }
+  for (const std::string &N : Names) {
+    Function *F = M->getFunction(N);
+    if (!F || F->isDeclaration())
+      return makeError(formatv("inlining: the PFDG analysis names @{0}, which is not defined "
+                               "in {1}",
+                               N, In));
+    F->removeFnAttr(Attribute::NoInline);
+    F->removeFnAttr(Attribute::OptimizeNone);
+    F->addFnAttr(Attribute::AlwaysInline);
+    F->setLinkage(GlobalValue::InternalLinkage);
+    F->setVisibility(GlobalValue::DefaultVisibility);
+  }
+  std::string Marked = tmp("inline-marked.bc");
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Marked, EC, sys::fs::OF_None);
+    if (EC)
+      return makeError(formatv("cannot write {0}: {1}", Marked, EC.message()));
+    WriteBitcodeToFile(*M, OS);
+  }
+  std::string Inlined = tmp("inlined.bc");
+  if (Error E = exec("inline", {tool("opt"), "-passes=always-inline,globaldce", Marked, "-o",
+                                Inlined}))
+    return std::move(E);
+  return Inlined;
+}
+
+Expected<std::string> Pipeline::instrument(StringRef Linked) {
+  if (Error E = probeTracePass())
+    return std::move(E);
+  std::string Load = "-load-pass-plugin=" + Plugin;
+  std::string Input = Linked.str();
+
+  // Automatic checks after every write to an invariant's inputs (spec/analysis.md section 8)
+  // are a pass of their own; it runs first so that the analysis sees the checks.
+  if (!O.CheckAt.empty()) {
+    std::string Checked = tmp("checked.bc");
+    if (Error E = exec("insert checks", {tool("opt"), Load, "-passes=wsn-insert-checks",
+                                         "-wsn-check-at=" + O.CheckAt, Input, "-o", Checked}))
+      return std::move(E);
+    Input = Checked;
+  }
+
+  // Analysis options (spec/analysis.md). --instrument=all has no knob of its own in the pass
+  // yet: the largest level selects every function the PFDG reaches from an invariant.
+  std::vector<std::string> AnalysisOpts;
+  if (O.InstrumentAll)
+    AnalysisOpts.push_back("-wsn-level=65535");
+  else if (O.Level)
+    AnalysisOpts.push_back(formatv("-wsn-level={0}", *O.Level).str());
+  if (!O.ErrorPaths.empty())
+    AnalysisOpts.push_back("-wsn-error-paths=" + O.ErrorPaths);
+
+  if (O.Inline) {
+    auto In = inlineSelected(Input, AnalysisOpts);
+    if (!In)
+      return In.takeError();
+    Input = *In;
+  }
+
+  // Instrumentation options (spec/instrumentation.md section 1): the ring geometry must equal
+  // the runtime's, it is recorded in !wsn.module and bounds the record sizes.
+  std::vector<std::string> PassOpts = AnalysisOpts;
+  if (O.TraceBuf)
+    PassOpts.push_back(formatv("-wsn-buf-size={0}", *O.TraceBuf).str());
+  if (O.TraceSeg)
+    PassOpts.push_back(formatv("-wsn-seg-size={0}", *O.TraceSeg).str());
+
+  std::string Replay = O.Out + ".replay.bc";
+  std::vector<std::string> Cmd = {tool("opt"), Load, "-passes=wsn-trace",
+                                  "-wsn-keep-trace-ops"};
+  llvm::append_range(Cmd, PassOpts);
+  llvm::append_range(Cmd, std::vector<std::string>{Input, "-o", Replay});
+  if (Error E = exec("instrument (replay module)", Cmd))
+    return std::move(E);
+
+  if (Error E = exec("trace map", {tool("opt"), Load, "-passes=wsn-write-map",
+                                   "-wsn-map-file=" + O.Out + ".wmap", "-disable-output",
+                                   Replay}))
+    return std::move(E);
+
+  // The recorded image: the same instrumentation (deterministic, same module hash), lowered.
+  std::string Recorded = tmp("instrumented.bc");
+  Cmd = {tool("opt"), Load, "-passes=wsn-trace", "-wsn-quiet"};
+  llvm::append_range(Cmd, PassOpts);
+  llvm::append_range(Cmd, std::vector<std::string>{Input, "-o", Recorded});
+  if (Error E = exec("instrument (record lowering)", Cmd))
+    return std::move(E);
+  return Recorded;
+}
+
+Expected<std::string> Pipeline::wholeProgram(StringRef In) {
+  std::string Linked = In.str();
+  if (!O.NoTrace) {
+    auto Rt = runtimeObjects(/*Bitcode=*/true);
+    if (!Rt)
+      return Rt.takeError();
+    Linked = tmp("whole.bc");
+    std::vector<std::string> Cmd = {tool("llvm-link"), In.str()};
+    llvm::append_range(Cmd, *Rt);
+    llvm::append_range(Cmd, std::vector<std::string>{"-o", Linked});
+    if (Error E = exec("llvm-link (whole program)", Cmd))
+      return std::move(E);
+  }
+  // Closed world: only the entry points and the symbols tools read by name stay external:
+  // main (called by the reset code), the interrupt handlers (avr-libc's vector table names
+  // __vector_N; MSP430 handlers are only referenced from their vector section, which the
+  // optimiser does not see), and the runtime symbols of wsn/trace.h. Then the size pipeline.
+  std::string Keep = "main,__vector_*,__wsn_trace,__wsn_node_id,__wsn_check_hook,"
+                     "__wsn_violation_hook,__wsn_module_hash,__wsn_gv_reference";
+  {
+    LLVMContext Ctx;
+    SMDiagnostic Diag;
+    std::unique_ptr<Module> M = parseIRFile(Linked, Diag, Ctx);
+    if (!M) {
+      std::string Msg;
+      raw_string_ostream MS(Msg);
+      Diag.print("wsn-cc", MS);
+      return makeError(MS.str());
+    }
+    for (const Function &F : *M) {
+      CallingConv::ID CC = F.getCallingConv();
+      bool Handler = F.hasFnAttribute("interrupt") || F.hasFnAttribute("signal") ||
+                     CC == CallingConv::MSP430_INTR || CC == CallingConv::AVR_INTR ||
+                     CC == CallingConv::AVR_SIGNAL;
+      if (Handler && !F.isDeclaration())
+        Keep += "," + F.getName().str();
+    }
+  }
+  std::string Opt = tmp("whole-opt.bc");
+  std::string Level = O.OptLevel == "0" ? "O0" : "O" + O.OptLevel;
+  if (Error E = exec("whole-program optimisation",
+                     {tool("opt"), "-passes=internalize,default<" + Level + ">",
+                      "-internalize-public-api-list=" + Keep, Linked, "-o", Opt}))
+    return std::move(E);
+  return Opt;
+}
+
 Error Pipeline::run() {
   if (Error E = locateTools())
     return E;
@@ -572,37 +824,20 @@ Error Pipeline::run() {
   // once keeping the trace ops (the replay module) and once lowered for recording.
   std::string ToCodegen = Linked;
   if (!O.NoTrace) {
-    if (Error E = probeTracePass())
-      return E;
-    std::vector<std::string> PassOpts;
-    if (O.Level)
-      PassOpts.push_back(formatv("-wsn-level={0}", *O.Level).str());
-    if (!O.ErrorPaths.empty())
-      PassOpts.push_back("-wsn-error-paths=" + O.ErrorPaths);
-    if (!O.CheckAt.empty())
-      PassOpts.push_back("-wsn-check-at=" + O.CheckAt);
-    std::string Load = "-load-pass-plugin=" + Plugin;
+    auto Rec = instrument(Linked);
+    if (!Rec)
+      return Rec.takeError();
+    ToCodegen = *Rec;
+  }
 
-    std::string Replay = O.Out + ".replay.bc";
-    std::vector<std::string> Cmd = {tool("opt"), Load, "-passes=wsn-trace",
-                                    "-wsn-keep-trace-ops"};
-    llvm::append_range(Cmd, PassOpts);
-    llvm::append_range(Cmd, std::vector<std::string>{Linked, "-o", Replay});
-    if (Error E = exec("instrument (replay module)", Cmd))
-      return E;
-
-    if (Error E = exec("trace map", {tool("opt"), Load, "-passes=wsn-write-map",
-                                     "-wsn-map-file=" + O.Out + ".wmap", "-disable-output",
-                                     Replay}))
-      return E;
-
-    std::string Recorded = tmp("instrumented.bc");
-    Cmd = {tool("opt"), Load, "-passes=wsn-trace"};
-    llvm::append_range(Cmd, PassOpts);
-    llvm::append_range(Cmd, std::vector<std::string>{Linked, "-o", Recorded});
-    if (Error E = exec("instrument (record lowering)", Cmd))
-      return E;
-    ToCodegen = Recorded;
+  // 3b. --whole-program: program (+ runtime) as one module, internalized and size-optimised.
+  bool RuntimeInModule = false;
+  if (O.WholeProgram && O.Target != TargetKind::Host) {
+    auto WP = wholeProgram(ToCodegen);
+    if (!WP)
+      return WP.takeError();
+    ToCodegen = *WP;
+    RuntimeInModule = !O.NoTrace;
   }
 
   // 4. llc.
@@ -618,7 +853,7 @@ Error Pipeline::run() {
 
   // 5. Runtime and platform objects.
   std::vector<std::string> Objs = {AppObj};
-  if (!O.NoTrace) {
+  if (!O.NoTrace && !RuntimeInModule) {
     auto Rt = runtimeObjects();
     if (!Rt)
       return Rt.takeError();

@@ -29,6 +29,16 @@ struct Options {
   std::string CheckAt;                ///< --check-at=writes
   bool NoTrace = false;               ///< --no-trace: the original program
   std::optional<unsigned> TraceBuf;   ///< --trace-buf=BYTES
+  std::optional<unsigned> TraceSeg;   ///< --trace-seg=BYTES
+  /// --instrument=selected (dependence-selected functions, thesis Algorithm 4) or all
+  /// (the instrument-everything baseline of thesis Table 4.2).
+  bool InstrumentAll = false;
+  /// Selective inlining before instrumentation (thesis section 4.3, Eq. 4.1); --no-inline
+  /// turns it off.
+  bool Inline = true;
+  /// --whole-program: link the trace runtime's bitcode with the program, internalize and
+  /// optimise the whole firmware for size before llc (mote targets only).
+  bool WholeProgram = false;
   std::vector<std::string> CFlags;    ///< -I/-D/-U as given, in order
   std::string OptLevel = "s";         ///< -O<x>: 0 1 2 3 s z
   bool Debug = true;                  ///< -g (default) / -g0
