@@ -19,7 +19,13 @@
 #define HAL_REG16(a) (*(volatile uint16_t *)(a))
 
 #define HAL_ADC_BITS 12
-#define HAL_TICK_HZ 1000u /* SMCLK ~1 MHz / 1000 */
+/* Timer_A period in SMCLK cycles (up mode: TACCR0 = period - 1). A traced build may want a
+ * longer period (-DHAL_TIMER_PERIOD=...) so that its heavier handler leaves the main loop
+ * time to run. */
+#ifndef HAL_TIMER_PERIOD
+#define HAL_TIMER_PERIOD 1000u
+#endif
+#define HAL_TICK_HZ (1000000u / HAL_TIMER_PERIOD) /* SMCLK ~1 MHz */
 
 /* Common to the 1xx and 2xx parts. */
 #define HAL_P2IN HAL_REG8(0x0028)
@@ -79,7 +85,7 @@ static inline void hal_leds_set(uint8_t v) {
 static inline uint8_t hal_input_bits(void) { return HAL_P2IN; }
 
 static inline void hal_timer_start(void) {
-  HAL_TACCR0 = 1000 - 1;
+  HAL_TACCR0 = HAL_TIMER_PERIOD - 1;
   HAL_TACCTL0 = 0x0010;          /* CCIE */
   HAL_TACTL = 0x0200 | 0x0010 | 0x0004; /* TASSEL_2 (SMCLK) | MC_1 (up) | TACLR */
 }
