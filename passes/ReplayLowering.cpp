@@ -1552,8 +1552,10 @@ Expected<ReplayLoweringResult> Lowerer::run() {
     return std::move(E);
   placeFunctions();
 
-  MemGV = new GlobalVariable(*NM, ArrayType::get(I8, 0), false,
-                             GlobalValue::ExternalLinkage, nullptr, replayabi::Mem);
+  auto *MemTy = ArrayType::get(I8, ReplayMemBytes);
+  MemGV = new GlobalVariable(*NM, MemTy, false, GlobalValue::ExternalLinkage,
+                             ConstantAggregateZero::get(MemTy), replayabi::Mem);
+  MemGV->setAlignment(Align(16));
   SPGV = new GlobalVariable(*NM, I16, false, GlobalValue::InternalLinkage,
                             ConstantInt::get(I16, Result.StackTop & 0xFFFF),
                             replayabi::StackPtr);

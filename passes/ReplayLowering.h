@@ -26,8 +26,8 @@ namespace wsn {
 
 /// Names shared by the lowered IR and the replay engine (replay-jit/engine).
 namespace replayabi {
-/// External `[0 x i8]` global: the host array mirroring the data space
-/// (ReplayMemBytes long), supplied by the engine.
+/// `[ReplayMemBytes x i8]` global defined by the lowering: the host array
+/// mirroring the data space (the engine finds it by name after JIT linking).
 inline constexpr const char *Mem = "__wsn_mem";
 /// Defined by the lowering: `void ()`, writes every global's initial bytes
 /// into mem and resets the replay stack pointer.

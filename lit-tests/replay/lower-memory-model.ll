@@ -11,7 +11,7 @@ target triple = "avr"
 @h = global i16 0
 @fp = global ptr addrspace(1) @f
 
-; CHECK: @__wsn_mem = external global [0 x i8]
+; CHECK: @__wsn_mem = global [65552 x i8] zeroinitializer, align 16
 ; CHECK: @__wsn_sp = internal global i16 4352
 ; CHECK-NOT: @g =
 ; CHECK-NOT: @h =

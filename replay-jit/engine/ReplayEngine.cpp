@@ -71,7 +71,7 @@ uint8_t *memAt(uint32_t Addr, uint32_t Len) {
   if (uint64_t(Addr) + Len > ReplayMemBytes)
     replayError("access of " + std::to_string(Len) + " bytes at 0x" +
                 utohexstr(Addr) + " is outside the data space");
-  return Current->Mem.data() + Addr;
+  return Current->Mem + Addr;
 }
 
 void onAlarm(int) {
@@ -250,7 +250,6 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   R->Info = Info;
   R->Opts = Opts;
   R->Machine = std::make_unique<ReplayMachine>();
-  R->Machine->Mem.assign(ReplayMemBytes, 0);
   R->Machine->StackLimit = Info.StackLimit;
 
   auto JOrErr = orc::LLJITBuilder().create();
@@ -270,7 +269,6 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   auto CB = [&](StringRef Name, const void *P) {
     Add((Twine(replayabi::CallbackPrefix) + Name).str(), P);
   };
-  Add(replayabi::Mem, R->Machine->Mem.data());
   CB("stop", (const void *)&cb_stop);
   CB("stack_alloc", (const void *)&cb_stack_alloc);
   CB("bad_fnptr", (const void *)&cb_bad_fnptr);
@@ -334,6 +332,10 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
                              Opts.Entry.c_str());
   if (Error E = J.addIRModule(orc::ThreadSafeModule(std::move(Lowered), std::move(Ctx))))
     return std::move(E);
+  auto MemSym = J.lookup(replayabi::Mem);
+  if (!MemSym)
+    return MemSym.takeError();
+  R->Machine->Mem = MemSym->toPtr<uint8_t *>();
   auto InitSym = J.lookup(replayabi::InitMemory);
   if (!InitSym)
     return InitSym.takeError();
@@ -347,7 +349,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
 
 Expected<ReplayOutcome> ReplayRunner::run() {
   ReplayMachine &RM = *Machine;
-  std::fill(RM.Mem.begin(), RM.Mem.end(), 0);
+  std::memset(RM.Mem, 0, ReplayMemBytes);
   RM.Next = 0;
   RM.GvReference = 0;
   RM.StopReason = ReplayStop::Returned;

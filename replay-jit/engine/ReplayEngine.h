@@ -55,7 +55,7 @@ struct ReplayRunOptions {
 
 /// The state shared with the JIT'd code through the callbacks.
 struct ReplayMachine {
-  std::vector<uint8_t> Mem; ///< ReplayMemBytes, the mote data space
+  uint8_t *Mem = nullptr; ///< ReplayMemBytes: the mote data space (@__wsn_mem)
   uint32_t StackLimit = 0;  ///< the replay stack may not go below this
   /// Decoded trace records consumed in order by the trace-op callbacks.
   std::vector<TraceRecord> Records;
@@ -83,7 +83,9 @@ public:
   llvm::Expected<ReplayOutcome> run();
 
   ReplayMachine &machine() { return *Machine; }
-  llvm::ArrayRef<uint8_t> memory() const { return Machine->Mem; }
+  llvm::ArrayRef<uint8_t> memory() const {
+    return llvm::ArrayRef<uint8_t>(Machine->Mem, ReplayMemBytes);
+  }
   const ReplayLoweringResult &info() const { return Info; }
 
 private:
