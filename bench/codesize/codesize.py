@@ -1,90 +1,196 @@
 #!/usr/bin/env python3
 """codesize.py - code size of the examples under the instrumentation schemes (thesis Table 4.2).
 
-For each example and MCU: flash (text+data) and RAM (data+bss) from llvm-size, for
+For each example and MCU, flash (text+data) and RAM (data+bss) from llvm-size, for
   original      wsn-cc --no-trace
-  all           every function instrumented (no dependence information)   [S_baseline]
-  no-inline     dependence-selected, without inlining                     [S_no-inlining]
-  inline        dependence-selected, with selective inlining              [S_inline]
-The instrumented columns read "n/a" while the wsn-trace pass is not in the plugin.
+  all           --instrument=all: every function the PFDG reaches is instrumented
+                (the instrument-everything baseline, S_baseline)
+  no-inline     dependence-selected at level 1, without inlining (S_no-inlining)
+  inline        dependence-selected at level 1, with selective inlining (S_inline, Eq. 4.1)
+  wp-original   --no-trace --whole-program (app optimised as one module)
+  wp-inline     inline + --whole-program (app + trace runtime optimised as one module)
+Ratios are flash against the original built the same way (wp-inline against wp-original).
+Then, per example and MCU, where the bytes of the inline image go: the trace runtime's own
+functions and data (symbols defined by the runtime objects) and the growth of the program's
+code, the trace object (__wsn_trace) and the rest of the runtime's RAM; and whether the
+targets hold: level-1 selected + inlined flash at most 1.25x the original, RAM at most
+1.3 KiB (1331 bytes) with the default 1024-byte ring.
 
-  codesize.py [--build BUILD_DIR] [--out WORK_DIR]
+  codesize.py [--build BUILD_DIR] [--out WORK_DIR] [--examples blink,...] [--mcus m,...]
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+LLVM = "/usr/lib/llvm-19/bin"
 EXAMPLES = ["blink", "sense-send"]
 TARGETS = [("avr", "atmega128"), ("msp430", "msp430f1611"), ("msp430", "msp430f2617")]
-# Scheme -> extra wsn-cc options. The options selecting "instrument everything" and
-# "no inlining" are not defined yet (they come with the wsn-trace pass); None marks them.
-SCHEMES = [("original", ["--no-trace"]), ("all", None), ("no-inline", None), ("inline", [])]
+SCHEMES = [("original", ["--no-trace"]),
+           ("all", ["--instrument=all"]),
+           ("no-inline", ["--no-inline"]),
+           ("inline", []),
+           ("wp-original", ["--no-trace", "--whole-program"]),
+           ("wp-inline", ["--whole-program"])]
+BASE = {"all": "original", "no-inline": "original", "inline": "original",
+        "wp-inline": "wp-original"}
+FLASH_TARGET = 1.25
+RAM_TARGET = 1331
 
 
 def llvm_size(elf):
-    size = os.path.join("/usr/lib/llvm-19/bin", "llvm-size")
-    out = subprocess.run([size, elf], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([os.path.join(LLVM, "llvm-size"), elf], capture_output=True,
+                         text=True, check=True).stdout
     text, data, bss = (int(x) for x in out.splitlines()[1].split()[:3])
     return text + data, data + bss
 
 
-def trace_pass_available(wsncc, work):
-    probe = os.path.join(work, "probe.c")
-    with open(probe, "w") as f:
-        f.write("int main(void) { return 0; }\n")
-    r = subprocess.run([wsncc, "--target=host", "-o", os.path.join(work, "probe"), probe],
-                       capture_output=True, text=True)
-    return r.returncode == 0
+def symbols(path, defined_only=False):
+    """name -> (type letter, size) from llvm-nm -S."""
+    cmd = [os.path.join(LLVM, "llvm-nm"), "-S"] + (["--defined-only"] if defined_only else [])
+    out = subprocess.run(cmd + [path], capture_output=True, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4:
+            syms[f[3]] = (f[2], int(f[1], 16))
+        elif len(f) == 3 and defined_only:
+            syms[f[2]] = (f[1], 0)
+    return syms
+
+
+def runtime_objects(verbose_out):
+    """The trace runtime objects on wsn-cc's link line (printed with -v)."""
+    for line in verbose_out.splitlines():
+        if "wsn-rt-cache/rt-" in line and not line.startswith(os.path.join(LLVM, "clang ")):
+            return [w for w in line.split() if re.search(r"wsn-rt-cache/rt-[^/]+/[^/]+\.o$", w)]
+    return []
+
+
+def breakdown(elf, rt_objs):
+    """Bytes of the image that belong to the runtime: (flash, ram, trace object bytes)."""
+    rt_names = set()
+    for o in rt_objs:
+        rt_names.update(n for n, (t, _) in symbols(o, True).items() if t not in "Uw")
+    flash = ram = 0
+    trace = 0
+    for name, (t, size) in symbols(elf).items():
+        if name not in rt_names:
+            continue
+        if name == "__wsn_trace":
+            trace = size
+        if t in "TtRr":
+            flash += size
+        elif t in "Dd":
+            flash += size
+            ram += size
+        elif t in "Bb":
+            ram += size
+    return flash, ram, trace
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out")
+    ap.add_argument("--examples", default=",".join(EXAMPLES))
+    ap.add_argument("--mcus", default=",".join(m for _, m in TARGETS))
     a = ap.parse_args()
     wsncc = os.path.join(a.build, "bin", "wsn-cc")
     if not os.path.exists(wsncc):
         sys.exit("codesize: %s not found (build the wsn-cc target)" % wsncc)
+    examples = [e for e in a.examples.split(",") if e]
+    for e in examples:
+        if e not in EXAMPLES:
+            sys.exit("codesize: unknown example '%s' (known: %s)" % (e, ", ".join(EXAMPLES)))
+    mcus = [m for m in a.mcus.split(",") if m]
+    known = [m for _, m in TARGETS]
+    for m in mcus:
+        if m not in known:
+            sys.exit("codesize: unknown MCU '%s' (known: %s)" % (m, ", ".join(known)))
     work = a.out or tempfile.mkdtemp(prefix="wsn-codesize-")
     os.makedirs(work, exist_ok=True)
-    traced = trace_pass_available(wsncc, work)
     common = os.path.join(ROOT, "examples", "common")
 
-    head = "%-11s %-12s" % ("example", "mcu") + "".join(
-        " %-22s" % s for s, _ in SCHEMES)
-    print("flash / RAM bytes (flash = text+data, RAM = data+bss, llvm-size)")
-    print(head)
-    print("-" * len(head))
+    results = {}
     status = 0
-    for ex in EXAMPLES:
+    for ex in examples:
         srcs = sorted(os.path.join(ROOT, "examples", ex, f)
                       for f in os.listdir(os.path.join(ROOT, "examples", ex)) if f.endswith(".c"))
         srcs += [os.path.join(common, "scheduler.c"), os.path.join(common, "hal_host.c")]
         for target, mcu in TARGETS:
-            cells = []
+            if mcu not in mcus:
+                continue
             for scheme, opts in SCHEMES:
-                if scheme != "original" and not traced:
-                    cells.append("n/a (instr. not built)")
-                    continue
-                if opts is None:
-                    cells.append("n/a (no option yet)")
-                    continue
                 out = os.path.join(work, "%s-%s-%s" % (ex, mcu, scheme))
                 cmd = [wsncc, "--target=" + target, "--mcu=" + mcu, "-I", common,
-                       "-o", out] + opts + srcs
+                       "-o", out, "-v"] + opts + srcs
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:
-                    cells.append("FAILED")
-                    sys.stderr.write("codesize: %s\n%s" % (" ".join(cmd), r.stderr))
+                    sys.stderr.write("codesize: FAILED: %s\n%s" % (" ".join(cmd), r.stderr))
+                    results[(ex, mcu, scheme)] = None
                     status = 1
                     continue
                 flash, ram = llvm_size(out + ".elf")
-                cells.append("%d / %d" % (flash, ram))
-            print("%-11s %-12s" % (ex, mcu) + "".join(" %-22s" % c for c in cells))
+                rt = runtime_objects(r.stdout) if scheme == "inline" else []
+                results[(ex, mcu, scheme)] = (flash, ram, out + ".elf", rt)
+
+    print("flash / RAM bytes (flash = text+data, RAM = data+bss, llvm-size); level 1; "
+          "(x.xx) = flash / original flash")
+    head = "%-11s %-12s" % ("example", "mcu") + "".join(" %-19s" % s for s, _ in SCHEMES)
+    print(head)
+    print("-" * len(head))
+    for ex in examples:
+        for _, mcu in TARGETS:
+            if mcu not in mcus:
+                continue
+            cells = []
+            for scheme, _ in SCHEMES:
+                v = results.get((ex, mcu, scheme))
+                if v is None:
+                    cells.append("FAILED")
+                    continue
+                cell = "%d / %d" % (v[0], v[1])
+                base = results.get((ex, mcu, BASE.get(scheme, "")))
+                if base:
+                    cell += " (%.2f)" % (v[0] / base[0])
+                cells.append(cell)
+            print("%-11s %-12s" % (ex, mcu) + "".join(" %-19s" % c for c in cells))
+
+    print()
+    print("where the bytes of the 'inline' image go (runtime = symbols defined by the trace "
+          "runtime objects)")
+    head = "%-11s %-12s %8s %9s %9s %9s %9s  %s" % (
+        "example", "mcu", "orig", "+runtime", "+program", "RAM ring", "RAM rest",
+        "targets (flash <= %.2fx, RAM <= %d)" % (FLASH_TARGET, RAM_TARGET))
+    print(head)
+    print("-" * len(head))
+    for ex in examples:
+        for _, mcu in TARGETS:
+            if mcu not in mcus:
+                continue
+            orig = results.get((ex, mcu, "original"))
+            inl = results.get((ex, mcu, "inline"))
+            if not orig or not inl:
+                continue
+            rt_flash, rt_ram, trace = breakdown(inl[2], inl[3])
+            prog_growth = inl[0] - orig[0] - rt_flash
+            ratio = inl[0] / orig[0]
+            ok_flash = ratio <= FLASH_TARGET
+            ok_ram = inl[1] <= RAM_TARGET
+            verdict = "flash %.2fx %s, RAM %d %s" % (
+                ratio, "ok" if ok_flash else "MISSED", inl[1], "ok" if ok_ram else "MISSED")
+            if not ok_flash:
+                # What flash would be with a free runtime, i.e. the instrumentation's own share.
+                verdict += "; without the runtime's code %.2fx" % ((inl[0] - rt_flash) / orig[0])
+            print("%-11s %-12s %8d %9d %9d %9d %9d  %s" % (
+                ex, mcu, orig[0], rt_flash, prog_growth, trace, inl[1] - trace, verdict))
+    print()
+    print("work files in %s" % work)
     return status
 
 
