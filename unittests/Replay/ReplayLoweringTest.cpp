@@ -9,6 +9,7 @@
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "gtest/gtest.h"
 
@@ -316,5 +317,110 @@ declare void @llvm.memcpy.p0.p0.i16(ptr, ptr, i16, i1)
   ArrayRef<uint8_t> M = L.Runner->memory();
   EXPECT_EQ(M[addrOf(*L.Runner, "b") + 63], '3');
   EXPECT_EQ(le(M, addrOf(*L.Runner, "n"), 2), 7u);
+}
+} // namespace
+
+namespace {
+// A .wtr written by the trace writer drives the replay: inputs, a received
+// buffer, an uninstrumented call's effect and the violation are reproduced.
+const char *TracedProgram = R"(
+@sum = global i16 0
+@buf = global [4 x i8] zeroinitializer
+@ret = global i16 0
+define void @main() addrspace(1) {
+  call addrspace(1) void @wsn.func.entry(i32 1)
+  %a = load volatile i16, ptr inttoptr (i16 120 to ptr)
+  %x = call addrspace(1) i16 @wsn.input.i16(i32 2, i16 %a, i16 -1)
+  %b = load volatile i16, ptr inttoptr (i16 120 to ptr)
+  %y = call addrspace(1) i16 @wsn.input.i16(i32 2, i16 %b, i16 -1)
+  %s = add i16 %x, %y
+  store i16 %s, ptr @sum
+  call addrspace(1) void @wsn.input.bytes(i32 3, ptr @buf, i32 4)
+  call addrspace(1) void @wsn.skip.begin(i32 4)
+  %c = call addrspace(1) i16 @radio_status()
+  call addrspace(1) void @wsn.skip.end(i32 4)
+  %r = call addrspace(1) i16 @wsn.effect.i16(i32 4, i16 %c)
+  store i16 %r, ptr @ret
+  %ok = icmp ult i16 %s, 1000
+  call addrspace(1) void @wsn.check(i32 1, i1 %ok)
+  call addrspace(1) void @wsn.func.exit(i32 1)
+  ret void
+}
+declare i16 @radio_status() addrspace(1)
+declare void @wsn.func.entry(i32) addrspace(1)
+declare void @wsn.func.exit(i32) addrspace(1)
+declare i16 @wsn.input.i16(i32, i16, i16) addrspace(1)
+declare void @wsn.input.bytes(i32, ptr, i32) addrspace(1)
+declare void @wsn.skip.begin(i32) addrspace(1)
+declare void @wsn.skip.end(i32) addrspace(1)
+declare i16 @wsn.effect.i16(i32, i16) addrspace(1)
+declare void @wsn.check(i32, i1) addrspace(1)
+)";
+
+std::vector<wsn::TraceRecord> roundTrip(wsn::TraceWriter &W) {
+  SmallString<128> Path;
+  sys::fs::createTemporaryFile("wsn-replay", "wtr", Path);
+  EXPECT_FALSE(bool(W.writeFile(Path)));
+  auto TF = wsn::TraceFile::load(Path);
+  sys::fs::remove(Path);
+  if (!TF) {
+    ADD_FAILURE() << toString(TF.takeError());
+    return {};
+  }
+  auto Recs = TF->decode();
+  if (!Recs) {
+    ADD_FAILURE() << toString(Recs.takeError());
+    return {};
+  }
+  return *Recs;
+}
+
+TEST(ReplayEngine, WtrTraceReproducesTheViolation) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + TracedProgram);
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto W = wsn::TraceWriter::create();
+  ASSERT_TRUE(bool(W));
+  W->entry(1);
+  W->input(2, 700);
+  W->input(2, 650);
+  const uint8_t Bytes[] = {1, 2, 3, 4};
+  W->inputBytes(3, Bytes);
+  W->skipBegin(4);
+  W->skipEnd(4);
+  const uint8_t Ret[] = {0x34, 0x12};
+  W->effect(4, Ret);
+  W->check(1, false, 0);
+  L.Runner->machine().Records = roundTrip(*W);
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Marker) << Out->Message;
+  EXPECT_NE(Out->Message.find("invariant 1 violated"), std::string::npos) << Out->Message;
+  ArrayRef<uint8_t> M = L.Runner->memory();
+  EXPECT_EQ(le(M, addrOf(*L.Runner, "sum"), 2), 1350u);
+  EXPECT_EQ(le(M, addrOf(*L.Runner, "buf"), 4), 0x04030201u);
+  EXPECT_EQ(le(M, addrOf(*L.Runner, "ret"), 2), 0x1234u);
+  EXPECT_EQ(Out->RecordsConsumed, 8u);
+}
+
+TEST(ReplayEngine, TraceOfAnotherRunDiverges) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + TracedProgram);
+  ASSERT_TRUE(L.Runner) << L.Error;
+  auto W = wsn::TraceWriter::create();
+  ASSERT_TRUE(bool(W));
+  W->entry(1);
+  W->input(2, 1);
+  W->input(2, 2);
+  const uint8_t Bytes[] = {1, 2, 3, 4};
+  W->inputBytes(3, Bytes);
+  W->skipBegin(4);
+  W->skipEnd(4);
+  const uint8_t Ret[] = {0, 0};
+  W->effect(4, Ret);
+  W->check(1, false, 0); // the replay computes 3 < 1000: the check passes
+  L.Runner->machine().Records = roundTrip(*W);
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out));
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Error);
+  EXPECT_NE(Out->Message.find("diverged at record 7"), std::string::npos) << Out->Message;
 }
 } // namespace
