@@ -53,6 +53,11 @@ static cl::opt<unsigned> WsnMaxBatch(
     "wsn-max-batch", cl::init(8),
     cl::desc("wsn-trace: counted references sharing one atomic region "
              "(1 = one region per reference, as in the thesis)"));
+static cl::opt<bool> WsnInstrumentCallers(
+    "wsn-instrument-callers", cl::init(true),
+    cl::desc("wsn-trace: also instrument the functions through which the "
+             "program reaches a selected function (so that none runs inside "
+             "a skip span)"));
 static cl::opt<bool> WsnRecordSched(
     "wsn-record-sched", cl::init(false),
     cl::desc("wsn-trace: record LOG 3 (task choice) before every task call; "
@@ -77,6 +82,7 @@ InstrumentOptions instrumentOptionsFromCommandLine() {
   O.SegSize = WsnSegSize;
   O.MaxBatch = WsnMaxBatch ? WsnMaxBatch : 1;
   O.RecordSched = WsnRecordSched;
+  O.InstrumentCallers = WsnInstrumentCallers;
   return O;
 }
 
@@ -200,6 +206,8 @@ private:
   std::vector<FuncPlan> Plans;
   DenseSet<const GlobalVariable *> Shared;
   bool SharedAddressTaken = false;
+  /// Functions that get instrumented (selected + callers of them).
+  DenseSet<const Function *> Instr;
   std::map<const Function *, uint32_t> InvIds, TaskIds;
   std::optional<std::vector<GlobalVariable *>> AnchorGlobalsCache;
 };
@@ -281,7 +289,7 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   unsigned Selected = 0;
   for (const Function *T : Ts) {
     const FunctionInfo *TI = R.lookup(T);
-    if (TI && TI->Selected)
+    if ((TI && TI->Selected) || Instr.count(T))
       ++Selected;
   }
   if (Selected && Selected != Ts.size())
@@ -471,9 +479,19 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     P.InputHandlerWrites.assign(W.begin(), W.end());
   }
 
-  for (const AnchorSite &A : R.Anchors)
-    if (A.F == &F)
-      P.AnchorHeaders.push_back(const_cast<BasicBlock *>(A.Header));
+  if (FI.Selected) {
+    for (const AnchorSite &A : R.Anchors)
+      if (A.F == &F)
+        P.AnchorHeaders.push_back(const_cast<BasicBlock *>(A.Header));
+  } else {
+    // An added caller: its compile-time infinite loops, found the way the
+    // analysis finds them for selected functions.
+    DominatorTree LDT(F);
+    LoopInfo LI(LDT);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (L->hasNoExitBlocks())
+        P.AnchorHeaders.push_back(L->getHeader());
+  }
   return Error::success();
 }
 
@@ -484,9 +502,33 @@ Error Instrumenter::plan() {
     if (Id < MM.numObjects() && MM.objectAddressTaken(Id))
       SharedAddressTaken = true;
   }
+  // The instrumented set: the selected functions, plus (unless
+  // -wsn-instrument-callers=false) every function through which the program
+  // reaches one of them. Otherwise an instrumented function would run inside
+  // the skip span of its uninstrumented caller (e.g. a level-1 task called
+  // from the scheduler loop), where replay cannot reach it, and the
+  // scheduler loop would carry no anchor.
+  SmallVector<const Function *, 16> Work;
+  for (const FunctionInfo &FI : R.Functions)
+    if (FI.Selected && !FI.F->isDeclaration() &&
+        !isNoInstrumentFunction(*FI.F)) {
+      Instr.insert(FI.F);
+      Work.push_back(FI.F);
+    }
+  if (Opts.InstrumentCallers)
+    while (!Work.empty()) {
+      const Function *F = Work.pop_back_val();
+      for (CallBase *CB : MM.callSites(F)) {
+        const Function *Caller = CB->getFunction();
+        if (Caller->isDeclaration() || isNoInstrumentFunction(*Caller) ||
+            !Instr.insert(Caller).second)
+          continue;
+        ++Stats.Callers;
+        Work.push_back(Caller);
+      }
+    }
   for (const FunctionInfo &FI : R.Functions) {
-    if (!FI.Selected || FI.F->isDeclaration() ||
-        isNoInstrumentFunction(*FI.F))
+    if (!Instr.count(FI.F))
       continue;
     FuncPlan P;
     P.F = const_cast<Function *>(FI.F);

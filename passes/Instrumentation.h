@@ -60,17 +60,20 @@ struct InstrumentOptions {
   /// touch interrupt-shared globals are expanded into byte accesses so that
   /// they can be counted inside a region.
   unsigned MaxExpandBytes = 32;
+  /// Also instrument every function through which the program reaches a
+  /// selected function (spec/instrumentation.md section 2).
+  bool InstrumentCallers = true;
 };
 
 /// Options from the command line (-wsn-buf-size, -wsn-seg-size,
-/// -wsn-max-batch, -wsn-record-sched).
+/// -wsn-max-batch, -wsn-record-sched, -wsn-instrument-callers).
 InstrumentOptions instrumentOptionsFromCommandLine();
 
 /// What was inserted (for tests and -wsn-stats).
 struct InstrumentStats {
   unsigned Functions = 0, Handlers = 0, Regions = 0, CountedRefs = 0,
            Anchors = 0, Inputs = 0, InputBuffers = 0, Skips = 0, Checks = 0,
-           Scheds = 0, Demoted = 0;
+           Scheds = 0, Demoted = 0, Callers = 0;
   std::vector<std::string> Warnings;
   bool AlreadyInstrumented = false;
 };

@@ -70,7 +70,8 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " counted=" << S->CountedRefs << " anchors=" << S->Anchors
            << " inputs=" << S->Inputs << " input-buffers=" << S->InputBuffers
            << " skips=" << S->Skips << " checks=" << S->Checks
-           << " scheds=" << S->Scheds << " demoted=" << S->Demoted << "\n";
+           << " scheds=" << S->Scheds << " demoted=" << S->Demoted
+           << " callers=" << S->Callers << "\n";
   return true;
 }
 
