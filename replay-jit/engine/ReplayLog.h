@@ -1,0 +1,171 @@
+//===- ReplayLog.h - the lockstep cursor the replay engine consumes -------===//
+//
+// The replayed program executes the same trace ops as the recorded one (the
+// same IR, lowered for the host). Each op calls into a ReplayLog, which checks
+// that the next recorded record is the one the op would have written, hands
+// back recorded values (thesis 4.2, processLOG(type 1..5)), keeps
+// #gv_reference exactly as the runtime does, and says when an interrupt handler
+// must run (the interrupt table of the preprocessor, keyed by log position and
+// count, consumed in order). spec/replay-log.md gives the rules and argues why
+// they reproduce the recorded execution (thesis Theorem 4.2.1).
+//
+// Protocol for the engine:
+//   1. takeCheckpoint(anchor) once, at the start anchor; restore the bytes.
+//   2. For every trace op call the matching method.
+//   3. After EVERY successful call (count updates, resets, record ops), drain
+//      interrupts: while (auto Irq = Log.pendingInterrupt()) run handler *Irq
+//      (its wsn.irq.entry calls onIrqEntry, which consumes the IRQ record).
+//   4. A ReplayDivergence error ends the replay as a failure. A ReplayEnd
+//      error is the normal end: the stop record was consumed, or the program
+//      needs a record past the last one ("end of trace at record N").
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_REPLAY_ENGINE_REPLAYLOG_H
+#define WSN_REPLAY_ENGINE_REPLAYLOG_H
+
+#include "Preprocessor.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wsn {
+
+/// Replay executed something other than what the trace records next.
+class ReplayDivergence : public llvm::ErrorInfo<ReplayDivergence> {
+public:
+  static char ID;
+  ReplayDivergence(size_t Record, uint64_t FileOffset, std::string Expected,
+                   std::string Executed)
+      : Record(Record), FileOffset(FileOffset), Expected(std::move(Expected)),
+        Executed(std::move(Executed)) {}
+  /// "replay diverged at record N (offset X): expected <record>, executed <op>"
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+  size_t Record;       ///< index of the record in PreprocessedTrace::Records
+  uint64_t FileOffset; ///< file offset of its tag (one past the tail at the end)
+  std::string Expected, Executed;
+};
+
+/// The normal end of a replay: not a failure.
+class ReplayEnd : public llvm::ErrorInfo<ReplayEnd> {
+public:
+  enum Kind { StopReached, EndOfTrace };
+  static char ID;
+  ReplayEnd(Kind K, size_t Record, std::string What)
+      : K(K), Record(Record), What(std::move(What)) {}
+  /// "stop reached at record N: VIOLATION inv=2 checksum=0x1a2b" or
+  /// "end of trace at record N".
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+  Kind K;
+  size_t Record;
+  std::string What;
+};
+
+struct ReplayLogOptions {
+  /// The recorder resets #gv_reference when it writes a CHECKPOINT (the
+  /// proposal in spec/replay-log.md). Without it the count of the start context
+  /// is unknown until its first ENTRY/EXIT, and interrupts recorded in that
+  /// window are taken assuming it was 0, with a warning.
+  bool CheckpointResetsCount = false;
+};
+
+class ReplayLog {
+public:
+  enum class State { BeforeStart, Running, StopReached, EndOfTrace, Diverged };
+
+  /// P must outlive the log.
+  explicit ReplayLog(const PreprocessedTrace &P, ReplayLogOptions Opts = {});
+
+  // --- LOG 4: the start point and later anchors ----------------------------
+  /// Consumes the start checkpoint (it must be for Anchor); returns its bytes.
+  llvm::Expected<llvm::ArrayRef<uint8_t>> takeCheckpoint(uint32_t Anchor);
+  /// An anchor visit after the start. Returns the CHECKPOINT record consumed
+  /// here (the writer was armed and the record is next), or nullptr when the
+  /// recorder wrote none at this visit. A checkpoint that was due but is not
+  /// next is a divergence.
+  llvm::Expected<const TraceRecord *> onAnchor(uint32_t Anchor);
+  /// Compares a consumed checkpoint with the replayed bytes of the anchor's
+  /// variables; a difference is a divergence naming the variable (with a map).
+  llvm::Error compareCheckpoint(const TraceRecord &R, llvm::ArrayRef<uint8_t> Replayed);
+
+  // --- LOG 1 / LOG 2 --------------------------------------------------------
+  llvm::Error onEntry(uint32_t Fid);
+  llvm::Error onExit(uint32_t Fid);
+  llvm::Error onIrqEntry(uint32_t Irq);
+  llvm::Error onIrqExit(uint32_t Irq);
+  /// The `+= n` at the end of an atomic region.
+  llvm::Error addCount(uint32_t N);
+  /// The handler to run now, if the next record is an interrupt of the current
+  /// context taken at the current count.
+  std::optional<uint32_t> pendingInterrupt() const;
+
+  // --- LOG 3 / LOG 5 / LOG 6 / multi-level -----------------------------------
+  llvm::Error onSched(uint32_t Task);
+  llvm::Expected<uint32_t> takeInput(uint32_t Site);
+  llvm::Expected<llvm::ArrayRef<uint8_t>> takeInputBytes(uint32_t Site, uint32_t Len);
+  llvm::Error onSend(uint32_t Site, uint32_t Dest, uint32_t Seq);
+  llvm::Error onRecv(uint32_t Site, uint32_t Sender, uint32_t Seq);
+  /// Consumes SKIP_BEGIN and moves past everything the skipped call recorded
+  /// (callbacks, handlers) to its SKIP_END.
+  llvm::Error onSkipBegin(uint32_t Site);
+  llvm::Error onSkipEnd(uint32_t Site);
+  llvm::Expected<llvm::ArrayRef<uint8_t>> takeEffect(uint32_t Site);
+
+  // --- invariant checks -------------------------------------------------------
+  /// Compares with the recorded CHECK / VIOLATION and checksum. Returns true
+  /// when this was the stop record (state() is then StopReached).
+  llvm::Expected<bool> onCheck(uint32_t Inv, bool Ok, uint16_t Crc);
+
+  // --- status -----------------------------------------------------------------
+  State state() const { return St; }
+  /// Index of the next record to consume.
+  size_t next() const { return Next; }
+  /// #gv_reference of the current context.
+  uint32_t count() const { return Ctx.empty() ? 0 : Ctx.back().Count; }
+  /// Handler nesting depth (0: the main program).
+  unsigned depth() const { return Ctx.empty() ? 0 : unsigned(Ctx.size() - 1); }
+  /// ENTRY/EXIT records consumed since the start (the interrupt-table position).
+  uint32_t position() const { return Position; }
+  /// "running at record N", "stop reached at record N: ...", "end of trace at
+  /// record N", "diverged at record N".
+  std::string statusMessage() const;
+  /// Points where replay is not guaranteed exact (never silent).
+  const std::vector<std::string> &warnings() const { return Warnings; }
+  const PreprocessedTrace &trace() const { return P; }
+
+private:
+  struct Context {
+    uint32_t Count = 0;       ///< unwrapped; the runtime's counter is 16 bits
+    bool UnknownBase = false; ///< start context before its first reset
+    size_t LastOwn = 0;       ///< last record consumed by this context itself
+  };
+  llvm::Error checkRunning(const std::string &Op);
+  llvm::Expected<const TraceRecord *> expect(RecordKind K, uint32_t Id, const std::string &Op);
+  llvm::Error diverge(size_t At, std::string Expected, std::string Executed);
+  llvm::Error endError() const;
+  void consumed(size_t Index);
+  bool armedAfter(size_t Index) const;
+  size_t limit() const { return P.Coverage.StopRecord + 1; }
+
+  const PreprocessedTrace &P;
+  ReplayLogOptions Opts;
+  State St = State::BeforeStart;
+  size_t Next = 0;
+  size_t LastCheckpoint = 0;
+  uint32_t Position = 0;
+  std::vector<Context> Ctx;
+  std::vector<std::string> Warnings;
+  std::string DivergedMessage;
+};
+
+} // namespace wsn
+
+#endif
