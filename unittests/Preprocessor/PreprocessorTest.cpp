@@ -335,3 +335,29 @@ TEST(Preprocessor, RealRuntimeTrace) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Preprocessor, DamagedRecordNamesTraceAndOffset) {
+  TraceWriter W = writer();
+  W.checkpoint(1, {});
+  W.entry(1);
+  W.entry(2);
+  std::vector<uint8_t> B = W.bytes();
+  // The tag of the third record (ENTRY 2) becomes a reserved tag.
+  B[TraceHeaderSize + 3 + 2] = 0x20;
+  auto F = TraceFile::parse(B);
+  ASSERT_TRUE(bool(F));
+  PreprocessOptions O;
+  O.TraceName = "bad.wtr";
+  std::string E = errText(preprocessTrace(*F, O));
+  EXPECT_EQ(E.rfind("bad.wtr: offset 37", 0), 0u) << E;
+  EXPECT_NE(E.find("0x20"), std::string::npos) << E;
+}
+
+TEST(Preprocessor, FileErrorsNameThePath) {
+  std::string E = errText(preprocessTraceFile("/nonexistent/t.wtr", {}));
+  EXPECT_EQ(E.rfind("/nonexistent/t.wtr: ", 0), 0u) << E;
+}
+
+} // namespace

@@ -787,3 +787,23 @@ TEST(ReplayLog, DifferentialDetectsAWrongReplay) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ReplayLog, StartAtAnotherAnchorDiverges) {
+  TraceWriter W = writer();
+  W.checkpoint(3, {1});
+  PreprocessedTrace P = preprocess(W);
+  ReplayLog L(P);
+  Outcome O = outcome(L.takeCheckpoint(4));
+  ASSERT_TRUE(O.Divergence);
+  EXPECT_EQ(O.Text, "replay diverged at record 0 (offset 32): expected CHECKPOINT anchor=3 "
+                    "len=1, executed wsn.anchor (start) anchor=4");
+  ReplayLog L2(P);
+  ASSERT_EQ(errText(L2.takeCheckpoint(3).takeError()), "<success>");
+  EXPECT_NE(errText(L2.takeCheckpoint(3).takeError()).find("the start checkpoint was already "
+                                                           "taken"),
+            std::string::npos);
+}
+
+} // namespace
