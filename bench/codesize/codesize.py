@@ -16,11 +16,12 @@ code, the trace object (__wsn_trace) and the rest of the runtime's RAM; and whet
 targets hold: level-1 selected + inlined flash at most 1.25x the original, RAM at most
 1.3 KiB (1331 bytes) with the default 1024-byte ring.
 
-  codesize.py [--build BUILD_DIR] [--out WORK_DIR] [--examples blink,...] [--mcus m,...]
+  codesize.py [--build BUILD_DIR | --wsn-cc WSN_CC] [--out WORK_DIR] [--examples blink,...] [--mcus m,...]
 """
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -96,13 +97,15 @@ def breakdown(elf, rt_objs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--wsn-cc", help="the wsn-cc to use (a path or a name on PATH); "
+                    "default BUILD_DIR/bin/wsn-cc")
     ap.add_argument("--out")
     ap.add_argument("--examples", default=",".join(EXAMPLES))
     ap.add_argument("--mcus", default=",".join(m for _, m in TARGETS))
     a = ap.parse_args()
-    wsncc = os.path.join(a.build, "bin", "wsn-cc")
-    if not os.path.exists(wsncc):
-        sys.exit("codesize: %s not found (build the wsn-cc target)" % wsncc)
+    wsncc = shutil.which(a.wsn_cc) if a.wsn_cc else os.path.join(a.build, "bin", "wsn-cc")
+    if not wsncc or not os.path.exists(wsncc):
+        sys.exit("codesize: %s not found (build the wsn-cc target)" % (wsncc or a.wsn_cc))
     examples = [e for e in a.examples.split(",") if e]
     for e in examples:
         if e not in EXAMPLES:
