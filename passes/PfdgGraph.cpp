@@ -6,7 +6,10 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cassert>
+#include <cstdint>
 #include <deque>
+#include <memory>
 
 using namespace llvm;
 
@@ -565,23 +568,461 @@ void PfdgGraph::addDependenceChains(
   }
 }
 
-void PfdgGraph::build() {
+// The fast chain finder (Algorithm 3, rule 2, for many pairs). It computes
+// exactly what addDependenceChains computes, but
+//  - the shortest-chain trees (one breadth-first search over the callers of
+//    a target, the "next hop" towards it) depend on the target only, so they
+//    are kept in a small cache and shared by every pair with the same end;
+//    pairs are visited grouped by their second function, so the writer of a
+//    global serves all of its readers with one search;
+//  - when the ancestors of the pair contain no call cycle, the reverse call
+//    graph over them is acyclic and the dominators from the sink follow from
+//    one pass in topological order (callees first; the idom of a node is the
+//    closest common dominator-tree ancestor of its callees), instead of the
+//    iterative data-flow solution;
+//  - all scratch state lives in arrays indexed by node id, reset by touching
+//    only what was used, so a pair costs time linear in its ancestors with a
+//    small constant (no hash maps, no allocation per pair).
+// Where a tie-break of the reference depends on its internal numbering of the
+// ancestors (chains drawn from the virtual root when the plain shortest
+// chains overlap, and the two-path flow fallback), that numbering is rebuilt
+// (linear, only for such pairs). Pairs with recursive ancestors are handed to
+// the reference algorithm. Results are identical either way.
+struct PfdgGraph::ChainFinder {
+  using Edge = std::pair<NodeId, NodeId>;
+  const PfdgGraph &G;
+  const unsigned N;    // real nodes; the virtual root is N
+  const NodeId Root;
+
+  // Shortest-chain tree towards one target over its ancestors (and the
+  // root): Next[V] is the next hop from V towards the target, -1 if V is not
+  // an ancestor. Order lists the ancestors in breadth-first order.
+  struct Tree {
+    NodeId Target = ~0u;
+    uint64_t LastUse = 0;
+    bool HasRecursive = false;
+    std::vector<int> Next;
+    std::vector<NodeId> Order;
+  };
+  static constexpr unsigned NumTrees = 8;
+  Tree Trees[NumTrees];
+  uint64_t Clock = 0;
+
+  // Per-pair scratch, indexed by node id (root included).
+  std::vector<unsigned> Stamp; // == Epoch: node belongs to the current pair
+  unsigned Epoch = 0;
+  std::vector<uint8_t> Side;
+  std::vector<unsigned> Pos;   // position in Topo (1-based; 0 is the sink)
+  std::vector<unsigned> Topo;  // sink, then the union in topological order
+  std::vector<unsigned> IDom, Depth; // by position
+  std::vector<int> Par;
+  std::vector<NodeId> Touched;
+  std::vector<bool> Avoid;
+  // The reference algorithm's local numbering (depth-first, F1's ancestors
+  // first), built only when a tie-break depends on it.
+  std::vector<unsigned> LocalOf, SeenStamp;
+  std::vector<NodeId> Global;
+  unsigned NumberedEpoch = 0, SeenEpoch = 0;
+  std::vector<NodeId> RootKids; // entries, in local order
+
+  explicit ChainFinder(const PfdgGraph &G)
+      : G(G), N(G.Nodes.size()), Root(G.Nodes.size()), Stamp(N + 1, 0),
+        Side(N + 1, 0), Pos(N + 1, 0), Par(N + 1, -1), Avoid(N + 1, false),
+        LocalOf(N + 1, 0), SeenStamp(N + 1, 0) {
+    for (Tree &T : Trees)
+      T.Next.assign(N + 1, -1);
+  }
+
+  bool isEntry(NodeId V) const { return G.isEntryNode(V); }
+  bool recursive(NodeId V) const { return V != Root && G.Nodes[V].Recursive; }
+  unsigned topoIndex(NodeId V) const {
+    return V == Root ? N : G.Nodes[V].Scc; // Tarjan: callees first
+  }
+
+  // Callers of V in the reverse graph (the root for entry points), in the
+  // order the reference algorithm uses.
+  template <typename Fn> void forEachReverseSucc(NodeId V, Fn F) const {
+    if (V == Root)
+      return;
+    for (NodeId C : G.Nodes[V].Callers)
+      F(C);
+    if (isEntry(V))
+      F(Root);
+  }
+
+  const Tree &tree(NodeId Target) {
+    ++Clock;
+    Tree *Victim = &Trees[0];
+    for (Tree &T : Trees) {
+      if (T.Target == Target) {
+        T.LastUse = Clock;
+        return T;
+      }
+      if (T.LastUse < Victim->LastUse)
+        Victim = &T;
+    }
+    Tree &T = *Victim;
+    for (NodeId V : T.Order)
+      T.Next[V] = -1;
+    T.Order.clear();
+    T.Target = Target;
+    T.LastUse = Clock;
+    T.HasRecursive = false;
+    T.Next[Target] = Target;
+    T.Order.push_back(Target);
+    for (size_t I = 0; I < T.Order.size(); ++I) {
+      NodeId V = T.Order[I];
+      T.HasRecursive |= recursive(V);
+      forEachReverseSucc(V, [&](NodeId U) {
+        if (T.Next[U] == -1) {
+          T.Next[U] = V;
+          T.Order.push_back(U);
+        }
+      });
+    }
+    return T;
+  }
+
+  bool inUnion(NodeId V) const { return Stamp[V] == Epoch; }
+
+  // Reproduces the order in which addDependenceChains numbers the ancestors
+  // (its depth-first walks from F1, then from F2), which fixes the order of
+  // the root's successors and of the arcs of the two-path flow.
+  void numberLikeReference(NodeId F1, NodeId F2) {
+    if (NumberedEpoch == Epoch)
+      return;
+    NumberedEpoch = Epoch;
+    Global.assign(1, ~0u);
+    RootKids.clear();
+    std::vector<NodeId> Work;
+    for (NodeId Start : {F1, F2}) {
+      if (++SeenEpoch == 0) {
+        std::fill(SeenStamp.begin(), SeenStamp.end(), 0);
+        SeenEpoch = 1;
+      }
+      Work.assign(1, Start);
+      SeenStamp[Start] = SeenEpoch;
+      while (!Work.empty()) {
+        NodeId V = Work.back();
+        Work.pop_back();
+        bool Numbered =
+            LocalOf[V] < Global.size() && Global[LocalOf[V]] == V;
+        if (!Numbered) {
+          LocalOf[V] = Global.size();
+          Global.push_back(V);
+        }
+        forEachReverseSucc(V, [&](NodeId C) {
+          if (SeenStamp[C] != SeenEpoch) {
+            SeenStamp[C] = SeenEpoch;
+            Work.push_back(C);
+          }
+        });
+      }
+    }
+    for (unsigned I = 1; I < Global.size(); ++I)
+      if (Global[I] != Root && isEntry(Global[I]))
+        RootKids.push_back(Global[I]);
+  }
+
+  // Returns false when the pair must go to the reference algorithm.
+  bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out) {
+    // Both trees must stay valid together: pin them by distinct slots.
+    const Tree &T1 = tree(F1);
+    const Tree &T2 = tree(F2);
+    if (T1.Target != F1) // evicted by the second lookup (cannot happen with
+      return false;      // more than one slot, kept as a guard)
+    if (T1.HasRecursive || T2.HasRecursive)
+      return false;
+    const Tree *Tr[2] = {&T1, &T2};
+
+    // The union of the ancestors, in topological order of the reverse graph.
+    if (++Epoch == 0) {
+      std::fill(Stamp.begin(), Stamp.end(), 0);
+      Epoch = 1;
+    }
+    Topo.clear();
+    Topo.push_back(~0u); // the sink
+    for (int K = 0; K < 2; ++K)
+      for (NodeId V : Tr[K]->Order) {
+        if (!inUnion(V)) {
+          Stamp[V] = Epoch;
+          Side[V] = 0;
+          Topo.push_back(V);
+        }
+        Side[V] |= 1u << K;
+      }
+    std::sort(Topo.begin() + 1, Topo.end(), [&](NodeId A, NodeId B) {
+      return topoIndex(A) < topoIndex(B);
+    });
+    unsigned K = Topo.size();
+    IDom.assign(K, 0);
+    Depth.assign(K, 0);
+    for (unsigned I = 1; I < K; ++I)
+      Pos[Topo[I]] = I;
+
+    // Dominators of the reverse graph from the sink, one topological pass
+    // (acyclic: every node's predecessors, its callees in the union, come
+    // first). Position 0 is the sink.
+    auto intersect = [&](unsigned A, unsigned B) {
+      while (A != B) {
+        if (Depth[A] < Depth[B])
+          std::swap(A, B);
+        A = IDom[A];
+      }
+      return A;
+    };
+    for (unsigned I = 1; I < K; ++I) {
+      NodeId V = Topo[I];
+      int D = -1;
+      auto meet = [&](unsigned P) {
+        D = D == -1 ? (int)P : (int)intersect(P, D);
+      };
+      if (V == F1 || V == F2)
+        meet(0);
+      if (V == Root) {
+        for (unsigned J = 1; J < K; ++J)
+          if (Topo[J] != Root && isEntry(Topo[J]))
+            meet(J);
+      } else {
+        for (NodeId C : G.Nodes[V].Callees)
+          if (inUnion(C))
+            meet(Pos[C]);
+      }
+      assert(D != -1 && "every union node is reached from the sink");
+      IDom[I] = D;
+      Depth[I] = Depth[D] + 1;
+    }
+
+    SmallVector<NodeId, 4> Ccas;
+    for (unsigned I = 1; I < K; ++I)
+      if (Side[Topo[I]] == 3 && IDom[I] == 0)
+        Ccas.push_back(Topo[I]);
+    if (Ccas.empty()) {
+      Out.push_back({F1, F2});
+      return true;
+    }
+
+    auto next = [&](int Kk, NodeId V) { return Tr[Kk]->Next[V]; };
+    auto follow = [&](NodeId From, int Kk, std::vector<NodeId> &Path) {
+      Path.assign(1, From);
+      for (NodeId V = From; (int)V != next(Kk, V);) {
+        V = next(Kk, V);
+        Path.push_back(V);
+      }
+    };
+    // Callees of V inside the union (the reference's forward successors
+    // without the sink); the root's are the entries in the reference's order.
+    auto forwardSuccs = [&](NodeId V, SmallVectorImpl<NodeId> &Succ) {
+      Succ.clear();
+      if (V == Root) {
+        numberLikeReference(F1, F2);
+        Succ.append(RootKids.begin(), RootKids.end());
+        return;
+      }
+      for (NodeId C : G.Nodes[V].Callees)
+        if (inUnion(C))
+          Succ.push_back(C);
+    };
+    SmallVector<NodeId, 8> Succ;
+    auto bfsPath = [&](NodeId From, NodeId To, bool UseAvoid,
+                       std::vector<NodeId> &Path) {
+      for (NodeId T : Touched)
+        Par[T] = -1;
+      Touched.clear();
+      std::deque<NodeId> Q{From};
+      Par[From] = From;
+      Touched.push_back(From);
+      while (!Q.empty()) {
+        NodeId U = Q.front();
+        Q.pop_front();
+        if (U == To)
+          break;
+        forwardSuccs(U, Succ);
+        for (NodeId W : Succ) {
+          if (Par[W] != -1 || (UseAvoid && Avoid[W]))
+            continue;
+          Par[W] = U;
+          Touched.push_back(W);
+          Q.push_back(W);
+        }
+      }
+      bool Ok = Par[To] != -1;
+      if (Ok) {
+        Path.clear();
+        for (NodeId V = To; V != From; V = Par[V])
+          Path.push_back(V);
+        Path.push_back(From);
+        std::reverse(Path.begin(), Path.end());
+      }
+      for (NodeId T : Touched)
+        Par[T] = -1;
+      Touched.clear();
+      return Ok;
+    };
+
+    std::vector<NodeId> Chains[2];
+    for (NodeId Gc : Ccas) {
+      bool Found = false;
+      auto tryPair = [&](NodeId C0, NodeId C1) {
+        std::vector<NodeId> P0, P1;
+        follow(C0, 0, P0);
+        follow(C1, 1, P1);
+        if (C0 != Gc)
+          P0.insert(P0.begin(), Gc);
+        if (C1 != Gc)
+          P1.insert(P1.begin(), Gc);
+        bool Disjoint = true;
+        for (NodeId V : P0)
+          if (V != Gc)
+            Avoid[V] = true;
+        for (NodeId V : P1)
+          if (V != Gc && Avoid[V])
+            Disjoint = false;
+        for (NodeId V : P0)
+          Avoid[V] = false;
+        if (Disjoint) {
+          Chains[0] = std::move(P0);
+          Chains[1] = std::move(P1);
+        }
+        return Disjoint;
+      };
+      Found = tryPair(Gc, Gc);
+      if (!Found) {
+        SmallVector<NodeId, 8> Kids, K0, K1;
+        forwardSuccs(Gc, Kids);
+        for (NodeId C : Kids) {
+          if (next(0, C) != -1)
+            K0.push_back(C);
+          if (next(1, C) != -1)
+            K1.push_back(C);
+        }
+        if (Gc == F1)
+          K0.assign(1, Gc);
+        if (Gc == F2)
+          K1.assign(1, Gc);
+        unsigned Tries = 0;
+        for (NodeId A : K0) {
+          for (NodeId B : K1) {
+            if (A == B || ++Tries > 32)
+              continue;
+            if ((Found = tryPair(A, B)))
+              break;
+          }
+          if (Found)
+            break;
+        }
+      }
+      for (int Order = 0; Order < 2 && !Found; ++Order) {
+        NodeId A = Order == 0 ? F1 : F2, B = Order == 0 ? F2 : F1;
+        std::vector<NodeId> PA, PB;
+        if (!bfsPath(Gc, A, false, PA))
+          break;
+        for (NodeId V : PA)
+          if (V != Gc)
+            Avoid[V] = true;
+        bool Ok = B == Gc || !Avoid[B] ? bfsPath(Gc, B, true, PB) : false;
+        for (NodeId V : PA)
+          Avoid[V] = false;
+        if (Ok) {
+          Chains[0] = std::move(PA);
+          Chains[1] = std::move(PB);
+          Found = true;
+        }
+      }
+      if (!Found) {
+        // The exact two-path flow, on the reference's numbering (its arc
+        // order decides which pair of chains comes out).
+        numberLikeReference(F1, F2);
+        unsigned NL = Global.size();
+        auto localSuccs = [&](unsigned L, SmallVectorImpl<unsigned> &S) {
+          S.clear();
+          NodeId V = Global[L];
+          if (V == Root) {
+            for (NodeId E : RootKids)
+              S.push_back(LocalOf[E]);
+            return;
+          }
+          for (NodeId C : G.Nodes[V].Callees)
+            if (inUnion(C))
+              S.push_back(LocalOf[C]);
+          if (V == F1 || V == F2)
+            S.push_back(0);
+        };
+        std::vector<std::vector<unsigned>> LChains(2);
+        if (!twoDisjointPaths(LocalOf[Gc], NL, localSuccs, LChains))
+          continue;
+        for (int Kk = 0; Kk < 2; ++Kk) {
+          Chains[Kk].clear();
+          for (unsigned L : LChains[Kk])
+            Chains[Kk].push_back(Global[L]);
+        }
+      }
+      const std::vector<NodeId> *C1 = &Chains[0], *C2 = &Chains[1];
+      if (C1->back() != F1)
+        std::swap(C1, C2);
+      if (C1->back() != F1 || C2->back() != F2)
+        continue;
+      std::vector<NodeId> Seq;
+      if (C1->size() == 1)
+        Seq.push_back(Gc);
+      for (size_t I = C1->size(); I-- > 1;)
+        Seq.push_back((*C1)[I]);
+      for (size_t I = 1; I < C2->size(); ++I)
+        Seq.push_back((*C2)[I]);
+      if (C2->size() == 1)
+        Seq.push_back(Gc);
+      for (size_t I = 0; I + 1 < Seq.size(); ++I)
+        if (Seq[I] != Seq[I + 1])
+          Out.push_back({Seq[I], Seq[I + 1]});
+    }
+    return true;
+  }
+};
+
+void PfdgGraph::build() { buildImpl(/*Reference=*/false); }
+void PfdgGraph::buildReference() { buildImpl(/*Reference=*/true); }
+
+void PfdgGraph::buildImpl(bool Reference) {
   computeSccs();
+  Stats = BuildStats();
   std::vector<std::pair<NodeId, NodeId>> Edges, Chain;
   DenseSet<std::pair<NodeId, NodeId>> EdgeSet;
   auto keep = [&](std::pair<NodeId, NodeId> E) {
     if (EdgeSet.insert(E).second)
       Edges.push_back(E);
   };
-  for (auto [F1, F2] : DepPairs) {
+  // The result is a set of edges, so the pairs may be visited in any order:
+  // grouping them by their second function lets the chain finder reuse the
+  // shortest-chain tree of that function.
+  std::vector<std::pair<NodeId, NodeId>> Order(DepPairs);
+  llvm::sort(Order, [](const auto &A, const auto &B) {
+    return std::make_pair(A.second, A.first) <
+           std::make_pair(B.second, B.first);
+  });
+  std::unique_ptr<ChainFinder> Finder;
+  for (auto [F1, F2] : Order) {
+    ++Stats.Pairs;
     // Algorithm 3, rule 1: caller/callee or siblings under one direct caller.
     if (CallSet.count({F1, F2}) || CallSet.count({F2, F1}) ||
         shareCaller(F1, F2)) {
+      ++Stats.Rule1;
       keep({F1, F2});
       continue;
     }
     Chain.clear();
-    addDependenceChains(F1, F2, Chain);
+    bool Done = false;
+    if (!Reference) {
+      if (!Finder)
+        Finder = std::make_unique<ChainFinder>(*this);
+      Done = Finder->run(F1, F2, Chain);
+    }
+    if (Done) {
+      ++Stats.Fast;
+    } else {
+      ++Stats.Fallback;
+      Chain.clear();
+      addDependenceChains(F1, F2, Chain);
+    }
     for (auto E : Chain)
       keep(E);
   }

@@ -74,7 +74,23 @@ public:
 
   /// Algorithm 3: turns every recorded dependence pair into dependence edges,
   /// then computes levels (Definition 6). Call once, after all nodes and edges.
+  /// Pairs whose ancestors form no call cycle use the fast chain finder
+  /// (per-target shortest-chain trees shared between pairs, one topological
+  /// dominator pass); the others use the per-pair reference algorithm. Both
+  /// give the same edges (unittests/Analysis/PfdgScaleTest.cpp checks it).
   void build();
+  /// The same as build(), with the straightforward per-pair algorithm for
+  /// every pair: the oracle of the equivalence test.
+  void buildReference();
+
+  /// How build() treated the dependence pairs.
+  struct BuildStats {
+    unsigned Pairs = 0;    ///< distinct (F1, F2) pairs
+    unsigned Rule1 = 0;    ///< caller/callee or siblings (Algorithm 3, rule 1)
+    unsigned Fast = 0;     ///< chains found by the fast finder
+    unsigned Fallback = 0; ///< handed to the reference algorithm
+  };
+  const BuildStats &buildStats() const { return Stats; }
 
   const std::vector<std::pair<NodeId, NodeId>> &callEdges() const {
     return CallEdgeList;
@@ -139,7 +155,14 @@ private:
   /// k edges, for k up to MaxCallDist (computed lazily by isBoundary).
   mutable std::vector<llvm::DenseSet<NodeId>> CallDist;
 
+  BuildStats Stats;
+
+  struct ChainFinder;
+  void buildImpl(bool Reference);
   void computeSccs();
+  bool isEntryNode(NodeId V) const {
+    return Nodes[V].Entry || Nodes[V].Callers.empty();
+  }
   void addDependenceChains(NodeId F1, NodeId F2,
                            std::vector<std::pair<NodeId, NodeId>> &Out) const;
   void computeLevels();

@@ -1,0 +1,133 @@
+//===- PfdgScaleTest.cpp - fast chain finder == reference (Algorithm 3) ---===//
+//
+// PfdgGraph::build() uses a fast finder for the chains of Algorithm 3, rule 2
+// (shared shortest-chain trees, one topological dominator pass); it must give
+// exactly the edges of the straightforward per-pair algorithm
+// (buildReference()). Random call graphs, seeded so failures reproduce.
+//
+//===----------------------------------------------------------------------===//
+#include "PfdgGraph.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace wsn;
+
+namespace {
+
+struct Shape {
+  unsigned Nodes;
+  double ExtraCaller; // probability of a second caller
+  double BackEdge;    // probability of a callee -> caller edge (recursion)
+  unsigned Entries;   // handlers besides main
+  unsigned Pairs;
+};
+
+// Fills two graphs with the same random content.
+void generate(unsigned Seed, const Shape &S, PfdgGraph &A, PfdgGraph &B) {
+  std::mt19937 Rng(Seed);
+  auto pick = [&](unsigned Lo, unsigned Hi) { // [Lo, Hi)
+    return std::uniform_int_distribution<unsigned>(Lo, Hi - 1)(Rng);
+  };
+  auto coin = [&](double P) {
+    return std::uniform_real_distribution<double>(0, 1)(Rng) < P;
+  };
+  for (PfdgGraph *G : {&A, &B})
+    for (unsigned I = 0; I < S.Nodes; ++I)
+      G->addNode("f" + std::to_string(I));
+  auto both = [&](auto Fn) {
+    Fn(A);
+    Fn(B);
+  };
+  // Node 0 is main; the next S.Entries nodes are handlers (no callers).
+  both([&](PfdgGraph &G) {
+    G.markMain(0);
+    G.markEntry(0);
+  });
+  unsigned FirstBody = 1 + S.Entries;
+  for (unsigned H = 1; H < FirstBody && H < S.Nodes; ++H)
+    both([&](PfdgGraph &G) {
+      G.markInterrupt(H);
+      G.markEntry(H);
+    });
+  for (unsigned V = FirstBody; V < S.Nodes; ++V) {
+    unsigned Caller = V == FirstBody ? 0 : pick(0, V);
+    if (Caller >= 1 && Caller < FirstBody && coin(0.5))
+      Caller = 0;
+    both([&](PfdgGraph &G) { G.addCall(Caller, V); });
+    if (coin(S.ExtraCaller)) {
+      unsigned Extra = pick(0, V);
+      both([&](PfdgGraph &G) { G.addCall(Extra, V); });
+    }
+    if (coin(S.BackEdge)) {
+      unsigned Up = pick(FirstBody, V + 1); // may be V itself: self-recursion
+      both([&](PfdgGraph &G) { G.addCall(V, Up); });
+    }
+  }
+  // A few invariants among the later nodes.
+  for (unsigned K = 0; K < 2 && S.Nodes > FirstBody; ++K) {
+    unsigned Inv = pick(FirstBody, S.Nodes);
+    both([&](PfdgGraph &G) { G.markInvariant(Inv); });
+  }
+  for (unsigned P = 0; P < S.Pairs; ++P) {
+    unsigned F1 = pick(0, S.Nodes), F2 = pick(0, S.Nodes);
+    both([&](PfdgGraph &G) { G.addDependence(F1, F2); });
+  }
+}
+
+std::vector<std::string> edges(const PfdgGraph &G) {
+  std::vector<std::string> Out;
+  for (auto [A, B] : G.dependenceEdges())
+    Out.push_back(G.name(A).str() + "->" + G.name(B).str());
+  return Out;
+}
+
+std::vector<int> levels(const PfdgGraph &G) {
+  std::vector<int> Out;
+  for (unsigned V = 0; V < G.size(); ++V)
+    Out.push_back(G.level(V) ? (int)*G.level(V) : -1);
+  return Out;
+}
+
+void compareMany(const Shape &S, unsigned Seeds, unsigned SeedBase,
+                 unsigned &Fast, unsigned &Fallback, unsigned &Rule2) {
+  for (unsigned Seed = SeedBase; Seed < SeedBase + Seeds; ++Seed) {
+    PfdgGraph Fst, Ref;
+    generate(Seed, S, Fst, Ref);
+    Fst.build();
+    Ref.buildReference();
+    ASSERT_EQ(edges(Fst), edges(Ref)) << "seed " << Seed;
+    ASSERT_EQ(levels(Fst), levels(Ref)) << "seed " << Seed;
+    EXPECT_EQ(Ref.buildStats().Fast, 0u);
+    EXPECT_EQ(Fst.buildStats().Pairs, Ref.buildStats().Pairs);
+    Fast += Fst.buildStats().Fast;
+    Fallback += Fst.buildStats().Fallback;
+    Rule2 += Ref.buildStats().Fallback;
+  }
+}
+
+TEST(PfdgScale, FastChainsEqualReferenceOnRandomDags) {
+  unsigned Fast = 0, Fallback = 0, Rule2 = 0;
+  compareMany({12, 0.3, 0.0, 1, 10}, 150, 1, Fast, Fallback, Rule2);
+  compareMany({40, 0.5, 0.0, 3, 30}, 100, 1000, Fast, Fallback, Rule2);
+  compareMany({120, 0.3, 0.0, 2, 60}, 30, 2000, Fast, Fallback, Rule2);
+  // Without call cycles every rule-2 pair goes through the fast finder.
+  EXPECT_GT(Rule2, 500u);
+  EXPECT_EQ(Fast, Rule2);
+  EXPECT_EQ(Fallback, 0u);
+}
+
+TEST(PfdgScale, FastChainsEqualReferenceWithRecursion) {
+  unsigned Fast = 0, Fallback = 0, Rule2 = 0;
+  compareMany({15, 0.4, 0.15, 2, 12}, 150, 3000, Fast, Fallback, Rule2);
+  compareMany({50, 0.4, 0.05, 2, 30}, 60, 4000, Fast, Fallback, Rule2);
+  // Pairs with recursive ancestors go to the reference; the others do not.
+  EXPECT_GT(Fast, 0u);
+  EXPECT_GT(Fallback, 0u);
+  EXPECT_EQ(Fast + Fallback, Rule2);
+}
+
+} // namespace
