@@ -62,7 +62,7 @@ struct InstrumentOptions {
   unsigned MaxExpandBytes = 32;
   /// Also instrument every function through which the program reaches a
   /// selected function (spec/instrumentation.md section 2).
-  bool InstrumentCallers = true;
+  bool InstrumentCallers = false;
 };
 
 /// Options from the command line (-wsn-buf-size, -wsn-seg-size,
