@@ -418,7 +418,7 @@ loadForReplay(StringRef IRPath, const ReplayLoweringOptions &LOpts,
   if (!M) {
     std::string S;
     raw_string_ostream OS(S);
-    Diag.print("wsn-replay", OS, false);
+    Diag.print(nullptr, OS, false);
     return createStringError(inconvertibleErrorCode(), StringRef(S).trim().str());
   }
   Expected<ReplayLoweringResult> Info = lowerModuleForReplay(*M, LOpts);
