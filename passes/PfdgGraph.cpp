@@ -603,6 +603,7 @@ struct PfdgGraph::ChainFinder {
     bool HasRecursive = false;
     std::vector<int> Next;
     std::vector<NodeId> Order;
+    std::vector<NodeId> Sorted; // Order in topological order (callees first)
   };
   static constexpr unsigned NumTrees = 8;
   Tree Trees[NumTrees];
@@ -624,6 +625,7 @@ struct PfdgGraph::ChainFinder {
   std::vector<NodeId> Global;
   unsigned NumberedEpoch = 0, SeenEpoch = 0;
   std::vector<NodeId> RootKids; // entries, in local order
+  std::vector<NodeId> TryBuf[2], SeqBuf, Chains[2];
 
   explicit ChainFinder(const PfdgGraph &G)
       : G(G), N(G.Nodes.size()), Root(G.Nodes.size()), Stamp(N + 1, 0),
@@ -680,6 +682,10 @@ struct PfdgGraph::ChainFinder {
         }
       });
     }
+    T.Sorted = T.Order;
+    llvm::sort(T.Sorted, [&](NodeId A, NodeId B) {
+      return topoIndex(A) < topoIndex(B);
+    });
     return T;
   }
 
@@ -724,6 +730,134 @@ struct PfdgGraph::ChainFinder {
         RootKids.push_back(Global[I]);
   }
 
+  // twoDisjointPaths of the reference, restricted to what the flow can reach:
+  // the descendants of Gc among the ancestors (plus the sink). Arcs of other
+  // nodes never carry flow and never precede a usable arc in a node's list in
+  // a way that matters, because lists keep the reference's relative order
+  // (nodes are laid out in its numbering). Flat arrays, reused.
+  struct Arc {
+    unsigned To;
+    int Cap;
+    unsigned Rev; // index of the paired arc
+    bool Fwd;
+  };
+  std::vector<NodeId> Desc;
+  std::vector<unsigned> DescOf, DescStamp, ArcStart, ArcFill;
+  std::vector<Arc> Arcs;
+  std::vector<std::pair<int, int>> FlowParent;
+  std::vector<unsigned> FlowQ;
+  unsigned DescEpoch = 0;
+
+  bool flowChains(NodeId F1, NodeId F2, NodeId Gc,
+                  std::vector<NodeId> (&Chains)[2]) {
+    numberLikeReference(F1, F2);
+    if (DescStamp.empty())
+      DescStamp.assign(N + 1, 0), DescOf.assign(N + 1, 0);
+    if (++DescEpoch == 0) {
+      std::fill(DescStamp.begin(), DescStamp.end(), 0);
+      DescEpoch = 1;
+    }
+    auto succs = [&](NodeId V, auto Fn) {
+      if (V == Root) {
+        for (NodeId E : RootKids)
+          Fn(E);
+        return;
+      }
+      for (NodeId C : G.Nodes[V].Callees)
+        if (inUnion(C))
+          Fn(C);
+    };
+    Desc.assign(1, Gc);
+    DescStamp[Gc] = DescEpoch;
+    for (size_t I = 0; I < Desc.size(); ++I)
+      succs(Desc[I], [&](NodeId W) {
+        if (DescStamp[W] != DescEpoch) {
+          DescStamp[W] = DescEpoch;
+          Desc.push_back(W);
+        }
+      });
+    std::sort(Desc.begin(), Desc.end(),
+              [&](NodeId A, NodeId B) { return LocalOf[A] < LocalOf[B]; });
+    unsigned M = Desc.size();
+    for (unsigned I = 0; I < M; ++I)
+      DescOf[Desc[I]] = I + 1; // 0 is the sink
+    unsigned NN = 2 * (M + 1);  // in(d) = 2d, out(d) = 2d+1; sink = in(0)
+    // Arcs in the reference's insertion order; first count, then fill.
+    auto forEachArc = [&](auto Add) {
+      for (unsigned D = 1; D <= M; ++D) {
+        NodeId V = Desc[D - 1];
+        Add(2 * D, 2 * D + 1, V == Gc ? 2 : 1);
+        succs(V, [&](NodeId W) { Add(2 * D + 1, 2 * DescOf[W], 1); });
+        if (V == F1 || V == F2)
+          Add(2 * D + 1, 0u, 1);
+      }
+    };
+    ArcStart.assign(NN + 1, 0);
+    forEachArc([&](unsigned A, unsigned B, int) {
+      ++ArcStart[A + 1];
+      ++ArcStart[B + 1];
+    });
+    for (unsigned I = 0; I < NN; ++I)
+      ArcStart[I + 1] += ArcStart[I];
+    Arcs.resize(ArcStart[NN]);
+    ArcFill.assign(ArcStart.begin(), ArcStart.end() - 1);
+    forEachArc([&](unsigned A, unsigned B, int Cap) {
+      unsigned IA = ArcFill[A]++, IB = ArcFill[B]++;
+      Arcs[IA] = {B, Cap, IB, true};
+      Arcs[IB] = {A, 0, IA, false};
+    });
+    unsigned Src = 2 * DescOf[Gc], Sink = 0;
+    for (int Flow = 0; Flow < 2; ++Flow) {
+      FlowParent.assign(NN, {-1, -1});
+      FlowQ.assign(1, Src);
+      FlowParent[Src] = {(int)Src, -1};
+      for (size_t Head = 0;
+           Head < FlowQ.size() && FlowParent[Sink].first == -1; ++Head) {
+        unsigned U = FlowQ[Head];
+        for (unsigned I = ArcStart[U]; I < ArcStart[U + 1]; ++I) {
+          const Arc &A = Arcs[I];
+          if (A.Cap > 0 && FlowParent[A.To].first == -1) {
+            FlowParent[A.To] = {(int)U, (int)I};
+            FlowQ.push_back(A.To);
+          }
+        }
+      }
+      if (FlowParent[Sink].first == -1)
+        return false;
+      for (unsigned V = Sink; V != Src;) {
+        auto [U, I] = FlowParent[V];
+        Arc &A = Arcs[I];
+        A.Cap -= 1;
+        Arcs[A.Rev].Cap += 1;
+        V = U;
+      }
+    }
+    for (int K = 0; K < 2; ++K) {
+      std::vector<NodeId> Chain{Gc};
+      unsigned Cur = 2 * DescOf[Gc] + 1;
+      while (true) {
+        bool Moved = false;
+        for (unsigned I = ArcStart[Cur]; I < ArcStart[Cur + 1]; ++I) {
+          Arc &A = Arcs[I];
+          if (A.Fwd && A.To != Cur - 1 && A.Cap == 0 && Arcs[A.Rev].Cap > 0) {
+            Arcs[A.Rev].Cap -= 1;
+            unsigned W = A.To / 2;
+            if (W == 0)
+              break;
+            Chain.push_back(Desc[W - 1]);
+            Cur = 2 * W + 1;
+            Moved = true;
+            break;
+          }
+        }
+        if (!Moved)
+          break;
+      }
+      Chains[K] = std::move(Chain);
+    }
+    return true;
+  }
+
   // Returns false when the pair must go to the reference algorithm.
   bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out) {
     // Both trees must stay valid together: pin them by distinct slots.
@@ -740,20 +874,31 @@ struct PfdgGraph::ChainFinder {
       std::fill(Stamp.begin(), Stamp.end(), 0);
       Epoch = 1;
     }
+    // Merge the two (cached) sorted ancestor lists; topological indices are
+    // distinct because no ancestor is recursive.
     Topo.clear();
     Topo.push_back(~0u); // the sink
-    for (int K = 0; K < 2; ++K)
-      for (NodeId V : Tr[K]->Order) {
+    {
+      const std::vector<NodeId> &A = T1.Sorted, &B = T2.Sorted;
+      size_t I = 0, J = 0;
+      while (I < A.size() || J < B.size()) {
+        NodeId V;
+        if (J == B.size() ||
+            (I < A.size() && topoIndex(A[I]) <= topoIndex(B[J])))
+          V = A[I++];
+        else
+          V = B[J++];
         if (!inUnion(V)) {
           Stamp[V] = Epoch;
           Side[V] = 0;
           Topo.push_back(V);
         }
-        Side[V] |= 1u << K;
       }
-    std::sort(Topo.begin() + 1, Topo.end(), [&](NodeId A, NodeId B) {
-      return topoIndex(A) < topoIndex(B);
-    });
+      for (NodeId V : A)
+        Side[V] |= 1;
+      for (NodeId V : B)
+        Side[V] |= 2;
+    }
     unsigned K = Topo.size();
     IDom.assign(K, 0);
     Depth.assign(K, 0);
@@ -803,8 +948,9 @@ struct PfdgGraph::ChainFinder {
     }
 
     auto next = [&](int Kk, NodeId V) { return Tr[Kk]->Next[V]; };
+    // Appends the shortest chain From..target to Path.
     auto follow = [&](NodeId From, int Kk, std::vector<NodeId> &Path) {
-      Path.assign(1, From);
+      Path.push_back(From);
       for (NodeId V = From; (int)V != next(Kk, V);) {
         V = next(Kk, V);
         Path.push_back(V);
@@ -860,17 +1006,18 @@ struct PfdgGraph::ChainFinder {
       return Ok;
     };
 
-    std::vector<NodeId> Chains[2];
     for (NodeId Gc : Ccas) {
       bool Found = false;
       auto tryPair = [&](NodeId C0, NodeId C1) {
-        std::vector<NodeId> P0, P1;
+        std::vector<NodeId> &P0 = TryBuf[0], &P1 = TryBuf[1];
+        P0.clear();
+        P1.clear();
+        if (C0 != Gc)
+          P0.push_back(Gc);
+        if (C1 != Gc)
+          P1.push_back(Gc);
         follow(C0, 0, P0);
         follow(C1, 1, P1);
-        if (C0 != Gc)
-          P0.insert(P0.begin(), Gc);
-        if (C1 != Gc)
-          P1.insert(P1.begin(), Gc);
         bool Disjoint = true;
         for (NodeId V : P0)
           if (V != Gc)
@@ -881,8 +1028,8 @@ struct PfdgGraph::ChainFinder {
         for (NodeId V : P0)
           Avoid[V] = false;
         if (Disjoint) {
-          Chains[0] = std::move(P0);
-          Chains[1] = std::move(P1);
+          Chains[0].swap(P0);
+          Chains[1].swap(P1);
         }
         return Disjoint;
       };
@@ -930,39 +1077,17 @@ struct PfdgGraph::ChainFinder {
         }
       }
       if (!Found) {
-        // The exact two-path flow, on the reference's numbering (its arc
-        // order decides which pair of chains comes out).
-        numberLikeReference(F1, F2);
-        unsigned NL = Global.size();
-        auto localSuccs = [&](unsigned L, SmallVectorImpl<unsigned> &S) {
-          S.clear();
-          NodeId V = Global[L];
-          if (V == Root) {
-            for (NodeId E : RootKids)
-              S.push_back(LocalOf[E]);
-            return;
-          }
-          for (NodeId C : G.Nodes[V].Callees)
-            if (inUnion(C))
-              S.push_back(LocalOf[C]);
-          if (V == F1 || V == F2)
-            S.push_back(0);
-        };
-        std::vector<std::vector<unsigned>> LChains(2);
-        if (!twoDisjointPaths(LocalOf[Gc], NL, localSuccs, LChains))
+        // The exact two-path flow of the reference (same arc order).
+        if (!flowChains(F1, F2, Gc, Chains))
           continue;
-        for (int Kk = 0; Kk < 2; ++Kk) {
-          Chains[Kk].clear();
-          for (unsigned L : LChains[Kk])
-            Chains[Kk].push_back(Global[L]);
-        }
       }
       const std::vector<NodeId> *C1 = &Chains[0], *C2 = &Chains[1];
       if (C1->back() != F1)
         std::swap(C1, C2);
       if (C1->back() != F1 || C2->back() != F2)
         continue;
-      std::vector<NodeId> Seq;
+      std::vector<NodeId> &Seq = SeqBuf;
+      Seq.clear();
       if (C1->size() == 1)
         Seq.push_back(Gc);
       for (size_t I = C1->size(); I-- > 1;)
