@@ -281,6 +281,12 @@ Error Lowerer::placeGlobals() {
       // It is an error only if the replayed code touches it (translateConstant).
       continue;
     }
+    if (GV.hasSection() && GV.getSection() == "llvm.metadata") {
+      // Annotation strings (WSN_INVARIANT's llvm.global.annotations entries) are
+      // never emitted by the backend, so they have no firmware address. Like
+      // program memory, they are an error only if the replayed code touches them.
+      continue;
+    }
     if (HaveImage) {
       auto It = Img->Data.find(GV.getName());
       if (It != Img->Data.end()) {

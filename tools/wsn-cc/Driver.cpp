@@ -667,6 +667,18 @@ Expected<std::string> Pipeline::instrument(StringRef Linked) {
   std::string Load = "-load-pass-plugin=" + Plugin;
   std::string Input = Linked.str();
 
+  // Private globals (string literals, clang's constant copies) get no ELF symbol, so the
+  // replay lowering could not place them at their firmware addresses (spec/replay.md
+  // section 1). Make them internal once, before both the record path and the replay
+  // module, so both see the same module (and the same module hash).
+  {
+    std::string Prepared = tmp("replay-prepared.bc");
+    if (Error E = exec("replay prepare", {tool("opt"), Load, "-passes=wsn-replay-prepare",
+                                          Input, "-o", Prepared}))
+      return std::move(E);
+    Input = Prepared;
+  }
+
   // Automatic checks after every write to an invariant's inputs (spec/analysis.md section 8)
   // are a pass of their own; it runs first so that the analysis sees the checks.
   if (!O.CheckAt.empty()) {
