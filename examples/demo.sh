@@ -31,11 +31,13 @@ step "4. the retrieved trace: wsn-trace-dump (last records)"
 "$BIN/wsn-trace-dump" "$OUT/run/trace.wtr" --map "$OUT/app.wmap" | tail -15
 
 step "5. replay the same IR on the host under ORC JIT: wsn-replay"
+# Interrupt handlers are not yet triggered during replay (see spec/replay.md and the replay
+# issue's notes), so this step shows how far the lockstep replay gets on this trace.
 "$BIN/wsn-replay" "$OUT/app.replay.bc" --trace "$OUT/run/trace.wtr" --elf "$OUT/app.elf" \
-  --map "$OUT/app.wmap" --expect-sram "$OUT/run/sram.bin"
+  --allow-untraced-io --compare-snapshot "$OUT/run/sram.bin" --timeout 60
 rc=$?
 case $rc in
   0) echo "demo: replay reproduced the recorded run" ;;
-  *) echo "demo: wsn-replay exited $rc: replay of this trace is not reproduced yet (see the notes on the replay issue)" ;;
+  *) echo "demo: wsn-replay exited $rc: replay of interrupt-driven traces is not complete yet" ;;
 esac
 exit 0
