@@ -30,7 +30,7 @@ static const char *Usage =
     "usage:\n"
     "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128] [--freq HZ]\n"
     "          [--max-cycles N] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
-    "          [--uart MEAN_CYCLES] [--adc LO:HI] [--node-id ID]\n"
+    "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--node-id ID]\n"
     "          [--drain uartN] [--drain-cycles N]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
@@ -100,6 +100,16 @@ IrqStimulus parseIrq(StringRef S) {
   return I;
 }
 
+/// --pins PORT=VALUE, e.g. C=0xff: the port's 8 input pins held at those levels.
+void parsePins(StringRef S, NodeOptions &O) {
+  auto [Port, Val] = S.split('=');
+  unsigned V;
+  if (Port.size() != 1 || !isAlpha(Port[0]) || Val.getAsInteger(0, V) || V > 0xFF)
+    throw UsageError{"--pins: expected PORT=VALUE with a port letter and 0..0xff, got '" +
+                     S.str() + "'"};
+  O.Pins.push_back({static_cast<char>(toUpper(Port[0])), static_cast<uint8_t>(V)});
+}
+
 void parseAdc(StringRef S, NodeOptions &O) {
   auto [Lo, Hi] = S.split(':');
   unsigned L, H;
@@ -142,6 +152,8 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out) {
       throw UsageError{"--uart: mean must be positive"};
   } else if (A.option("--adc", V)) {
     parseAdc(V, O);
+  } else if (A.option("--pins", V)) {
+    parsePins(V, O);
   } else if (A.option("-o", V) || A.option("--output", V)) {
     Out = V;
   } else {

@@ -167,6 +167,16 @@ Error Node::init() {
     avr_ioctl(Avr, AVR_IOCTL_UART_SET_FLAGS('0' + U), &Flags);
   }
 
+  // Static pin levels (switches, jumpers): driven once, before the firmware starts.
+  for (const auto &[Port, Levels] : Opts.Pins) {
+    for (unsigned Bit = 0; Bit < 8; ++Bit) {
+      avr_irq_t *Pin = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Port), Bit);
+      if (!Pin)
+        return nodeError(Opts.NodeId, Opts.Mcu + " has no port " + Twine(Port));
+      avr_raise_irq(Pin, (Levels >> Bit) & 1);
+    }
+  }
+
   // External interrupt pulses (pins idle high).
   for (const IrqStimulus &S : Opts.Irqs) {
     if (S.Int > 7)

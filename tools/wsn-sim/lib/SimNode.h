@@ -45,6 +45,9 @@ struct NodeOptions {
   uint64_t UartMean = 0; ///< 0: no random bytes on UART0
   bool Adc = false;
   uint16_t AdcLo = 0, AdcHi = 1023;
+  /// Fixed input levels driven on port pins from reset (e.g. switches): port letter and the
+  /// 8 pin levels, applied in order.
+  std::vector<std::pair<char, uint8_t>> Pins;
   uint64_t StopAfterChecks = 0; ///< 0: do not stop at checks
   int RadioUart = -1;           ///< UART carrying the radio (-1: none)
   int DrainUart = -1;           ///< UART the trace is drained through (-1: none)
