@@ -355,19 +355,8 @@ void ModuleModel::reads(const Instruction &I, ObjSet &Out) const {
     return addPointsTo(CX->getPointerOperand(), Out);
   if (const auto *MT = dyn_cast<MemTransferInst>(&I))
     return addPointsTo(MT->getRawSource(), Out);
-  if (const auto *CB = dyn_cast<CallBase>(&I)) {
-    const Function *F = CB->getCalledFunction();
-    if (!F || !F->isDeclaration() || !isProgramMemoryCall(*CB) ||
-        isa<IntrinsicInst>(CB))
-      return;
-    if (CB->doesNotAccessMemory())
-      return;
-    for (const Value *A : CB->args())
-      if (A->getType()->isPointerTy())
-        addPointsTo(A, Out);
-    if (!CB->onlyAccessesArgMemory())
-      Out.Unknown = true;
-  }
+  if (const auto *CB = dyn_cast<CallBase>(&I))
+    addExternalCallAccess(*CB, CB->doesNotAccessMemory(), Out);
 }
 
 void ModuleModel::writes(const Instruction &I, ObjSet &Out) const {
@@ -379,19 +368,22 @@ void ModuleModel::writes(const Instruction &I, ObjSet &Out) const {
     return addPointsTo(CX->getPointerOperand(), Out);
   if (const auto *MI = dyn_cast<MemIntrinsic>(&I))
     return addPointsTo(MI->getRawDest(), Out);
-  if (const auto *CB = dyn_cast<CallBase>(&I)) {
-    const Function *F = CB->getCalledFunction();
-    if (!F || !F->isDeclaration() || !isProgramMemoryCall(*CB) ||
-        isa<IntrinsicInst>(CB))
-      return;
-    if (CB->onlyReadsMemory())
-      return;
-    for (const Value *A : CB->args())
-      if (A->getType()->isPointerTy())
-        addPointsTo(A, Out);
-    if (!CB->onlyAccessesArgMemory())
-      Out.Unknown = true;
-  }
+  if (const auto *CB = dyn_cast<CallBase>(&I))
+    addExternalCallAccess(*CB, CB->onlyReadsMemory(), Out);
+}
+
+void ModuleModel::addExternalCallAccess(const CallBase &CB, bool NoAccess,
+                                        ObjSet &Out) const {
+  const Function *F = CB.getCalledFunction();
+  if (!F || !F->isDeclaration() || !isProgramMemoryCall(CB) || isa<IntrinsicInst>(CB))
+    return;
+  if (NoAccess)
+    return;
+  for (const Value *A : CB.args())
+    if (A->getType()->isPointerTy())
+      addPointsTo(A, Out);
+  if (!CB.onlyAccessesArgMemory())
+    Out.Unknown = true;
 }
 
 void ModuleModel::buildWriters() {

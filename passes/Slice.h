@@ -150,6 +150,10 @@ private:
   void solveArgumentPointsTo();
   void buildWriters();
   void addPointsTo(const llvm::Value *Ptr, ObjSet &Out) const;
+  /// What a call to an external (body-less, non-intrinsic) function may access: the objects
+  /// its pointer arguments point to, and Unknown unless it only touches argument memory.
+  /// Nothing when \p NoAccess (the call is known not to make the access asked about).
+  void addExternalCallAccess(const llvm::CallBase &CB, bool NoAccess, ObjSet &Out) const;
   const GlobalSet &transitive(unsigned Scc, bool Mod);
   void toGlobals(const ObjSet &S, GlobalSet &Out) const;
 };
