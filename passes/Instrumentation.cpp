@@ -54,7 +54,7 @@ static cl::opt<unsigned> WsnMaxBatch(
     cl::desc("wsn-trace: counted references sharing one atomic region "
              "(1 = one region per reference, as in the thesis)"));
 static cl::opt<bool> WsnInstrumentCallers(
-    "wsn-instrument-callers", cl::init(false),
+    "wsn-instrument-callers", cl::init(true),
     cl::desc("wsn-trace: also instrument the functions through which the "
              "program reaches a selected function (so that none runs inside "
              "a skip span)"));

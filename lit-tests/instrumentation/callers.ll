@@ -1,12 +1,12 @@
 ; With -wsn-instrument-callers, functions through which the program reaches a selected
 ; function are instrumented too (spec/instrumentation.md section 2): otherwise the level-1
 ; task would run inside the skip span of the uninstrumented scheduler and its loop would
-; carry no anchor. Off by default.
+; carry no anchor. On by default; -wsn-instrument-callers=false turns it off.
 ; RUN: %opt -load-pass-plugin=%wsn_plugin -passes=wsn-instrument -wsn-instrument-callers -wsn-stats %s -S -o %t.ll 2>%t.stats
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=STATS < %t.stats
 ; RUN: %opt -load-pass-plugin=%wsn_plugin -passes=wsn-verify -disable-output %t.ll
-; RUN: %opt -load-pass-plugin=%wsn_plugin -passes=wsn-instrument %s -S | FileCheck %s --check-prefix=OFF
+; RUN: %opt -load-pass-plugin=%wsn_plugin -passes=wsn-instrument -wsn-instrument-callers=false %s -S | FileCheck %s --check-prefix=OFF
 target datalayout = "e-m:e-i64:64-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 

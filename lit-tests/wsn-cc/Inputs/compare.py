@@ -2,6 +2,7 @@
 """compare.py WHAT A B: print "A < B" or "A >= B" for WHAT in
   flash   flash bytes (text+data, llvm-size) of two ELF images
   funcs   number of instrumented functions in two trace maps (.wmap)
+  sites   number of trace sites (regions, inputs, skips, ...) in two trace maps
   checks  number of wsn.check ops in two replay modules (.replay.bc)"""
 import json
 import subprocess
@@ -17,6 +18,9 @@ def measure(what, path):
     if what == "funcs":
         with open(path) as f:
             return len(json.load(f)["functions"])
+    if what == "sites":
+        with open(path) as f:
+            return len(json.load(f)["sites"])
     if what == "checks":
         ir = subprocess.run(["llvm-dis", path, "-o", "-"], capture_output=True, text=True,
                             check=True).stdout
