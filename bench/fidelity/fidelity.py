@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+"""Fidelity harness: record in wsn-sim, replay with wsn-replay, require the same stop point and
+byte-identical sliced globals (issue 6, item 5; DESIGN-BRIEF section 6).
+
+usage: bench/fidelity/fidelity.py [--bin DIR] [--seeds N] [--start S] [-j J]
+                                  [--examples blink,sense-send] [--modes violation,check,...]
+                                  [--work DIR] [--keep] [--check] [--json-out FILE]
+
+For every example of EXAMPLES (one line each), the firmware is built once per ring geometry with
+wsn-cc (atmega128), then for every seed S in [start, start+N):
+
+  violation       wsn-sim runs the firmware with the example's seeded stimulus until the
+                  invariant is violated; wsn-replay replays the trace with --expect-sram.
+  check           K is drawn (from a generator seeded with the example, the seed and the mode)
+                  in [1, checks of the violation run]; wsn-sim stops at the K-th invariant check
+                  (--stop-after-checks K); the replay stops there too (--stop-after-checks K).
+  wrap-violation  as violation, with a small ring (the example's WRAP geometry: wsn-cc
+                  --trace-buf/--trace-seg), so the retained tail has lost its beginning and the
+                  replay must start from a checkpoint. The harness checks the trace's header
+                  says it wrapped.
+  wrap-check      as check, with the small ring. A K whose trace has not wrapped yet (early
+                  checks) is moved to the next check until the trace has wrapped.
+
+A replay passes when all of these hold (the harness checks them itself, it does not only trust
+the exit code):
+  - wsn-replay exits 0 and prints one JSON object (--json) with status "reproduced";
+  - its stop is of the expected kind ("violation" / "check") and, when it reports one, its
+    check count equals the simulator's (run.json "checks"), and a reported invariant id equals
+    the simulator's violated invariant;
+  - the comparison with the simulator's SRAM snapshot covered at least one global and found no
+    difference.
+Anything else is a failure, reported with the seed, the exit code and the first line of the
+tool's message. A simulator run that does not reach the expected stop (no violation within
+--max-cycles, ring not wrapped) is a failure of the setup, reported the same way.
+
+Output: a table (example, mode, seeds, passed, failed, pass rate); for each row with failures,
+the distinct messages with their counts, the first failing seeds with exit code and message, and
+the commands that reproduce the first failure. --check: exit 1 when any seed fails.
+
+The tools are taken from --bin, else from the directory of `wsn-cc` on PATH, else build/bin.
+"""
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+from collections import OrderedDict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+class Example:
+    """One firmware under test.
+
+    sources: globs relative to the repository root; stimulus(rng): extra wsn-sim options drawn
+    from a generator seeded with the seed (the seed itself is passed as --seed too); wrap:
+    (ring bytes, segment bytes) of the small ring of the wrap-* modes: small enough that every
+    run wraps, large enough that a segment holds a checkpoint."""
+
+    def __init__(self, name, sources, stimulus, wrap, max_cycles=50000000):
+        self.name, self.sources, self.stimulus = name, sources, stimulus
+        self.wrap, self.max_cycles = wrap, max_cycles
+
+
+# The examples. Blink reads its switches (port C) at every counter wrap; the seed picks the
+# switch byte, which sets the fade length and hence where ticks are lost. Sense-and-send gets a
+# seeded random ADC value per conversion.
+EXAMPLES = [
+    Example("blink", ["examples/blink/*.c", "examples/common/scheduler.c"],
+            lambda rng: ["--pins", "C=0x%02x" % rng.randrange(256)], wrap=(128, 64)),
+    Example("sense-send", ["examples/sense-send/*.c", "examples/common/scheduler.c"],
+            lambda rng: ["--adc", "0:1023"], wrap=(256, 128)),
+]
+
+MODES = ["violation", "check", "wrap-violation", "wrap-check"]
+MCU = "atmega128"
+
+
+def rng_for(*parts):
+    """A generator seeded from the parts (stable across Python versions and runs)."""
+    return random.Random(zlib.crc32("/".join(str(p) for p in parts).encode()))
+
+
+def first_line(text):
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def find_bin(arg):
+    if arg:
+        return os.path.abspath(arg)
+    cc = shutil.which("wsn-cc")
+    if cc:
+        return os.path.dirname(os.path.abspath(cc))
+    return os.path.join(ROOT, "build", "bin")
+
+
+def run(cmd, timeout):
+    """Runs cmd; returns (exit code, stdout, stderr). A timeout is exit code 'timeout'."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           errors="replace", timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr
+        return "timeout", out or "", (err or "") + "\ntimed out after %ss" % timeout
+    except OSError as e:
+        return "exec", "", "%s: %s" % (cmd[0], e)
+
+
+def shell_line(cmd):
+    return " ".join("'%s'" % c if any(ch in c for ch in " $*") else c for c in cmd)
+
+
+def trace_header(path):
+    """(flags, wraps, checks) from a .wtr header (spec/trace-format.md section 1), or None."""
+    try:
+        with open(path, "rb") as f:
+            h = f.read(32)
+    except OSError:
+        return None
+    if len(h) < 32 or h[:4] != b"WTRB":
+        return None
+    flags, wraps, checks = struct.unpack_from("<HII", h, 18)
+    return flags, wraps, checks
+
+
+class Build:
+    def __init__(self, example, geometry, outdir):
+        self.example, self.geometry = example, geometry
+        self.prefix = os.path.join(outdir, example.name + ("-wrap" if geometry else ""), "app")
+        self.elf = self.prefix + ".elf"
+        self.bc = self.prefix + ".replay.bc"
+        self.wmap = self.prefix + ".wmap"
+        self.error = None
+
+    def make(self, bindir):
+        os.makedirs(os.path.dirname(self.prefix), exist_ok=True)
+        srcs = []
+        for pattern in self.example.sources:
+            found = sorted(glob.glob(os.path.join(ROOT, pattern)))
+            if not found:
+                self.error = "no source matches %s" % pattern
+                return self
+            srcs += found
+        cmd = [os.path.join(bindir, "wsn-cc"), "--target=avr", "--mcu=" + MCU,
+               "-I", os.path.join(ROOT, "examples", "common"), "-o", self.prefix]
+        if self.geometry:
+            cmd += ["--trace-buf=%d" % self.geometry[0], "--trace-seg=%d" % self.geometry[1]]
+        rc, out, err = run(cmd + srcs, 600)
+        if rc != 0:
+            self.error = "wsn-cc exit %s: %s" % (rc, first_line(err) or first_line(out))
+        return self
+
+
+class Result:
+    def __init__(self, example, mode, seed):
+        self.example, self.mode, self.seed = example, mode, seed
+        self.ok, self.rc, self.message, self.commands, self.detail = False, None, "", [], {}
+
+
+class Harness:
+    def __init__(self, args):
+        self.args = args
+        self.bin = find_bin(args.bin)
+        self.sim = os.path.join(self.bin, "wsn-sim")
+        self.replay = os.path.join(self.bin, "wsn-replay")
+
+    # -- one simulator run --------------------------------------------------------------
+    def simulate(self, build, seed, outdir, stop_after=None):
+        ex = build.example
+        cmd = [self.sim, "run", build.elf, "--mcu", MCU, "--seed", str(seed), "-o", outdir,
+               "--max-cycles", str(self.args.max_cycles or ex.max_cycles)]
+        cmd += ex.stimulus(rng_for(ex.name, seed, "stimulus"))
+        if stop_after is not None:
+            cmd += ["--stop-after-checks", str(stop_after)]
+        rc, out, err = run(cmd, self.args.timeout)
+        info = None
+        if rc == 0:
+            try:
+                with open(os.path.join(outdir, "run.json")) as f:
+                    info = json.load(f)
+            except (OSError, ValueError) as e:
+                rc, err = "json", "run.json: %s" % e
+        return cmd, rc, info, err
+
+    # -- one replay and its verdict -------------------------------------------------------
+    def replay_and_judge(self, res, build, rundir, info, stop_after=None):
+        cmd = [self.replay, build.bc, "--trace", os.path.join(rundir, "trace.wtr"),
+               "--elf", build.elf, "--map", build.wmap,
+               "--expect-sram", os.path.join(rundir, "sram.bin"), "--json"]
+        if stop_after is not None:
+            cmd[2:2] = ["--stop-after-checks", str(stop_after)]
+        res.commands.append(shell_line(cmd))
+        t0 = time.perf_counter()
+        rc, out, err = run(cmd, self.args.timeout)
+        res.detail["replay_wall"] = time.perf_counter() - t0
+        res.rc = rc
+        doc = None
+        try:
+            doc = json.loads(out)
+            if not isinstance(doc, dict):
+                doc = None
+        except ValueError:
+            pass
+        tool_msg = (doc.get("message") if doc else None) or first_line(err) or first_line(out)
+        if rc != 0:
+            status = doc.get("status") if doc else None
+            res.message = ("%s: %s" % (status, tool_msg)) if status else (tool_msg or
+                                                                          "(no message)")
+            return res
+        if doc is None:
+            res.message = "exit 0 but stdout is not one JSON object: %s" % first_line(out)
+            return res
+        problems = []
+        if doc.get("status") != "reproduced":
+            problems.append("status %r" % doc.get("status"))
+        stop = doc.get("stop") if isinstance(doc.get("stop"), dict) else {}
+        want_kind = "check" if stop_after is not None else "violation"
+        if stop.get("kind") != want_kind:
+            problems.append("stop kind %r, expected %r" % (stop.get("kind"), want_kind))
+        if "checks" in stop and stop["checks"] != info.get("checks"):
+            problems.append("stopped after %s checks, the simulator after %s" %
+                            (stop["checks"], info.get("checks")))
+        viol = info.get("violation") or {}
+        for key in ("invariant", "inv", "invariant_id"):
+            if want_kind == "violation" and isinstance(stop.get(key), int) and viol and \
+                    stop[key] != viol.get("id"):
+                problems.append("invariant %s, the simulator %s" % (stop[key], viol.get("id")))
+        cmp_ = doc.get("compare") if isinstance(doc.get("compare"), dict) else None
+        if cmp_ is None:
+            problems.append("no SRAM comparison reported")
+        else:
+            if not cmp_.get("globals"):
+                problems.append("compared %r globals" % cmp_.get("globals"))
+            if cmp_.get("differ") != 0:
+                problems.append("%r globals differ" % cmp_.get("differ"))
+        res.detail["stop_record"] = stop.get("record")
+        if isinstance(doc.get("wall_seconds"), (int, float)):
+            res.detail["replay_seconds"] = doc["wall_seconds"]
+        if problems:
+            res.message = "exit 0 but " + "; ".join(problems)
+            return res
+        res.ok = True
+        return res
+
+    # -- all modes of one (example, ring geometry, seed) ------------------------------------
+    def seed_job(self, build, seed, modes, wrap):
+        ex = build.example
+        vmode, cmode = ("wrap-violation", "wrap-check") if wrap else ("violation", "check")
+        base = os.path.join(self.args.work_dir, "runs", "%s-%d%s" % (ex.name, seed,
+                                                                      "-wrap" if wrap else ""))
+        shutil.rmtree(base, ignore_errors=True)
+        results = []
+
+        def setup_failure(mode, rc, msg, cmd):
+            r = Result(ex.name, mode, seed)
+            r.rc, r.message = rc, "setup: " + msg
+            r.commands.append(shell_line(cmd))
+            return r
+
+        if build.error:
+            for m in (vmode, cmode):
+                if m in modes:
+                    r = Result(ex.name, m, seed)
+                    r.rc, r.message = "build", build.error
+                    results.append(r)
+            return results
+
+        vdir = os.path.join(base, "violation")
+        cmd, rc, info, err = self.simulate(build, seed, vdir)
+        failure = None
+        if rc != 0:
+            failure = (rc, "wsn-sim exit %s: %s" % (rc, first_line(err)))
+        elif info.get("stop") != "violation":
+            failure = ("sim", "wsn-sim stop=%s after %s cycles, no violation" %
+                       (info.get("stop"), info.get("cycles")))
+        elif wrap:
+            hdr = trace_header(os.path.join(vdir, "trace.wtr"))
+            if hdr is None or not hdr[0] & 1:
+                failure = ("sim", "the %d-byte ring did not wrap before the violation" %
+                           build.geometry[0])
+        if failure:
+            for m in (vmode, cmode):
+                if m in modes:
+                    results.append(setup_failure(m, failure[0], failure[1], cmd))
+            return results
+
+        if vmode in modes:
+            r = Result(ex.name, vmode, seed)
+            r.commands.append(shell_line(cmd))
+            results.append(self.replay_and_judge(r, build, vdir, info))
+
+        if cmode in modes:
+            checks = int(info.get("checks") or 0)
+            if checks < 1:
+                results.append(setup_failure(cmode, "sim", "the violation run made no check",
+                                             cmd))
+                return self.cleanup(base, results)
+            k = rng_for(ex.name, seed, cmode).randint(1, checks)
+            cdir = os.path.join(base, "check")
+            while True:
+                shutil.rmtree(cdir, ignore_errors=True)
+                ccmd, rc, cinfo, err = self.simulate(build, seed, cdir, stop_after=k)
+                if rc != 0:
+                    results.append(setup_failure(cmode, rc, "wsn-sim exit %s: %s" %
+                                                 (rc, first_line(err)), ccmd))
+                    return self.cleanup(base, results)
+                if cinfo.get("stop") != "checks" or cinfo.get("checks") != k:
+                    results.append(setup_failure(
+                        cmode, "sim", "wsn-sim --stop-after-checks %d stopped with stop=%s "
+                        "checks=%s" % (k, cinfo.get("stop"), cinfo.get("checks")), ccmd))
+                    return self.cleanup(base, results)
+                if not wrap:
+                    break
+                hdr = trace_header(os.path.join(cdir, "trace.wtr"))
+                if hdr is not None and hdr[0] & 1:
+                    break
+                if k >= checks:
+                    results.append(setup_failure(cmode, "sim", "the ring never wrapped", ccmd))
+                    return self.cleanup(base, results)
+                k += 1
+            r = Result(ex.name, cmode, seed)
+            r.detail["k"] = k
+            r.commands.append(shell_line(ccmd))
+            results.append(self.replay_and_judge(r, build, cdir, cinfo, stop_after=k))
+        return self.cleanup(base, results)
+
+    def cleanup(self, base, results):
+        if not self.args.keep and all(r.ok for r in results):
+            shutil.rmtree(base, ignore_errors=True)
+        return results
+
+
+def print_report(results, args, examples, modes, out=sys.stdout):
+    rows = OrderedDict()
+    for ex in examples:
+        for m in modes:
+            rows[(ex.name, m)] = []
+    for r in results:
+        rows[(r.example, r.mode)].append(r)
+    hdr = "%-12s %-15s %6s %7s %7s %10s" % ("example", "mode", "seeds", "passed", "failed",
+                                              "pass rate")
+    print(hdr, file=out)
+    print("-" * len(hdr), file=out)
+    total = failed_total = 0
+    for (name, mode), rs in rows.items():
+        n = len(rs)
+        ok = sum(1 for r in rs if r.ok)
+        total += n
+        failed_total += n - ok
+        rate = "%.1f%%" % (100.0 * ok / n) if n else "-"
+        print("%-12s %-15s %6d %7d %7d %10s" % (name, mode, n, ok, n - ok, rate), file=out)
+    print("-" * len(hdr), file=out)
+    print("%-12s %-15s %6d %7d %7d %10s" % ("all", "", total, total - failed_total,
+                                            failed_total,
+                                            "%.1f%%" % (100.0 * (total - failed_total) / total)
+                                            if total else "-"), file=out)
+    for (name, mode), rs in rows.items():
+        bad = sorted((r for r in rs if not r.ok), key=lambda r: r.seed)
+        if not bad:
+            continue
+        print("\nfailures: %s / %s (%d of %d seeds)" % (name, mode, len(bad), len(rs)),
+              file=out)
+        groups = OrderedDict()
+        for r in bad:
+            groups.setdefault((str(r.rc), r.message), []).append(r)
+        order = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        for (rc, msg), rs_ in order[:args.show_messages]:
+            print("  %5d x exit %s: %s" % (len(rs_), rc, msg[:240]), file=out)
+            seeds = ["%d%s" % (r.seed, " (K=%d)" % r.detail["k"] if "k" in r.detail else "")
+                     for r in rs_[:args.show_seeds]]
+            more = " ... (+%d)" % (len(rs_) - args.show_seeds) if len(rs_) > args.show_seeds \
+                else ""
+            print("          seeds %s%s" % (", ".join(seeds), more), file=out)
+        if len(order) > args.show_messages:
+            print("  ... %d more distinct messages (--show-messages, --json-out)" %
+                  (len(order) - args.show_messages), file=out)
+        print("  reproduce seed %d:" % bad[0].seed, file=out)
+        for c in bad[0].commands:
+            print("    " + c, file=out)
+    return failed_total
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", help="directory of wsn-cc, wsn-sim, wsn-replay")
+    ap.add_argument("--seeds", type=int, default=1000, help="seeds per example and mode")
+    ap.add_argument("--start", type=int, default=1, help="first seed")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--examples", help="comma-separated subset of: " +
+                    ",".join(e.name for e in EXAMPLES))
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of: " +
+                    ",".join(MODES))
+    ap.add_argument("--work", help="work directory (default: a temporary one)")
+    ap.add_argument("--keep", action="store_true", help="keep the runs of passing seeds too")
+    ap.add_argument("--max-cycles", type=int, help="wsn-sim cycle bound (default: per example)")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds per tool run")
+    ap.add_argument("--check", action="store_true", help="exit 1 when any seed fails")
+    ap.add_argument("--json-out", help="write every result as JSON here")
+    ap.add_argument("--show-seeds", type=int, default=8, help="seeds listed per message")
+    ap.add_argument("--show-messages", type=int, default=4,
+                    help="distinct failure messages listed per row")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = ap.parse_args()
+
+    names = [e.name for e in EXAMPLES]
+    if args.examples:
+        want = [x.strip() for x in args.examples.split(",") if x.strip()]
+        for w in want:
+            if w not in names:
+                ap.error("unknown example %r (known: %s)" % (w, ", ".join(names)))
+        examples = [e for e in EXAMPLES if e.name in want]
+    else:
+        examples = list(EXAMPLES)
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    for m in modes:
+        if m not in MODES:
+            ap.error("unknown mode %r (known: %s)" % (m, ", ".join(MODES)))
+    if args.seeds < 1 or args.jobs < 1:
+        ap.error("--seeds and -j must be at least 1")
+
+    h = Harness(args)
+    for tool in ("wsn-cc", "wsn-sim", "wsn-replay"):
+        if not os.access(os.path.join(h.bin, tool), os.X_OK):
+            ap.error("%s not found in %s (use --bin)" % (tool, h.bin))
+    temp = args.work is None
+    args.work_dir = os.path.abspath(args.work or tempfile.mkdtemp(prefix="wsn-fidelity-"))
+    os.makedirs(args.work_dir, exist_ok=True)
+
+    t0 = time.perf_counter()
+    want_plain = any(m in modes for m in ("violation", "check"))
+    want_wrap = any(m in modes for m in ("wrap-violation", "wrap-check"))
+    builds = []
+    for ex in examples:
+        if want_plain:
+            builds.append((Build(ex, None, os.path.join(args.work_dir, "build")), False))
+        if want_wrap:
+            builds.append((Build(ex, ex.wrap, os.path.join(args.work_dir, "build")), True))
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        list(pool.map(lambda b: b[0].make(h.bin), builds))
+    for b, _ in builds:
+        if b.error:
+            print("fidelity: build of %s%s failed: %s" % (b.example.name,
+                                                          " (wrap ring)" if b.geometry else "",
+                                                          b.error), file=sys.stderr)
+    t_build = time.perf_counter() - t0
+
+    jobs = [(b, s, wrap) for b, wrap in builds
+            for s in range(args.start, args.start + args.seeds)]
+    results, lock, done = [], threading.Lock(), [0]
+
+    def work(job):
+        b, s, wrap = job
+        try:
+            rs = h.seed_job(b, s, modes, wrap)
+        except Exception as e:  # a harness bug must not hide the other seeds
+            rs = []
+            for m in (("wrap-violation", "wrap-check") if wrap else ("violation", "check")):
+                if m in modes:
+                    r = Result(b.example.name, m, s)
+                    r.rc, r.message = "harness", "%s: %s" % (type(e).__name__, e)
+                    rs.append(r)
+        with lock:
+            results.extend(rs)
+            done[0] += 1
+            step = max(1, len(jobs) // 10)
+            if not args.quiet and (done[0] % step == 0 or done[0] == len(jobs)):
+                bad = sum(1 for r in results if not r.ok)
+                print("fidelity: %d/%d seed jobs, %d failing replays, %.0fs" %
+                      (done[0], len(jobs), bad, time.perf_counter() - t0), file=sys.stderr)
+
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        list(pool.map(work, jobs))
+
+    print("fidelity: %d seeds from %d, tools %s, %d jobs, build %.1fs, total %.1fs" %
+          (args.seeds, args.start, h.bin, args.jobs, t_build, time.perf_counter() - t0))
+    failed = print_report(results, args, examples, modes)
+    if args.json_out:
+        with open(args.json_out, "w") as f:
+            json.dump([{"example": r.example, "mode": r.mode, "seed": r.seed, "ok": r.ok,
+                        "rc": r.rc, "message": r.message, "detail": r.detail,
+                        "commands": r.commands}
+                       for r in sorted(results, key=lambda r: (r.example, r.mode, r.seed))],
+                      f, indent=1)
+    if failed and (temp or not args.keep):
+        print("\nruns of failing seeds kept in %s" % os.path.join(args.work_dir, "runs"))
+    elif temp and not args.keep:
+        shutil.rmtree(args.work_dir, ignore_errors=True)
+    return 1 if (args.check and failed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
