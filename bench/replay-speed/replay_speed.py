@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Replay speed: wsn-replay against the native program and against re-running wsn-sim.
+
+usage: bench/replay-speed/replay_speed.py [--bin DIR] [--example sense-send|blink] [--seed S]
+                                          [--ring BYTES] [--repeat N] [--no-callgrind]
+                                          [--work DIR] [--check]
+
+Method (issue 6: replay within 2x of native, at least 50x faster than the simulator).
+
+1. The trace. The example is built traced for atmega128 with the largest ring that fits in the
+   MicaZ's 4 KiB (--ring, default 3072 bytes, segments of 256). wsn-sim runs it with the seeded
+   stimulus of bench/fidelity (sense-send: --adc 0:1023; blink: the seeded switch byte) to the
+   violation to learn how many checks C the run makes; then K is the largest check count
+   (binary search over [1, C]) whose trace has NOT wrapped, and wsn-sim stops at the K-th check
+   (--stop-after-checks K). So the trace holds everything from reset to that point: the longest
+   trace the mote can keep, and a native run can be fed every recorded input from reset.
+
+2. Replay: `wsn-replay FW.replay.bc --trace T --elf FW.elf --map FW.wmap --stop-after-checks K
+   --expect-sram SRAM.bin --json`: wall time of the whole process (best of --repeat), and, with
+   callgrind, the instructions executed inside the replay run (callgrind --toggle-collect on
+   --replay-exec-fn, default `*ReplayRunner::run*`: the JIT'd program and its trace callbacks,
+   without parsing, lowering and JIT compilation), besides the whole process.
+
+3. Native: the same C sources compiled for the host with clang -Os (the optimisation level of
+   the mote build), linked with examples/host/hal_script.c instead of the simulated host HAL.
+   The script is written from the trace: in recording order, every interrupt (timer, ADC) and
+   every value the program read through a recorded HAL read (ADC results, switches, LED port).
+   The host HAL hands out the recorded values and runs the recorded interrupts at its next HAL
+   call (HAL-call granularity instead of the mote's instruction granularity), and the run stops
+   at the K-th invariant check (-Wl,--wrap on the invariant function). Its end line (timer and
+   ADC handler runs, values, checks) is compared with the trace: the table says whether the
+   native run did the recorded work. Note what differs by design: the native program executes
+   the callees the replay skips (uninstrumented spans, e.g. sense-send's serial framing, whose
+   effects the replay applies from the trace), and it does not execute the records the replay
+   consumes; the native run starts at reset, the replay at the first checkpoint (right after
+   boot). Measured: wall time of the process (best of --repeat), and with callgrind the
+   instructions inside main (--toggle-collect=main; the script is read by a constructor before
+   main) and of the whole process.
+
+4. Simulator: wall time of `wsn-sim run ... --stop-after-checks K` (the same stop, from reset:
+   re-executing is what one does without replay), best of --repeat; with callgrind the whole
+   process and the instructions inside avr_run (the simulated core).
+
+Ratios printed: replay / native (wall, process; and instructions, execution only), and
+simulator / replay (wall, process; instructions). --check exits 1 when a target is missed or the
+replay does not reproduce the stop. Needs valgrind for the instruction counts (--no-callgrind
+skips them).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "bench", "fidelity"))
+import fidelity  # noqa: E402  (the example table and its seeded stimuli)
+
+CLANG = "/usr/lib/llvm-19/bin/clang"
+MCU = "atmega128"
+# Interrupt vectors of the examples' AVR HAL (hal_avr.h): TIMER0_COMP, ADC.
+IRQ_KIND = {15: "T", 21: "A"}
+
+
+def die(msg):
+    print("replay_speed: error: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def run(cmd, env=None, check=True):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       errors="replace", env=env)
+    if check and p.returncode != 0:
+        die("%s exited %d: %s" % (" ".join(cmd), p.returncode,
+                                  fidelity.first_line(p.stderr) or fidelity.first_line(p.stdout)))
+    return p
+
+
+def timed(cmd, repeat, env=None):
+    best, p = None, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           errors="replace", env=env)
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+    return best, p
+
+
+def callgrind(cmd, out, toggle=None, env=None):
+    """Instructions executed (Ir) by cmd under callgrind, inside `toggle` when given."""
+    vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
+    if toggle:
+        vg.append("--toggle-collect=" + toggle)
+    subprocess.run(vg + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        with open(out) as f:
+            for line in f:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def hal_lines():
+    """Source lines of the AVR HAL's recorded reads: line -> script kind."""
+    kinds = {"hal_leds_set": "L", "hal_input_bits": "S", "hal_adc_result": "R"}
+    out = {}
+    with open(os.path.join(ROOT, "examples", "common", "hal_avr.h")) as f:
+        for n, line in enumerate(f, 1):
+            m = re.search(r"static inline \w+ (hal_\w+)\(", line)
+            if m and m.group(1) in kinds:
+                out[n] = kinds[m.group(1)]
+    return out
+
+
+def wrapped(path):
+    h = fidelity.trace_header(path)
+    return h is not None and bool(h[0] & 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", help="directory of wsn-cc, wsn-sim, wsn-replay, wsn-trace-dump")
+    ap.add_argument("--example", default="sense-send",
+                    choices=[e.name for e in fidelity.EXAMPLES])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ring", type=int, default=3072, help="trace ring bytes (segments of 256)")
+    ap.add_argument("--repeat", type=int, default=5, help="wall time: best of N runs")
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--replay-exec-fn", default="*ReplayRunner::run*",
+                    help="callgrind --toggle-collect pattern of the replay's execution")
+    ap.add_argument("--work", help="work directory (kept); default: temporary")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    args = ap.parse_args()
+
+    bindir = fidelity.find_bin(args.bin)
+    tool = {t: os.path.join(bindir, t) for t in ("wsn-cc", "wsn-sim", "wsn-replay",
+                                                  "wsn-trace-dump")}
+    for t, p in tool.items():
+        if not os.access(p, os.X_OK):
+            die("%s not found in %s (use --bin)" % (t, bindir))
+    use_cg = not args.no_callgrind and shutil.which("valgrind") is not None
+    work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="wsn-replay-speed-"))
+    os.makedirs(work, exist_ok=True)
+    ex = next(e for e in fidelity.EXAMPLES if e.name == args.example)
+    srcs = []
+    for pattern in ex.sources:
+        import glob
+        srcs += sorted(glob.glob(os.path.join(ROOT, pattern)))
+
+    # 1. the traced firmware and the longest unwrapped trace
+    fw = os.path.join(work, "fw")
+    run([tool["wsn-cc"], "--target=avr", "--mcu=" + MCU, "--trace-buf=%d" % args.ring,
+         "--trace-seg=256", "-I", os.path.join(ROOT, "examples", "common"), "-o", fw] + srcs)
+    stim = ex.stimulus(fidelity.rng_for(ex.name, args.seed, "stimulus"))
+
+    def sim_cmd(outdir, k=None):
+        c = [tool["wsn-sim"], "run", fw + ".elf", "--mcu", MCU, "--seed", str(args.seed),
+             "-o", outdir, "--max-cycles", str(ex.max_cycles)] + stim
+        return c + (["--stop-after-checks", str(k)] if k else [])
+
+    def sim(outdir, k=None):
+        run(sim_cmd(outdir, k))
+        with open(os.path.join(outdir, "run.json")) as f:
+            return json.load(f)
+
+    full = sim(os.path.join(work, "full"))
+    checks = int(full.get("checks") or 0)
+    if checks < 1:
+        die("the run to the end made no invariant check (stop=%s)" % full.get("stop"))
+    lo, hi = 0, checks  # largest K in [1, checks] whose trace has not wrapped
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        d = os.path.join(work, "probe")
+        shutil.rmtree(d, ignore_errors=True)
+        sim(d, mid)
+        if wrapped(os.path.join(d, "trace.wtr")):
+            hi = mid - 1
+        else:
+            lo = mid
+    if lo == 0:
+        die("even the first check's trace wraps a %d-byte ring" % args.ring)
+    k = lo
+    rundir = os.path.join(work, "run")
+    shutil.rmtree(rundir, ignore_errors=True)
+    info = sim(rundir, k)
+    trace = os.path.join(rundir, "trace.wtr")
+    dump = json.loads(run([tool["wsn-trace-dump"], "--json", trace, "--map",
+                           fw + ".wmap"]).stdout)
+    recs = dump["records"]
+    tail = dump["header"].get("tail_bytes")
+
+    # 3a. the native script and program
+    lines = hal_lines()
+    script, inv, n_irq = [], None, {"T": 0, "A": 0}
+    for r in recs:
+        if r["kind"] == "IRQ":
+            kind = IRQ_KIND.get(r.get("vector"))
+            if kind is None:
+                die("record at offset %s: IRQ of vector %s, which the native HAL does not "
+                    "have" % (r.get("offset"), r.get("vector")))
+            script.append(kind)
+            n_irq[kind] += 1
+        elif r["kind"] == "INPUT" and str(r.get("file", "")).endswith("hal_avr.h") and \
+                r.get("line") in lines:
+            kind = lines[r["line"]]
+            script.append(kind if kind == "L" else "%s %d" % (kind, r["value"]))
+        elif r["kind"] in ("CHECK", "VIOLATION") and r.get("invariant"):
+            inv = r["invariant"]
+    if inv is None:
+        die("the trace has no check record naming its invariant")
+    script_path = os.path.join(work, "native.script")
+    with open(script_path, "w") as f:
+        f.write("\n".join(script) + "\n")
+    native = os.path.join(work, "native")
+    run([CLANG, "-Os", "-w", "-I", os.path.join(ROOT, "examples", "common"),
+         "-I", os.path.join(ROOT, "trace-runtime", "include"),
+         "-DWSN_SCRIPT_INVARIANT=" + inv, "-Wl,--wrap=" + inv] + srcs +
+        [os.path.join(ROOT, "examples", "host", "hal_script.c"), "-o", native])
+    nenv = dict(os.environ, WSN_SCRIPT=script_path, WSN_SCRIPT_CHECKS=str(k))
+
+    # measurements
+    replay_cmd = [tool["wsn-replay"], fw + ".replay.bc", "--trace", trace, "--elf", fw + ".elf",
+                  "--map", fw + ".wmap", "--stop-after-checks", str(k), "--expect-sram",
+                  os.path.join(rundir, "sram.bin"), "--json"]
+    t_replay, prep = timed(replay_cmd, args.repeat)
+    try:
+        rdoc = json.loads(prep.stdout)
+    except ValueError:
+        rdoc = {}
+    reproduced = prep.returncode == 0 and rdoc.get("status") == "reproduced"
+    t_native, pnat = timed([native], args.repeat, env=nenv)
+    m = re.search(r"timer (\d+), adc (\d+), values (\d+), unrecorded reads (\d+), dropped (\d+), "
+                  r"checks (\d+)", pnat.stderr)
+    simdir = os.path.join(work, "resim")
+
+    def resim():
+        shutil.rmtree(simdir, ignore_errors=True)
+        return sim_cmd(simdir, k)
+    t_sim = None
+    for _ in range(args.repeat):
+        c = resim()
+        t0 = time.perf_counter()
+        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dt = time.perf_counter() - t0
+        t_sim = dt if t_sim is None else min(t_sim, dt)
+
+    cg = {}
+    if use_cg:
+        cg["replay_all"] = callgrind(replay_cmd, os.path.join(work, "cg.replay.all"))
+        cg["replay_exec"] = callgrind(replay_cmd, os.path.join(work, "cg.replay.exec"),
+                                      args.replay_exec_fn)
+        cg["native_all"] = callgrind([native], os.path.join(work, "cg.native.all"), env=nenv)
+        cg["native_exec"] = callgrind([native], os.path.join(work, "cg.native.main"), "main",
+                                      env=nenv)
+        cg["sim_all"] = callgrind(resim(), os.path.join(work, "cg.sim.all"))
+        cg["sim_exec"] = callgrind(resim(), os.path.join(work, "cg.sim.core"), "avr_run*")
+
+    # report
+    print("replay speed: %s, seed %d, ring %d bytes, stop at check %d of %d" %
+          (ex.name, args.seed, args.ring, k, checks))
+    print("trace: %d records, %s bytes, from reset, %d simulated cycles (%.3f s of mote time), "
+          "%d timer + %d ADC interrupts" % (len(recs), tail, info["cycles"],
+                                            info["cycles"] / float(info["frequency"]),
+                                            n_irq["T"], n_irq["A"]))
+    status = "reproduced" if reproduced else "NOT reproduced: exit %s: %s" % (
+        prep.returncode, rdoc.get("message") or fidelity.first_line(prep.stderr) or
+        fidelity.first_line(prep.stdout))
+    print("replay: %s" % status)
+    if m:
+        t_, a_, v_, u_, d_, c_ = map(int, m.groups())
+        same = t_ == n_irq["T"] and a_ == n_irq["A"] and c_ == k and d_ == 0
+        print("native: %d timer + %d ADC handler runs, %d recorded values, %d unrecorded reads, "
+              "%d dropped, %d checks: %s" % (t_, a_, v_, u_, d_, c_,
+                                             "the recorded work" if same else
+                                             "DIFFERS from the trace"))
+    else:
+        same = False
+        print("native: no end line (exit %d): %s" % (pnat.returncode,
+                                                      fidelity.first_line(pnat.stderr)))
+
+    def fmt_i(x):
+        return "-" if x is None else "{:,}".format(x)
+
+    print()
+    print("%-10s %12s %18s %18s" % ("", "wall (s)", "instr (process)", "instr (execution)"))
+    print("%-10s %12.4f %18s %18s" % ("native", t_native, fmt_i(cg.get("native_all")),
+                                      fmt_i(cg.get("native_exec"))))
+    print("%-10s %12.4f %18s %18s" % ("replay", t_replay, fmt_i(cg.get("replay_all")),
+                                      fmt_i(cg.get("replay_exec"))))
+    print("%-10s %12.4f %18s %18s" % ("wsn-sim", t_sim, fmt_i(cg.get("sim_all")),
+                                      fmt_i(cg.get("sim_exec"))))
+    print()
+
+    def ratio(a, b):
+        return None if not a or not b else float(a) / float(b)
+
+    def fmt_r(x):
+        return "-" if x is None else "%.2fx" % x
+    r_nat_wall = ratio(t_replay, t_native)
+    r_nat_exec = ratio(cg.get("replay_exec"), cg.get("native_exec"))
+    r_nat_all = ratio(cg.get("replay_all"), cg.get("native_all"))
+    r_sim_wall = ratio(t_sim, t_replay)
+    r_sim_exec = ratio(cg.get("sim_exec"), cg.get("replay_exec"))
+    r_sim_all = ratio(cg.get("sim_all"), cg.get("replay_all"))
+    print("replay / native:   execution %s (instructions), process %s (instructions), "
+          "%s (wall)   [target <= 2x]" % (fmt_r(r_nat_exec), fmt_r(r_nat_all),
+                                          fmt_r(r_nat_wall)))
+    print("wsn-sim / replay:  execution %s (instructions), process %s (instructions), "
+          "%s (wall)   [target >= 50x]" % (fmt_r(r_sim_exec), fmt_r(r_sim_all),
+                                           fmt_r(r_sim_wall)))
+
+    def verdict(x, ok):
+        return "n/a" if x is None else ("met" if ok(x) else "MISSED")
+    v_exec = (verdict(r_nat_exec, lambda x: x <= 2.0), verdict(r_sim_exec, lambda x: x >= 50.0))
+    v_wall = (verdict(r_nat_wall, lambda x: x <= 2.0), verdict(r_sim_wall, lambda x: x >= 50.0))
+    print("targets on execution (callgrind, without JIT compilation and process start): "
+          "native %s, wsn-sim %s" % v_exec)
+    print("targets on whole processes (wall, JIT compilation included):               "
+          "native %s, wsn-sim %s" % v_wall)
+    if not reproduced:
+        print("warning: the replay did not reproduce the stop; its numbers are of a failed run")
+    if not same:
+        print("warning: the native run did not do the recorded work; see its line above")
+    print("work dir: %s" % work)
+    nat_ok, sim_ok = v_exec[0] == "met", v_exec[1] == "met"
+    return 1 if args.check and not (nat_ok and sim_ok and reproduced and same) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
