@@ -20,6 +20,10 @@ wsn-cc (atmega128), then for every seed S in [start, start+N):
                   says it wrapped.
   wrap-check      as check, with the small ring. A K whose trace has not wrapped yet (early
                   checks) is moved to the next check until the trace has wrapped.
+  negative        the control that shows the oracle can fail: the violation run's trace is
+                  replayed against a copy of its SRAM snapshot in which one byte of a sliced
+                  global (the example's `corrupt`) is flipped; wsn-replay must exit 1, with a
+                  status other than "reproduced", and report at least one differing global. Runs on the first --negative-seeds seeds.
 
 A replay passes when all of these hold (the harness checks them itself, it does not only trust
 the exit code):
@@ -45,6 +49,7 @@ import glob
 import json
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -65,11 +70,12 @@ class Example:
     sources: globs relative to the repository root; stimulus(rng): extra wsn-sim options drawn
     from a generator seeded with the seed (the seed itself is passed as --seed too); wrap:
     (ring bytes, segment bytes) of the small ring of the wrap-* modes: small enough that every
-    run wraps, large enough that a segment holds a checkpoint."""
+    run wraps, large enough that a segment holds a checkpoint; corrupt: a global of the
+    invariant's slice, whose byte the negative control flips in the snapshot."""
 
-    def __init__(self, name, sources, stimulus, wrap, max_cycles=50000000):
+    def __init__(self, name, sources, stimulus, wrap, corrupt, max_cycles=50000000):
         self.name, self.sources, self.stimulus = name, sources, stimulus
-        self.wrap, self.max_cycles = wrap, max_cycles
+        self.wrap, self.corrupt, self.max_cycles = wrap, corrupt, max_cycles
 
 
 # The examples. Blink reads its switches (port C) at every counter wrap; the seed picks the
@@ -77,12 +83,14 @@ class Example:
 # seeded random ADC value per conversion.
 EXAMPLES = [
     Example("blink", ["examples/blink/*.c", "examples/common/scheduler.c"],
-            lambda rng: ["--pins", "C=0x%02x" % rng.randrange(256)], wrap=(128, 64)),
+            lambda rng: ["--pins", "C=0x%02x" % rng.randrange(256)], wrap=(128, 64),
+            corrupt="BlinkC$ticks"),
     Example("sense-send", ["examples/sense-send/*.c", "examples/common/scheduler.c"],
-            lambda rng: ["--adc", "0:1023"], wrap=(256, 128)),
+            lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="SenseC$period"),
 ]
 
-MODES = ["violation", "check", "wrap-violation", "wrap-check"]
+MODES = ["violation", "check", "wrap-violation", "wrap-check", "negative"]
+LLVM_NM = "/usr/lib/llvm-19/bin/llvm-nm"
 MCU = "atmega128"
 
 
@@ -163,6 +171,13 @@ class Build:
         rc, out, err = run(cmd + srcs, 600)
         if rc != 0:
             self.error = "wsn-cc exit %s: %s" % (rc, first_line(err) or first_line(out))
+            return self
+        self.corrupt_addr = None
+        rc, out, err = run([LLVM_NM, self.elf], 60)
+        for line in (out or "").splitlines():
+            f = line.split()
+            if len(f) == 3 and f[2] == self.example.corrupt:
+                self.corrupt_addr = int(f[0], 16) - 0x800000  # AVR data space offset
         return self
 
 
@@ -198,7 +213,7 @@ class Harness:
         return cmd, rc, info, err
 
     # -- one replay and its verdict -------------------------------------------------------
-    def replay_and_judge(self, res, build, rundir, info, stop_after=None):
+    def replay_and_judge(self, res, build, rundir, info, stop_after=None, violating=False):
         cmd = [self.replay, build.bc, "--trace", os.path.join(rundir, "trace.wtr"),
                "--elf", build.elf, "--map", build.wmap,
                "--expect-sram", os.path.join(rundir, "sram.bin"), "--json"]
@@ -230,8 +245,12 @@ class Harness:
             problems.append("status %r" % doc.get("status"))
         stop = doc.get("stop") if isinstance(doc.get("stop"), dict) else {}
         want_kind = "check" if stop_after is not None else "violation"
-        if stop.get("kind") != want_kind:
-            problems.append("stop kind %r, expected %r" % (stop.get("kind"), want_kind))
+        # The K-th check may be the violating one (wsn-sim then stops with "checks", before
+        # its violation hook); the replay may report that same record as the violation.
+        kinds = (want_kind, "violation") if violating else (want_kind,)
+        if stop.get("kind") not in kinds:
+            problems.append("stop kind %r, expected %s" % (stop.get("kind"),
+                                                           " or ".join(map(repr, kinds))))
         if "checks" in stop and stop["checks"] != info.get("checks"):
             problems.append("stopped after %s checks, the simulator after %s" %
                             (stop["checks"], info.get("checks")))
@@ -304,6 +323,10 @@ class Harness:
             r.commands.append(shell_line(cmd))
             results.append(self.replay_and_judge(r, build, vdir, info))
 
+        if not wrap and "negative" in modes and seed < self.args.start + \
+                self.args.negative_seeds:
+            results.append(self.negative(build, seed, vdir, info))
+
         if cmode in modes:
             checks = int(info.get("checks") or 0)
             if checks < 1:
@@ -336,8 +359,47 @@ class Harness:
             r = Result(ex.name, cmode, seed)
             r.detail["k"] = k
             r.commands.append(shell_line(ccmd))
-            results.append(self.replay_and_judge(r, build, cdir, cinfo, stop_after=k))
+            results.append(self.replay_and_judge(r, build, cdir, cinfo, stop_after=k,
+                                                 violating=(k == checks)))
         return self.cleanup(base, results)
+
+    def negative(self, build, seed, vdir, info):
+        """Replays against a snapshot with one flipped byte: the replay must not pass."""
+        r = Result(build.example.name, "negative", seed)
+        if build.corrupt_addr is None:
+            r.rc, r.message = "setup", "setup: no symbol %s in %s" % (build.example.corrupt,
+                                                                      build.elf)
+            return r
+        bad = os.path.join(vdir, "sram-corrupt.bin")
+        with open(os.path.join(vdir, "sram.bin"), "rb") as f:
+            img = bytearray(f.read())
+        if build.corrupt_addr >= len(img):
+            r.rc, r.message = "setup", "setup: %s at 0x%x is outside the %d-byte snapshot" % (
+                build.example.corrupt, build.corrupt_addr, len(img))
+            return r
+        img[build.corrupt_addr] ^= 0x5A
+        with open(bad, "wb") as f:
+            f.write(img)
+        cmd = [self.replay, build.bc, "--trace", os.path.join(vdir, "trace.wtr"), "--elf",
+               build.elf, "--map", build.wmap, "--expect-sram", bad, "--json"]
+        r.commands.append(shell_line(cmd))
+        rc, out, err = run(cmd, self.args.timeout)
+        r.rc = rc
+        try:
+            doc = json.loads(out)
+            doc = doc if isinstance(doc, dict) else {}
+        except ValueError:
+            doc = {}
+        cmp_ = doc.get("compare") if isinstance(doc.get("compare"), dict) else {}
+        if rc == 1 and doc.get("status") not in (None, "reproduced") and \
+                isinstance(cmp_.get("differ"), int) and cmp_["differ"] >= 1:
+            r.ok = True
+        else:
+            r.message = "flipped a byte of %s in the snapshot, expected exit 1, a status " \
+                "other than reproduced and differ >= 1; got exit %s, status %r, differ %r: %s" % (
+                    build.example.corrupt, rc, doc.get("status"), cmp_.get("differ"),
+                    doc.get("message") or first_line(err) or first_line(out))
+        return r
 
     def cleanup(self, base, results):
         if not self.args.keep and all(r.ok for r in results):
@@ -377,10 +439,15 @@ def print_report(results, args, examples, modes, out=sys.stdout):
               file=out)
         groups = OrderedDict()
         for r in bad:
-            groups.setdefault((str(r.rc), r.message), []).append(r)
+            # one group per message shape: paths of runs and numbers (records, offsets) vary
+            key = re.sub(r"\d+", "N", re.sub(r"\S*/runs/[^/\s]+/", "<run>/", r.message))
+            groups.setdefault((str(r.rc), key), []).append(r)
         order = sorted(groups.items(), key=lambda kv: -len(kv[1]))
-        for (rc, msg), rs_ in order[:args.show_messages]:
-            print("  %5d x exit %s: %s" % (len(rs_), rc, msg[:240]), file=out)
+        for (rc, _), rs_ in order[:args.show_messages]:
+            msg = re.sub(r"\S*/runs/[^/\s]+/", "<run>/", rs_[0].message)
+            print("  %5d x exit %s: %s%s" % (len(rs_), rc, msg[:240],
+                                             "  (first seed's message)" if len(rs_) > 1 else ""),
+                  file=out)
             seeds = ["%d%s" % (r.seed, " (K=%d)" % r.detail["k"] if "k" in r.detail else "")
                      for r in rs_[:args.show_seeds]]
             more = " ... (+%d)" % (len(rs_) - args.show_seeds) if len(rs_) > args.show_seeds \
@@ -406,6 +473,8 @@ def main():
                     ",".join(e.name for e in EXAMPLES))
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of: " +
                     ",".join(MODES))
+    ap.add_argument("--negative-seeds", type=int, default=10,
+                    help="seeds of the negative control per example (mode negative)")
     ap.add_argument("--work", help="work directory (default: a temporary one)")
     ap.add_argument("--keep", action="store_true", help="keep the runs of passing seeds too")
     ap.add_argument("--max-cycles", type=int, help="wsn-sim cycle bound (default: per example)")
@@ -443,7 +512,7 @@ def main():
     os.makedirs(args.work_dir, exist_ok=True)
 
     t0 = time.perf_counter()
-    want_plain = any(m in modes for m in ("violation", "check"))
+    want_plain = any(m in modes for m in ("violation", "check", "negative"))
     want_wrap = any(m in modes for m in ("wrap-violation", "wrap-check"))
     builds = []
     for ex in examples:
