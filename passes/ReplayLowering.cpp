@@ -22,6 +22,8 @@
 //===----------------------------------------------------------------------===//
 #include "ReplayLowering.h"
 
+#include <set>
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
@@ -127,6 +129,8 @@ private:
   uint32_t StackLimit = 0;
 
   // Per-function state.
+  bool ModuleHasTraceOps = false;
+  bool DeferUntracedIO = false;
   const Instruction *CurI = nullptr;
   DenseMap<const Value *, Value *> VMap;
   Value *SP0 = nullptr;
@@ -654,6 +658,14 @@ void Lowerer::createFunctions() {
   }
 }
 
+static bool isTraceOp(const Value *V, StringRef Prefix) {
+  auto *CB = dyn_cast<CallBase>(V);
+  if (!CB)
+    return false;
+  const Function *F = CB->getCalledFunction();
+  return F && F->getName().starts_with(Prefix);
+}
+
 void Lowerer::lowerFunction(Function &F) {
   Function *NF = NewFns.lookup(&F);
   if (!NF)
@@ -666,6 +678,17 @@ void Lowerer::lowerFunction(Function &F) {
   for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
     VMap[F.getArg(I)] = NF->getArg(I);
 
+  // In a program with trace ops, untraced I/O reads of functions without
+  // any are run-time errors (see checkNondetLoad).
+  DeferUntracedIO = false;
+  if (ModuleHasTraceOps) {
+    DeferUntracedIO = true;
+    for (Instruction &I : instructions(F))
+      if (isTraceOp(&I, "wsn.")) {
+        DeferUntracedIO = false;
+        break;
+      }
+  }
   Prologue = BasicBlock::Create(Ctx, "wsn.prologue", NF);
   ReversePostOrderTraversal<Function *> RPOT(&F);
   for (BasicBlock *BB : RPOT)
@@ -722,8 +745,40 @@ void Lowerer::lowerFunction(Function &F) {
     for (auto &[AI, Off] : Slots)
       VMap[AI] = PB.CreateAdd(Base, ConstantInt::get(I16, Off), AI->getName());
   }
-  Instruction *PrologueBr = PB.CreateBr(BBMap[&F.getEntryBlock()]);
-  (void)PrologueBr;
+  // Replay may start at an anchor (thesis 4.2: execution resumes from the
+  // earliest checkpoint). The engine calls the anchor's function directly and
+  // __wsn_replay_resume() returns that anchor's id once: the prologue then
+  // jumps to the anchor's block (the loop header) after the frame is set up,
+  // skipping the function's entry records, which precede the checkpoint. The
+  // instrumentation demoted every value live into the loop to a stack slot
+  // (spec/instrumentation.md), and the checkpoint restores those slots.
+  SmallVector<std::pair<uint32_t, BasicBlock *>, 2> Resume;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = CB->getCalledFunction();
+          Callee && Callee->getName() == "wsn.anchor" && CB->arg_size() >= 1) {
+        auto *Id = dyn_cast<ConstantInt>(CB->getArgOperand(0));
+        BasicBlock *BB = CB->getParent();
+        if (!Id || !BBMap.count(BB))
+          continue;
+        if (isa<PHINode>(BB->front())) {
+          error(CB, "cannot resume replay at anchor " + Twine(Id->getZExtValue()) +
+                        ": its block has phis (values live into the loop were "
+                        "not demoted to memory)");
+          continue;
+        }
+        Resume.push_back({uint32_t(Id->getZExtValue()), BB});
+      }
+  if (Resume.empty()) {
+    PB.CreateBr(BBMap[&F.getEntryBlock()]);
+  } else {
+    Value *R = PB.CreateCall(callback("resume", I32, {}), {}, "wsn.resume");
+    SwitchInst *SW = PB.CreateSwitch(R, BBMap[&F.getEntryBlock()], Resume.size());
+    std::set<uint32_t> Seen;
+    for (auto &[Id, BB] : Resume)
+      if (Seen.insert(Id).second)
+        SW->addCase(ConstantInt::get(cast<IntegerType>(I32), Id), BBMap[BB]);
+  }
 
   IRBuilder<> B(Ctx);
   for (BasicBlock *BB : RPOT) {
@@ -749,13 +804,6 @@ void Lowerer::lowerFunction(Function &F) {
   }
 }
 
-static bool isTraceOp(const Value *V, StringRef Prefix) {
-  auto *CB = dyn_cast<CallBase>(V);
-  if (!CB)
-    return false;
-  const Function *F = CB->getCalledFunction();
-  return F && F->getName().starts_with(Prefix);
-}
 
 void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
   auto *CA = dyn_cast<ConstantInt>(Addr);
@@ -771,6 +819,16 @@ void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
     return;
   if (Opts.AllowUntracedIO)
     return;
+  if (DeferUntracedIO) {
+    // An uninstrumented function of an instrumented program: replay reaches
+    // it only if some instrumented code calls it outside a skip span, and
+    // most such functions run only inside skipped calls (their effects come
+    // from the trace). Executing the read in replay is the error.
+    B.CreateCall(callback("untraced_io", VoidTy, {HostPtr, I32}),
+                 {locString(&LI), CA ? B.CreateZExtOrTrunc(CA, I32)
+                                     : ConstantInt::get(I32, 0xFFFFFFFFu)});
+    return;
+  }
   std::string What = CA ? "read of I/O address 0x" + utohexstr(CA->getZExtValue())
                         : std::string("volatile read");
   if (CA && !IO)
@@ -1572,6 +1630,9 @@ Expected<ReplayLoweringResult> Lowerer::run() {
                              GlobalValue::InternalLinkage, 0, replayabi::FnPtr,
                              NM.get());
   createFunctions();
+  for (Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with("wsn.") && !F.use_empty())
+      ModuleHasTraceOps = true;
   for (Function &F : M)
     if (!F.isDeclaration())
       lowerFunction(F);

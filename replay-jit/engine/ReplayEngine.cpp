@@ -1,5 +1,6 @@
 //===- ReplayEngine.cpp - ORC LLJIT runner and replay callbacks -----------===//
 #include "ReplayEngine.h"
+#include "TraceMap.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
@@ -40,33 +41,6 @@ volatile sig_atomic_t TimedOut = 0;
   stopReplay(ReplayStop::Error);
 }
 
-std::string recordText(const TraceRecord &R) {
-  std::string S = recordKindName(R.Kind).str();
-  for (unsigned I = 0; I < R.NumFields; ++I)
-    S += " " + std::to_string(R.Fields[I]);
-  return S;
-}
-
-/// Takes the next record, which must be of kind K with id Id (thesis
-/// section 4.2: the replay reads the log in recording order).
-const TraceRecord &expectRecord(RecordKind K, uint32_t Id, const char *Op) {
-  ReplayMachine &RM = *Current;
-  if (RM.Next >= RM.Records.size()) {
-    RM.StopMessage = std::string("end of trace reached at ") + Op + " " +
-                     std::to_string(Id) + " (record " + std::to_string(RM.Next) + ")";
-    stopReplay(ReplayStop::Error);
-  }
-  const TraceRecord &R = RM.Records[RM.Next];
-  if (R.Kind != K || R.id() != Id) {
-    RM.StopMessage = "diverged at record " + std::to_string(RM.Next) +
-                     ": replay reached " + Op + " " + std::to_string(Id) +
-                     " but the trace has " + recordText(R);
-    stopReplay(ReplayStop::Error);
-  }
-  ++RM.Next;
-  return R;
-}
-
 uint8_t *memAt(uint32_t Addr, uint32_t Len) {
   if (uint64_t(Addr) + Len > ReplayMemBytes)
     replayError("access of " + std::to_string(Len) + " bytes at 0x" +
@@ -80,6 +54,259 @@ void onAlarm(int) {
     Current->StopReason = ReplayStop::Timeout;
     siglongjmp(*StopJmp, 1);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Trace replay (thesis 4.2, processLOG): every trace op goes through the
+// ReplayLog (spec/replay-log.md). A callback does its work in a helper that
+// returns (so every C++ temporary is destroyed), then drains the interrupts
+// that became due, then leaves the JIT'd code if the run must stop.
+//===----------------------------------------------------------------------===//
+
+/// Records why the run must stop; the callback jumps out after cleaning up.
+void setStop(ReplayStop Why, std::string Msg, size_t Record) {
+  ReplayMachine &RM = *Current;
+  if (RM.Pending)
+    return;
+  RM.Pending = true;
+  RM.StopReason = Why;
+  RM.StopMessage = std::move(Msg);
+  RM.StopRecord = Record;
+}
+
+/// Classifies a ReplayLog error. Returns false when the run must stop.
+bool ok(Error E) {
+  if (!E)
+    return true;
+  handleAllErrors(
+      std::move(E),
+      [](const ReplayEnd &End) {
+        setStop(End.K == ReplayEnd::StopReached ? ReplayStop::Stopped
+                                                : ReplayStop::EndOfTrace,
+                End.message(), End.Record);
+      },
+      [](const ReplayDivergence &D) {
+        setStop(ReplayStop::Diverged, D.message(), D.Record);
+      },
+      [](const ErrorInfoBase &EI) { setStop(ReplayStop::Error, EI.message(), 0); });
+  return false;
+}
+
+bool noTrace(const char *Op) {
+  if (Current->Log)
+    return false;
+  setStop(ReplayStop::Error,
+          std::string("the program executed trace op ") + Op +
+              " but no trace was given (--trace)",
+          0);
+  return true;
+}
+
+void addEvent(ReplayEvent::Kind K, uint32_t Id, uint32_t Value = 0) {
+  ReplayMachine &RM = *Current;
+  ReplayEvent E;
+  E.K = K;
+  E.Id = Id;
+  E.Value = Value;
+  E.Record = RM.Log && RM.Log->next() ? RM.Log->next() - 1 : 0;
+  E.Depth = RM.HandlerDepth;
+  auto Bump = [](std::vector<uint32_t> &V, uint32_t I) {
+    if (V.size() <= I)
+      V.resize(I + 1, 0);
+    return ++V[I];
+  };
+  if (K == ReplayEvent::Entry)
+    E.Instance = Bump(RM.FnInstances, Id);
+  else if (K == ReplayEvent::IrqEntry)
+    E.Instance = Bump(RM.IrqInstances, Id);
+  RM.Events.push_back(E);
+  if (RM.BreakAt && !RM.Pending && RM.BreakAt(RM.Events.back(), RM.Events.size() - 1))
+    setStop(ReplayStop::Breakpoint,
+            "breakpoint at event " + std::to_string(RM.Events.size() - 1), E.Record);
+}
+
+/// Runs the handlers of the interrupts that are due now (spec/replay-log.md
+/// section 2.2: after every successful log call). A handler's wsn.irq.entry
+/// consumes its IRQ record, and its own ops drain nested interrupts.
+void drainAndMaybeStop() {
+  ReplayMachine &RM = *Current;
+  while (!RM.Pending && RM.Log) {
+    std::optional<uint32_t> Irq = RM.Log->pendingInterrupt();
+    if (!Irq)
+      break;
+    void (*Fn)() = *Irq < RM.Handlers.size() ? RM.Handlers[*Irq] : nullptr;
+    if (!Fn) {
+      setStop(ReplayStop::Error,
+              "the trace takes interrupt " + std::to_string(*Irq) +
+                  " at record " + std::to_string(RM.Log->next()) +
+                  ", but the program has no replayable handler for it",
+              RM.Log->next());
+      break;
+    }
+    size_t Before = RM.Log->next();
+    ++RM.HandlerDepth;
+    Fn();
+    --RM.HandlerDepth;
+    if (!RM.Pending && RM.Log->next() == Before)
+      setStop(ReplayStop::Error,
+              "handler " + RM.HandlerNames[*Irq] + " of interrupt " +
+                  std::to_string(*Irq) + " did not consume its IRQ record " +
+                  std::to_string(Before) + " (is it instrumented?)",
+              Before);
+  }
+  if (RM.Pending)
+    stopReplay(RM.StopReason);
+}
+
+std::string hexBytes(ArrayRef<uint8_t> B) {
+  std::string S;
+  for (uint8_t X : B)
+    S += utohexstr(X, /*LowerCase=*/true, 2);
+  return S;
+}
+
+void doSimple(RecordKind K, uint32_t Id, const char *Op) {
+  ReplayLog &L = *Current->Log;
+  switch (K) {
+  case RecordKind::Entry:
+    if (ok(L.onEntry(Id)))
+      addEvent(ReplayEvent::Entry, Id);
+    break;
+  case RecordKind::Exit:
+    if (ok(L.onExit(Id)))
+      addEvent(ReplayEvent::Exit, Id);
+    break;
+  case RecordKind::Irq:
+    if (ok(L.onIrqEntry(Id)))
+      addEvent(ReplayEvent::IrqEntry, Id);
+    break;
+  case RecordKind::IrqExit:
+    if (ok(L.onIrqExit(Id)))
+      addEvent(ReplayEvent::IrqExit, Id);
+    break;
+  case RecordKind::Sched:
+    if (ok(L.onSched(Id)))
+      addEvent(ReplayEvent::Sched, Id);
+    break;
+  case RecordKind::SkipBegin:
+    ok(L.onSkipBegin(Id));
+    break;
+  case RecordKind::SkipEnd:
+    ok(L.onSkipEnd(Id));
+    break;
+  default:
+    setStop(ReplayStop::Error, std::string("internal: unexpected op ") + Op, 0);
+  }
+}
+
+/// Copies Bytes into the variables (globals at their addresses, locals at the
+/// addresses the op passed).
+void storeVars(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
+               const uint32_t *Locals, uint32_t NLocals) {
+  size_t Off = 0;
+  uint32_t LocalIdx = 0;
+  for (const ReplayMachine::Var &V : Vars) {
+    uint32_t Addr = V.Addr;
+    if (!V.Global)
+      Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
+    if (Off + V.Size > Bytes.size() || uint64_t(Addr) + V.Size > ReplayMemBytes)
+      return;
+    std::memcpy(Current->Mem + Addr, Bytes.data() + Off, V.Size);
+    Off += V.Size;
+  }
+}
+
+std::vector<uint8_t> loadVars(const std::vector<ReplayMachine::Var> &Vars,
+                              const uint32_t *Locals, uint32_t NLocals) {
+  std::vector<uint8_t> Out;
+  uint32_t LocalIdx = 0;
+  for (const ReplayMachine::Var &V : Vars) {
+    uint32_t Addr = V.Addr;
+    if (!V.Global)
+      Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
+    if (uint64_t(Addr) + V.Size > ReplayMemBytes)
+      break;
+    Out.insert(Out.end(), Current->Mem + Addr, Current->Mem + Addr + V.Size);
+  }
+  return Out;
+}
+
+void doCheck(uint32_t Inv, bool Ok) {
+  ReplayMachine &RM = *Current;
+  std::vector<uint8_t> Bytes;
+  if (Inv < RM.InvInputs.size())
+    Bytes = loadVars(RM.InvInputs[Inv], nullptr, 0);
+  uint16_t Crc = wsn::crc16(0xFFFF, Bytes); // as __wsn_crc16 on the mote
+  ReplayLog &L = *RM.Log;
+  Expected<bool> Stop = L.onCheck(Inv, Ok, Crc);
+  if (!Stop) {
+    // A checksum or outcome mismatch: name the replayed input values.
+    Error E = Stop.takeError();
+    if (E.isA<ReplayDivergence>() && !Bytes.empty()) {
+      std::string Extra = "; replayed invariant inputs: " + hexBytes(Bytes);
+      handleAllErrors(std::move(E), [&](const ReplayDivergence &D) {
+        setStop(ReplayStop::Diverged, D.message() + Extra, D.Record);
+      });
+      return;
+    }
+    ok(std::move(E));
+    return;
+  }
+  ++RM.Checks;
+  addEvent(Ok ? ReplayEvent::Check : ReplayEvent::Violation, Inv);
+  if (*Stop) {
+    setStop(ReplayStop::Stopped, L.statusMessage(), L.next() - 1);
+    return;
+  }
+  // The check is one counted reference (spec/instrumentation.md section 11).
+  ok(L.addCount(1));
+}
+
+void doAnchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
+  ReplayMachine &RM = *Current;
+  ReplayLog &L = *RM.Log;
+  static const std::vector<ReplayMachine::Var> None;
+  const auto &Vars = Anchor < RM.AnchorVars.size() ? RM.AnchorVars[Anchor] : None;
+  if (L.state() == ReplayLog::State::BeforeStart) {
+    Expected<ArrayRef<uint8_t>> Bytes = L.takeCheckpoint(Anchor);
+    if (!Bytes) {
+      ok(Bytes.takeError());
+      return;
+    }
+    storeVars(Vars, *Bytes, Locals, N);
+    addEvent(ReplayEvent::Checkpoint, Anchor);
+    return;
+  }
+  Expected<const TraceRecord *> R = L.onAnchor(Anchor);
+  if (!R) {
+    ok(R.takeError());
+    return;
+  }
+  if (*R) {
+    std::vector<uint8_t> Mine = loadVars(Vars, Locals, N);
+    if (ok(L.compareCheckpoint(**R, Mine)))
+      addEvent(ReplayEvent::Checkpoint, Anchor);
+  }
+}
+
+uint64_t doEffect(uint32_t Site, bool HasValue) {
+  ReplayMachine &RM = *Current;
+  Expected<ArrayRef<uint8_t>> Bytes = RM.Log->takeEffect(Site);
+  if (!Bytes) {
+    ok(Bytes.takeError());
+    return 0;
+  }
+  uint32_t RetSize = Site < RM.EffectRet.size() ? RM.EffectRet[Site] : 0;
+  uint64_t V = 0;
+  if (HasValue)
+    for (unsigned I = 0; I < RetSize && I < 8 && I < Bytes->size(); ++I)
+      V |= uint64_t((*Bytes)[I]) << (8 * I);
+  static const std::vector<ReplayMachine::Var> None;
+  const auto &Vars = Site < RM.EffectVars.size() ? RM.EffectVars[Site] : None;
+  if (RetSize <= Bytes->size())
+    storeVars(Vars, Bytes->drop_front(RetSize), nullptr, 0);
+  addEvent(ReplayEvent::Effect, Site);
+  return V;
 }
 } // namespace
 
@@ -106,76 +333,104 @@ static void cb_bad_fnptr(uint32_t Addr, const char *Loc) {
 static void cb_trap(const char *Loc) {
   replayError(std::string("trap (llvm.trap / __builtin_trap) at ") + Loc);
 }
-static void cb_sleep() { Current->Log.push_back("sleep"); }
-static void cb_lpm(uint32_t Bits) {
-  if (Bits)
-    Current->Log.push_back("lpm 0x" + utohexstr(Bits));
+static void cb_untraced_io(const char *Loc, uint32_t Addr) {
+  replayError(std::string("replay executed a read of ") +
+              (Addr == 0xFFFFFFFFu ? std::string("volatile memory")
+                                   : "I/O address 0x" + utohexstr(Addr)) +
+              " at " + Loc +
+              ", in a function without trace ops: its value is not in the trace "
+              "(the function should run only inside skipped calls)");
+}
+static void cb_sleep() {}
+static void cb_lpm(uint32_t) {}
+static uint32_t cb_resume() {
+  uint32_t A = Current->ResumeAnchor;
+  Current->ResumeAnchor = 0;
+  return A;
 }
 
-// Trace ops (spec/trace-ops.md) against the decoded records.
-static void cb_func_entry(uint32_t Fid) {
-  expectRecord(RecordKind::Entry, Fid, "wsn.func.entry");
-  Current->GvReference = 0;
-}
-static void cb_func_exit(uint32_t Fid) {
-  expectRecord(RecordKind::Exit, Fid, "wsn.func.exit");
-  Current->GvReference = 0;
-}
-static void cb_irq_entry(uint32_t Irq) { expectRecord(RecordKind::Irq, Irq, "wsn.irq.entry"); }
-static void cb_irq_exit(uint32_t Irq) {
-  expectRecord(RecordKind::IrqExit, Irq, "wsn.irq.exit");
-}
+#define WSN_SIMPLE_CB(NAME, KIND, OP)                                          \
+  static void cb_##NAME(uint32_t Id) {                                         \
+    if (!noTrace(OP))                                                          \
+      doSimple(RecordKind::KIND, Id, OP);                                      \
+    drainAndMaybeStop();                                                       \
+  }
+WSN_SIMPLE_CB(func_entry, Entry, "wsn.func.entry")
+WSN_SIMPLE_CB(func_exit, Exit, "wsn.func.exit")
+WSN_SIMPLE_CB(irq_entry, Irq, "wsn.irq.entry")
+WSN_SIMPLE_CB(irq_exit, IrqExit, "wsn.irq.exit")
+WSN_SIMPLE_CB(sched, Sched, "wsn.sched")
+WSN_SIMPLE_CB(skip_begin, SkipBegin, "wsn.skip.begin")
+WSN_SIMPLE_CB(skip_end, SkipEnd, "wsn.skip.end")
+#undef WSN_SIMPLE_CB
+
 static void cb_region_begin(uint32_t) {}
-static void cb_region_end(uint32_t, uint32_t N) { Current->GvReference += N; }
-static void cb_sched(uint32_t Task) { expectRecord(RecordKind::Sched, Task, "wsn.sched"); }
-static void cb_send(uint32_t Site, uint32_t, uint32_t) {
-  expectRecord(RecordKind::Send, Site, "wsn.send");
+static void cb_region_end(uint32_t, uint32_t N) {
+  if (!noTrace("wsn.region.end"))
+    ok(Current->Log->addCount(N));
+  drainAndMaybeStop();
 }
-static void cb_recv(uint32_t Site, uint32_t, uint32_t) {
-  expectRecord(RecordKind::Recv, Site, "wsn.recv");
+static void cb_send(uint32_t Site, uint32_t Dest, uint32_t Seq) {
+  if (!noTrace("wsn.send") && ok(Current->Log->onSend(Site, Dest, Seq)))
+    addEvent(ReplayEvent::Send, Site, Seq);
+  drainAndMaybeStop();
+}
+static void cb_recv(uint32_t Site, uint32_t Sender, uint32_t Seq) {
+  if (!noTrace("wsn.recv") && ok(Current->Log->onRecv(Site, Sender, Seq)))
+    addEvent(ReplayEvent::Recv, Site, Seq);
+  drainAndMaybeStop();
 }
 static void cb_check(uint32_t Inv, uint32_t Ok) {
-  ReplayMachine &RM = *Current;
-  if (RM.Next < RM.Records.size() && RM.Records[RM.Next].Kind == RecordKind::Violation &&
-      !Ok) {
-    ++RM.Next;
-    RM.StopMessage = "invariant " + std::to_string(Inv) + " violated (reproduced)";
-    stopReplay(ReplayStop::Marker);
-  }
-  expectRecord(Ok ? RecordKind::Check : RecordKind::Violation, Inv, "wsn.check");
-  RM.Log.push_back("check " + std::to_string(Inv) + (Ok ? " ok" : " violated"));
-}
-static void cb_skip_begin(uint32_t Site) {
-  expectRecord(RecordKind::SkipBegin, Site, "wsn.skip.begin");
-}
-static void cb_skip_end(uint32_t Site) {
-  expectRecord(RecordKind::SkipEnd, Site, "wsn.skip.end");
+  if (!noTrace("wsn.check"))
+    doCheck(Inv, Ok != 0);
+  drainAndMaybeStop();
 }
 static void cb_effect_void(uint32_t Site) {
-  expectRecord(RecordKind::Effect, Site, "wsn.effect.void");
+  if (!noTrace("wsn.effect.void"))
+    doEffect(Site, false);
+  drainAndMaybeStop();
 }
-static uint64_t cb_input(uint32_t Site, uint32_t Bits) {
-  const TraceRecord &R = expectRecord(RecordKind::Input, Site, "wsn.input");
-  uint64_t V = R.Fields[1];
-  return Bits >= 64 ? V : V & ((uint64_t(1) << Bits) - 1);
-}
-static uint64_t cb_effect(uint32_t Site, uint32_t Bits) {
-  const TraceRecord &R = expectRecord(RecordKind::Effect, Site, "wsn.effect");
+static uint64_t cb_effect(uint32_t Site, uint32_t) {
   uint64_t V = 0;
-  for (unsigned I = 0; I < Bits / 8 && I < R.Payload.size(); ++I)
-    V |= uint64_t(R.Payload[I]) << (8 * I);
+  if (!noTrace("wsn.effect"))
+    V = doEffect(Site, true);
+  drainAndMaybeStop();
   return V;
 }
+static uint64_t cb_input(uint32_t Site, uint32_t Bits) {
+  uint64_t V = 0;
+  if (!noTrace("wsn.input")) {
+    Expected<uint32_t> R = Current->Log->takeInput(Site);
+    if (R) {
+      V = *R;
+      addEvent(ReplayEvent::Input, Site, *R);
+    } else {
+      ok(R.takeError());
+    }
+  }
+  drainAndMaybeStop();
+  return Bits >= 64 ? V : V & ((uint64_t(1) << Bits) - 1);
+}
 static void cb_input_bytes(uint32_t Site, uint32_t Buf, uint32_t Len) {
-  const TraceRecord &R = expectRecord(RecordKind::InputBytes, Site, "wsn.input.bytes");
-  uint32_t N = std::min<uint32_t>(Len, R.Payload.size());
-  std::memcpy(memAt(Buf, N), R.Payload.data(), N);
+  if (!noTrace("wsn.input.bytes")) {
+    Expected<ArrayRef<uint8_t>> R = Current->Log->takeInputBytes(Site, Len);
+    if (R) {
+      if (uint64_t(Buf) + R->size() <= ReplayMemBytes)
+        std::memcpy(Current->Mem + Buf, R->data(), R->size());
+      else
+        setStop(ReplayStop::Error, "input bytes at 0x" + utohexstr(Buf) +
+                                       " fall outside the data space", 0);
+      addEvent(ReplayEvent::Input, Site, uint32_t(R->size()));
+    } else {
+      ok(R.takeError());
+    }
+  }
+  drainAndMaybeStop();
 }
 static void cb_anchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
-  ReplayMachine &RM = *Current;
-  if (RM.Next < RM.Records.size() && RM.Records[RM.Next].Kind == RecordKind::Checkpoint &&
-      RM.Records[RM.Next].id() == Anchor)
-    ++RM.Next; // restoring checkpoints needs the trace map (not yet)
+  if (!noTrace("wsn.anchor"))
+    doAnchor(Anchor, N, Locals);
+  drainAndMaybeStop();
 }
 
 // C library over the data space.
@@ -275,6 +530,8 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   CB("trap", (const void *)&cb_trap);
   CB("sleep", (const void *)&cb_sleep);
   CB("lpm", (const void *)&cb_lpm);
+  CB("resume", (const void *)&cb_resume);
+  CB("untraced_io", (const void *)&cb_untraced_io);
   CB("func_entry", (const void *)&cb_func_entry);
   CB("func_exit", (const void *)&cb_func_exit);
   CB("irq_entry", (const void *)&cb_irq_entry);
@@ -324,6 +581,9 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
     return createStringError(inconvertibleErrorCode(),
                              "entry function '%s' takes arguments",
                              Opts.Entry.c_str());
+  for (const Function &F : *Lowered)
+    if (!F.isDeclaration())
+      R->FnArgs[F.getName().str()] = F.arg_size();
   Type *RT = EntryF->getReturnType();
   R->EntryBits = RT->isIntegerTy() ? RT->getIntegerBitWidth() : 0;
   if (!RT->isVoidTy() && !(RT->isIntegerTy() && R->EntryBits <= 32))
@@ -347,14 +607,138 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   return std::move(R);
 }
 
+/// Resolves the trace map against the lowered program: the variables of
+/// checkpoints, effects and invariant checks, and the interrupt handlers.
+Error ReplayRunner::prepareTrace() {
+  ReplayMachine &RM = *Machine;
+  const TraceMap &Map = *Opts.Map;
+  std::map<std::string, const ReplayGlobal *> ByName;
+  for (const ReplayGlobal &G : Info.Globals)
+    ByName[G.Name] = &G;
+  auto Resolve = [&](const std::vector<TraceMap::Var> &In, const std::string &What,
+                     std::vector<ReplayMachine::Var> &Out) -> Error {
+    Out.clear();
+    for (const TraceMap::Var &V : In) {
+      ReplayMachine::Var RV;
+      RV.Global = V.IsGlobal;
+      RV.Size = V.Size;
+      if (V.IsGlobal) {
+        auto It = ByName.find(V.Name);
+        if (It == ByName.end())
+          return createStringError(inconvertibleErrorCode(),
+                                   "%s: global '%s' of the trace map is not in the program",
+                                   What.c_str(), V.Name.c_str());
+        if (It->second->Size != V.Size)
+          return createStringError(
+              inconvertibleErrorCode(),
+              "%s: global '%s' has %u bytes in the trace map but %u in the program",
+              What.c_str(), V.Name.c_str(), V.Size, It->second->Size);
+        RV.Addr = It->second->Addr;
+      }
+      Out.push_back(RV);
+    }
+    return Error::success();
+  };
+  RM.InvInputs.assign(1, {});
+  for (const TraceMap::Invariant &I : Map.Invariants) {
+    if (RM.InvInputs.size() <= I.Id)
+      RM.InvInputs.resize(I.Id + 1);
+    if (Error E = Resolve(I.Inputs, "invariant " + std::to_string(I.Id), RM.InvInputs[I.Id]))
+      return E;
+  }
+  RM.AnchorVars.assign(1, {});
+  for (const TraceMap::Anchor &A : Map.Anchors) {
+    if (RM.AnchorVars.size() <= A.Id)
+      RM.AnchorVars.resize(A.Id + 1);
+    if (Error E = Resolve(A.Vars, "anchor " + std::to_string(A.Id), RM.AnchorVars[A.Id]))
+      return E;
+  }
+  RM.EffectVars.assign(1, {});
+  RM.EffectRet.assign(1, 0);
+  for (const TraceMap::Effect &Ef : Map.Effects) {
+    if (RM.EffectVars.size() <= Ef.Site) {
+      RM.EffectVars.resize(Ef.Site + 1);
+      RM.EffectRet.resize(Ef.Site + 1, 0);
+    }
+    RM.EffectRet[Ef.Site] = Ef.ReturnSize;
+    if (Error E = Resolve(Ef.Writes, "effect site " + std::to_string(Ef.Site),
+                          RM.EffectVars[Ef.Site]))
+      return E;
+  }
+  RM.Handlers.assign(1, nullptr);
+  RM.HandlerNames.assign(1, "");
+  for (const TraceMap::Irq &Q : Map.Irqs) {
+    if (RM.Handlers.size() <= Q.Id) {
+      RM.Handlers.resize(Q.Id + 1, nullptr);
+      RM.HandlerNames.resize(Q.Id + 1);
+    }
+    RM.HandlerNames[Q.Id] = Q.Function;
+    auto It = FnArgs.find(Q.Function);
+    if (It == FnArgs.end())
+      continue; // reported if the trace ever takes it
+    if (It->second != 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "interrupt handler '%s' takes arguments",
+                               Q.Function.c_str());
+    auto Sym = J->lookup(Q.Function);
+    if (!Sym)
+      return Sym.takeError();
+    RM.Handlers[Q.Id] = Sym->toPtr<void (*)()>();
+  }
+  return Error::success();
+}
+
 Expected<ReplayOutcome> ReplayRunner::run() {
   ReplayMachine &RM = *Machine;
   std::memset(RM.Mem, 0, ReplayMemBytes);
-  RM.Next = 0;
-  RM.GvReference = 0;
+  RM.Log.reset();
+  RM.Map = Opts.Map;
+  RM.Events.clear();
+  RM.FnInstances.clear();
+  RM.IrqInstances.clear();
+  RM.Checks = 0;
+  RM.HandlerDepth = 0;
+  RM.ResumeAnchor = 0;
+  RM.BreakAt = Opts.BreakAt;
+  RM.Pending = false;
   RM.StopReason = ReplayStop::Returned;
   RM.StopMessage.clear();
-  RM.Log.clear();
+  RM.StopRecord = 0;
+
+  void *Fn = EntryFn;
+  unsigned Bits = EntryBits;
+  if (Opts.Trace) {
+    if (!Opts.Map)
+      return createStringError(inconvertibleErrorCode(),
+                               "trace replay needs the program's trace map");
+    if (Error E = prepareTrace())
+      return std::move(E);
+    // Thesis 4.2: replay starts at the earliest checkpoint, inside the
+    // anchor's function, which the lowering lets resume at the anchor.
+    const TraceMap::Anchor *A = Opts.Map->anchor(Opts.Trace->StartAnchor);
+    if (!A)
+      return createStringError(inconvertibleErrorCode(),
+                               "the start checkpoint's anchor %u is not in the trace map",
+                               Opts.Trace->StartAnchor);
+    auto It = FnArgs.find(A->Function);
+    if (It == FnArgs.end())
+      return createStringError(inconvertibleErrorCode(),
+                               "anchor %u is in function '%s', which the program does "
+                               "not define",
+                               A->Id, A->Function.c_str());
+    if (It->second != 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "anchor %u is in function '%s', which takes arguments: "
+                               "replay cannot resume there",
+                               A->Id, A->Function.c_str());
+    auto Sym = J->lookup(A->Function);
+    if (!Sym)
+      return Sym.takeError();
+    Fn = Sym->toPtr<void *>();
+    Bits = 0;
+    RM.ResumeAnchor = A->Id;
+    RM.Log = std::make_unique<ReplayLog>(*Opts.Trace, Opts.LogOptions);
+  }
 
   ReplayOutcome Out;
   sigjmp_buf Buf;
@@ -376,18 +760,18 @@ Expected<ReplayOutcome> ReplayRunner::run() {
       setitimer(ITIMER_REAL, &T, nullptr);
     }
     InitFn();
-    switch (EntryBits) {
+    switch (Bits) {
     case 0:
-      reinterpret_cast<void (*)()>(EntryFn)();
+      reinterpret_cast<void (*)()>(Fn)();
       break;
     case 8:
-      Ret = reinterpret_cast<int8_t (*)()>(EntryFn)();
+      Ret = reinterpret_cast<int8_t (*)()>(Fn)();
       break;
     case 16:
-      Ret = reinterpret_cast<int16_t (*)()>(EntryFn)();
+      Ret = reinterpret_cast<int16_t (*)()>(Fn)();
       break;
     default:
-      Ret = reinterpret_cast<int32_t (*)()>(EntryFn)();
+      Ret = reinterpret_cast<int32_t (*)()>(Fn)();
       break;
     }
     RM.StopReason = ReplayStop::Returned;
@@ -402,11 +786,37 @@ Expected<ReplayOutcome> ReplayRunner::run() {
   Out.Reason = RM.StopReason;
   Out.ReturnValue = Ret;
   Out.Message = RM.StopMessage;
+  Out.StopRecord = RM.StopRecord;
+  Out.ChecksReplayed = RM.Checks;
   if (Out.Reason == ReplayStop::Timeout)
     Out.Message = "replay did not stop within " + std::to_string(Opts.TimeoutSeconds) +
                   " s (no marker reached?)";
-  Out.RecordsConsumed = RM.Next;
+  if (RM.Log) {
+    Out.RecordsConsumed = RM.Log->next();
+    Out.Warnings = RM.Log->warnings();
+    if (Out.Reason == ReplayStop::Returned)
+      Out.Message = "the anchor's function returned at record " +
+                    std::to_string(RM.Log->next()) + " (" + RM.Log->statusMessage() + ")";
+  }
   return Out;
+}
+
+StringRef eventKindName(ReplayEvent::Kind K) {
+  switch (K) {
+  case ReplayEvent::Entry: return "entry";
+  case ReplayEvent::Exit: return "exit";
+  case ReplayEvent::IrqEntry: return "irq";
+  case ReplayEvent::IrqExit: return "irq-exit";
+  case ReplayEvent::Check: return "check";
+  case ReplayEvent::Violation: return "violation";
+  case ReplayEvent::Input: return "input";
+  case ReplayEvent::Effect: return "effect";
+  case ReplayEvent::Checkpoint: return "checkpoint";
+  case ReplayEvent::Sched: return "sched";
+  case ReplayEvent::Send: return "send";
+  case ReplayEvent::Recv: return "recv";
+  }
+  return "?";
 }
 
 Expected<std::unique_ptr<ReplayRunner>>
@@ -433,7 +843,8 @@ loadForReplay(StringRef IRPath, const ReplayLoweringOptions &LOpts,
 }
 
 CompareSummary compareGlobals(const ReplayLoweringResult &Info, ArrayRef<uint8_t> Replay,
-                              ArrayRef<uint8_t> Snapshot, bool IncludeUnplaced) {
+                              ArrayRef<uint8_t> Snapshot, bool IncludeUnplaced,
+                              const std::vector<std::string> *Only) {
   CompareSummary Sum;
   auto InStack = [&](uint32_t A) {
     return A >= Info.StackLimit && A < Info.Target.RamEnd;
@@ -443,6 +854,8 @@ CompareSummary compareGlobals(const ReplayLoweringResult &Info, ArrayRef<uint8_t
   };
   for (const ReplayGlobal &G : Info.Globals) {
     if (!G.FromElf && !IncludeUnplaced)
+      continue;
+    if (Only && !llvm::is_contained(*Only, G.Name))
       continue;
     ++Sum.Compared;
     std::vector<bool> Skip(G.Size, false);

@@ -8,6 +8,7 @@
 #ifndef WSN_REPLAY_ENGINE_REPLAYENGINE_H
 #define WSN_REPLAY_ENGINE_REPLAYENGINE_H
 
+#include "ReplayLog.h"
 #include "ReplayLowering.h"
 #include "TraceFormat.h"
 
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,18 +33,46 @@ class LLJIT;
 
 namespace wsn {
 
+struct TraceMap;
+
 enum class ReplayStop {
-  Returned, ///< the entry function returned
-  Marker,   ///< the stop-at function was entered
-  Error,    ///< a replay error (divergence, bad pointer, stack overflow, ...)
-  Timeout,  ///< the wall-clock limit expired
+  Returned,   ///< the entry function returned
+  Marker,     ///< the stop-at function was entered
+  Error,      ///< a replay error (bad pointer, stack overflow, trap, ...)
+  Timeout,    ///< the wall-clock limit expired
+  Stopped,    ///< trace replay: the stop record (violation / K-th check) was reproduced
+  EndOfTrace, ///< trace replay: the program needed a record past the last one
+  Diverged,   ///< trace replay: the execution left the recorded one
+  Breakpoint, ///< ReplayRunOptions::BreakAt asked to stop
 };
+
+/// One step of the replayed execution, as the trace records it (for the
+/// report, the REPL and `why`).
+struct ReplayEvent {
+  enum Kind : uint8_t {
+    Entry, Exit, IrqEntry, IrqExit, Check, Violation, Input, Effect,
+    Checkpoint, Sched, Send, Recv,
+  };
+  Kind K = Entry;
+  uint32_t Id = 0;       ///< fid / irq / inv / site / anchor / task
+  size_t Record = 0;     ///< index of the record consumed (PreprocessedTrace::Records)
+  unsigned Depth = 0;    ///< handler nesting depth when it happened
+  uint32_t Instance = 0; ///< Entry/IrqEntry: 1-based instance of that function/irq
+  uint32_t Value = 0;    ///< Input: the value
+};
+llvm::StringRef eventKindName(ReplayEvent::Kind K);
 
 struct ReplayOutcome {
   ReplayStop Reason = ReplayStop::Returned;
   int32_t ReturnValue = 0; ///< for Returned (sign-extended mote int)
-  std::string Message;     ///< for Marker / Error / Timeout: what and where
+  std::string Message;     ///< what and where
   size_t RecordsConsumed = 0;
+  /// Trace replay: index of the record at which replay stopped (the stop
+  /// record for Stopped, the diverging one for Diverged).
+  size_t StopRecord = 0;
+  uint32_t ChecksReplayed = 0;
+  /// Points where replay is not guaranteed exact (ReplayLog::warnings()).
+  std::vector<std::string> Warnings;
 };
 
 struct ReplayRunOptions {
@@ -51,20 +81,49 @@ struct ReplayRunOptions {
   unsigned TimeoutSeconds = 20;
   /// Register JIT'd code with gdb (GDB JIT interface).
   bool DebuggerSupport = false;
+  /// Trace replay (thesis 4.2): the preprocessed trace and the program's
+  /// trace map. Replay then starts at the trace's start checkpoint: the
+  /// anchor's function is called and resumes at the anchor. Both must outlive
+  /// the runner.
+  const PreprocessedTrace *Trace = nullptr;
+  const TraceMap *Map = nullptr;
+  ReplayLogOptions LogOptions = [] {
+    ReplayLogOptions O;
+    O.CheckpointResetsCount = true; // the record lowering resets it
+    return O;
+  }();
+  /// Called after every event; returning true stops the run (Breakpoint).
+  std::function<bool(const ReplayEvent &, size_t Index)> BreakAt;
 };
 
 /// The state shared with the JIT'd code through the callbacks.
 struct ReplayMachine {
   uint8_t *Mem = nullptr; ///< ReplayMemBytes: the mote data space (@__wsn_mem)
   uint32_t StackLimit = 0;  ///< the replay stack may not go below this
-  /// Decoded trace records consumed in order by the trace-op callbacks.
-  std::vector<TraceRecord> Records;
-  size_t Next = 0;
-  uint32_t GvReference = 0; ///< #gv_reference (thesis section 4.1)
-  std::vector<std::string> Log; ///< notable events (sleep, checks)
+  std::unique_ptr<ReplayLog> Log; ///< trace replay only
+  const TraceMap *Map = nullptr;
+  /// Resolved from the map: (address, size) lists.
+  struct Var {
+    bool Global = true;
+    uint32_t Addr = 0, Size = 0;
+  };
+  std::vector<std::vector<Var>> InvInputs;   ///< by invariant id
+  std::vector<std::vector<Var>> AnchorVars;  ///< by anchor id (locals: Global=false)
+  std::vector<std::vector<Var>> EffectVars;  ///< by site id
+  std::vector<uint32_t> EffectRet;           ///< return size by site id
+  std::vector<void (*)()> Handlers;          ///< by irq id
+  std::vector<std::string> HandlerNames;     ///< by irq id
+  uint32_t ResumeAnchor = 0; ///< returned once by __wsn_replay_resume
+  std::vector<ReplayEvent> Events;
+  std::vector<uint32_t> FnInstances, IrqInstances;
+  uint32_t Checks = 0;
+  unsigned HandlerDepth = 0;
+  std::function<bool(const ReplayEvent &, size_t)> BreakAt;
   /// Set by a callback before it ends the run.
+  bool Pending = false;
   ReplayStop StopReason = ReplayStop::Returned;
   std::string StopMessage;
+  size_t StopRecord = 0;
 };
 
 /// A lowered module loaded into LLJIT, ready to run.
@@ -83,6 +142,15 @@ public:
   llvm::Expected<ReplayOutcome> run();
 
   ReplayMachine &machine() { return *Machine; }
+  const ReplayRunOptions &options() const { return Opts; }
+  /// Replaces the trace / breakpoint options for the next run().
+  void setTrace(const PreprocessedTrace *T, const TraceMap *Map) {
+    Opts.Trace = T;
+    Opts.Map = Map;
+  }
+  void setBreakAt(std::function<bool(const ReplayEvent &, size_t)> F) {
+    Opts.BreakAt = std::move(F);
+  }
   llvm::ArrayRef<uint8_t> memory() const {
     return llvm::ArrayRef<uint8_t>(Machine->Mem, ReplayMemBytes);
   }
@@ -97,6 +165,10 @@ private:
   void (*InitFn)() = nullptr;
   void *EntryFn = nullptr;
   unsigned EntryBits = 0;
+  /// Defined functions: name -> number of parameters (to call an anchor's
+  /// function when replay resumes there).
+  std::map<std::string, unsigned> FnArgs;
+  llvm::Error prepareTrace();
 };
 
 /// Reads an IR file (.ll or .bc), lowers it for replay, and JITs it.
@@ -128,10 +200,12 @@ struct CompareSummary {
 /// Pointer fields (ReplayGlobal::PointerOffsets) whose mote and replay values
 /// both point into the stack area [StackLimit, RAM end) are counted in
 /// StackPointers instead.
+/// Only: when non-null, only the globals named in it are compared.
 CompareSummary compareGlobals(const ReplayLoweringResult &Info,
                               llvm::ArrayRef<uint8_t> Replay,
                               llvm::ArrayRef<uint8_t> Snapshot,
-                              bool IncludeUnplaced = false);
+                              bool IncludeUnplaced = false,
+                              const std::vector<std::string> *Only = nullptr);
 
 std::string describeMismatch(const GlobalMismatch &M);
 

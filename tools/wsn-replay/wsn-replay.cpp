@@ -1,44 +1,75 @@
-//===- wsn-replay.cpp - replay a mote program on the host (first version) ===//
+//===- wsn-replay.cpp - replay a recorded mote execution on the host -------===//
 //
-// wsn-replay PROG.bc --elf fw.elf [--stop-at done] [--trace t.wtr]
-//            [--dump-mem out.bin] [--compare-snapshot snap.bin]
-//            [--emit-lowered out.ll] [--print-layout]
+// wsn-replay FW.replay.bc --trace T.wtr --elf FW.elf [--map FW.wmap]
+//            [--stop-after-checks K] [--expect-sram SRAM.bin] [--json] [-i]
 //
-// Lowers the mote IR with wsn-lower<replay> (the mote memory model), runs it
-// under ORC LLJIT from main, and reports how the run ended. With
-// --compare-snapshot, compares every global byte for byte with a dump of the
-// mote's data space (index = data address), the fidelity oracle.
+// Lowers the instrumented mote IR with wsn-lower<replay> (the mote memory
+// model), runs it under ORC LLJIT fed by the trace from its earliest
+// checkpoint (thesis section 4.2), and reports where it stopped: the
+// violation, the K-th check, or the end of the trace. Without --trace, runs a
+// plain program from main (the memory-model oracle of spec/replay.md).
+//
+// Exit codes: 0 reproduced (and the snapshot matches), 1 not reproduced (the
+// replay ended elsewhere, a snapshot mismatch, a replay-time error or a
+// timeout), 2 bad input, 3 the replay diverged from the trace.
 //
 //===----------------------------------------------------------------------===//
+#include "Repl.h"
+#include "ReplayReport.h"
+
+#include "ModuleHash.h"
+#include "Preprocessor.h"
 #include "ReplayEngine.h"
+#include "TraceMap.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
 
 using namespace llvm;
 
 static cl::OptionCategory Cat("wsn-replay options");
-static cl::opt<std::string> Input(cl::Positional, cl::desc("<mote IR (.bc/.ll)>"),
-                                  cl::Required, cl::cat(Cat));
+static cl::opt<std::string> Input(cl::Positional, cl::desc("<FW.replay.bc>"), cl::Required,
+                                  cl::cat(Cat));
+static cl::opt<std::string> TracePath("trace", cl::desc("the recorded trace (.wtr)"),
+                                      cl::cat(Cat));
 static cl::opt<std::string> Elf("elf", cl::desc("firmware ELF giving the addresses"),
                                 cl::cat(Cat));
+static cl::opt<std::string> MapPath("map",
+                                    cl::desc("trace map (.wmap); default: built from the IR"),
+                                    cl::cat(Cat));
+static cl::opt<unsigned> StopAfterChecks(
+    "stop-after-checks", cl::init(0),
+    cl::desc("stop at the K-th invariant check since reset (as wsn-sim --stop-after-checks)"),
+    cl::cat(Cat));
+static cl::opt<std::string> ExpectSram(
+    "expect-sram",
+    cl::desc("compare the checkpointed (sliced) globals with this data-space dump"),
+    cl::cat(Cat));
+static cl::opt<bool> Json("json", cl::desc("print the result as one JSON object"),
+                          cl::cat(Cat));
+static cl::opt<bool> Interactive("i", cl::desc("interactive REPL"), cl::cat(Cat));
 static cl::opt<std::string> MCU("mcu", cl::desc("mote MCU (default: from the IR)"),
                                 cl::cat(Cat));
 static cl::opt<std::string> StopAt("stop-at", cl::desc("stop when this function is entered"),
                                    cl::cat(Cat));
-static cl::opt<std::string> Entry("entry", cl::init("main"), cl::desc("entry function"),
-                                  cl::cat(Cat));
-static cl::opt<std::string> TracePath("trace", cl::desc("trace (.wtr) feeding the trace ops"),
-                                      cl::cat(Cat));
+static cl::opt<std::string> Entry("entry", cl::init("main"),
+                                  cl::desc("entry function (without --trace)"), cl::cat(Cat));
 static cl::opt<std::string> DumpMem("dump-mem",
                                     cl::desc("write the replay data space (64 KiB) here"),
                                     cl::cat(Cat));
 static cl::opt<std::string> Snapshot("compare-snapshot",
-                                     cl::desc("compare globals with this data-space dump"),
+                                     cl::desc("compare every global with this data-space dump"),
                                      cl::cat(Cat));
 static cl::opt<std::string> EmitLowered("emit-lowered",
                                         cl::desc("write the lowered host IR here"),
@@ -49,15 +80,120 @@ static cl::opt<bool> AllowIO("allow-untraced-io",
                              cl::desc("let untraced I/O reads read the replay memory"),
                              cl::cat(Cat));
 static cl::opt<bool> Gdb("gdb", cl::desc("register JIT'd code with gdb"), cl::cat(Cat));
-static cl::opt<unsigned> Timeout("timeout", cl::init(20),
+static cl::opt<unsigned> Timeout("timeout", cl::init(60),
                                  cl::desc("wall-clock limit in seconds (0: none)"),
                                  cl::cat(Cat));
+static cl::opt<unsigned> MaxEvents("events", cl::init(16),
+                                   cl::desc("interleaving events shown in the report"),
+                                   cl::cat(Cat));
+
+namespace {
+enum ExitCode { Reproduced = 0, NotReproduced = 1, BadInput = 2, Diverged = 3 };
+
+[[noreturn]] void badInput(const Twine &Msg) {
+  if (Json) {
+    json::Object O{{"status", "error"}, {"message", Msg.str()}};
+    outs() << formatv("{0:2}", json::Value(std::move(O))) << "\n";
+  }
+  errs() << "wsn-replay: " << Msg << "\n";
+  exit(BadInput);
+}
+
+std::vector<uint8_t> readFile(StringRef Path) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false);
+  if (!Buf)
+    badInput(Path + ": " + Buf.getError().message());
+  return std::vector<uint8_t>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
+}
+
+/// The K-th check since reset: the trace header counts every check the mote
+/// made, so the last CHECK/VIOLATION record of the tail is check number
+/// Header.Checks.
+void applyStopAfterChecks(wsn::PreprocessedTrace &P, unsigned K) {
+  std::vector<size_t> Checks;
+  for (size_t I = 0; I < P.Records.size(); ++I)
+    if (P.Records[I].Kind == wsn::RecordKind::Check ||
+        P.Records[I].Kind == wsn::RecordKind::Violation)
+      Checks.push_back(I);
+  uint32_t Total = P.Header.Checks;
+  if (Checks.empty() || K > Total)
+    badInput(TracePath + ": --stop-after-checks " + Twine(K) + ": the trace records " +
+             Twine(Total) + " check(s) in all");
+  uint64_t Back = Total - K;
+  if (Back >= Checks.size() || Checks[Checks.size() - 1 - Back] < P.Start) {
+    uint64_t FirstNo = Total - Checks.size() + 1;
+    size_t FirstReplayable = 0;
+    while (FirstReplayable < Checks.size() && Checks[FirstReplayable] < P.Start)
+      ++FirstReplayable;
+    badInput(TracePath + ": --stop-after-checks " + Twine(K) +
+             ": check " + Twine(K) + " is not in the replayable part of the trace (it " +
+             "retains checks " + Twine(FirstNo) + ".." + Twine(Total) +
+             ", replay starts at record " + Twine(P.Start) + " before check " +
+             Twine(FirstNo + FirstReplayable) + ")");
+  }
+  size_t Idx = Checks[Checks.size() - 1 - Back];
+  if (P.Coverage.Stop != wsn::StopKind::End && Idx > P.Coverage.StopRecord)
+    badInput(TracePath + ": --stop-after-checks " + Twine(K) +
+             ": the trace stops earlier, at record " + Twine(P.Coverage.StopRecord));
+  P.Coverage.StopRecord = Idx;
+  P.Coverage.Stop = P.Records[Idx].Kind == wsn::RecordKind::Violation
+                        ? wsn::StopKind::Violation
+                        : wsn::StopKind::LastCheck;
+}
+} // namespace
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(Cat);
-  cl::ParseCommandLineOptions(argc, argv, "wsn-trace replay (host JIT of mote IR)\n");
-  ExitOnError Exit("wsn-replay: ");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "wsn-trace replay: run a recorded mote execution on the host\n");
+  auto T0 = std::chrono::steady_clock::now();
+
+  // The program's own trace map (and module hash) from the replay IR.
+  std::optional<wsn::TraceMap> Map;
+  if (!TracePath.empty()) {
+    LLVMContext Ctx;
+    SMDiagnostic Diag;
+    std::unique_ptr<Module> M = parseIRFile(Input, Diag, Ctx);
+    if (!M) {
+      std::string S;
+      raw_string_ostream OS(S);
+      Diag.print(nullptr, OS, false);
+      badInput(StringRef(S).trim());
+    }
+    auto FromIR = wsn::TraceMap::fromModule(*M);
+    if (!FromIR)
+      badInput(Input + ": " + toString(FromIR.takeError()));
+    if (!MapPath.empty()) {
+      auto FromFile = wsn::TraceMap::readFile(MapPath);
+      if (!FromFile)
+        badInput(toString(FromFile.takeError()));
+      if (FromFile->ModuleHash != FromIR->ModuleHash)
+        badInput(MapPath + ": trace map of module 0x" + utohexstr(FromFile->ModuleHash) +
+                 ", but " + Input + " is module 0x" + utohexstr(FromIR->ModuleHash) +
+                 ": the map does not belong to this program");
+      Map = std::move(*FromFile);
+    } else {
+      Map = std::move(*FromIR);
+    }
+  }
+
+  std::optional<wsn::PreprocessedTrace> P;
+  if (!TracePath.empty()) {
+    wsn::PreprocessOptions PO;
+    PO.Map = &*Map;
+    PO.ProgramHash = Map->ModuleHash;
+    PO.TraceName = TracePath;
+    PO.ProgramName = Input;
+    auto PP = wsn::preprocessTraceFile(TracePath, PO);
+    if (!PP)
+      badInput(toString(PP.takeError()));
+    P = std::move(*PP);
+    if (StopAfterChecks)
+      applyStopAfterChecks(*P, StopAfterChecks);
+  } else if (StopAfterChecks || !ExpectSram.empty() || Interactive) {
+    badInput("--stop-after-checks, --expect-sram and -i need --trace");
+  }
 
   wsn::ReplayLoweringOptions LO;
   LO.ElfPath = Elf;
@@ -68,16 +204,25 @@ int main(int argc, char **argv) {
   RO.Entry = Entry;
   RO.TimeoutSeconds = Timeout;
   RO.DebuggerSupport = Gdb;
+  if (P) {
+    RO.Trace = &*P;
+    RO.Map = &*Map;
+  }
   std::string Lowered;
-  auto Runner = Exit(wsn::loadForReplay(Input, LO, RO, EmitLowered.empty() ? nullptr : &Lowered));
+  auto RunnerOr =
+      wsn::loadForReplay(Input, LO, RO, EmitLowered.empty() ? nullptr : &Lowered);
+  if (!RunnerOr)
+    badInput(toString(RunnerOr.takeError()));
+  std::unique_ptr<wsn::ReplayRunner> Runner = std::move(*RunnerOr);
   const wsn::ReplayLoweringResult &Info = Runner->info();
-  for (const std::string &W : Info.Warnings)
-    errs() << "wsn-replay: warning: " << W << "\n";
+  if (!Json)
+    for (const std::string &W : Info.Warnings)
+      errs() << "wsn-replay: warning: " << W << "\n";
   if (!EmitLowered.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(EmitLowered, EC);
     if (EC)
-      Exit(createStringError(EC, "%s: %s", EmitLowered.c_str(), EC.message().c_str()));
+      badInput(EmitLowered + ": " + EC.message());
     OS << Lowered;
   }
   if (PrintLayout) {
@@ -89,61 +234,77 @@ int main(int argc, char **argv) {
     for (auto &[Name, Addr] : Info.FunctionTable)
       outs() << "fnptr " << Name << " 0x" << utohexstr(Addr) << "\n";
   }
-  if (!TracePath.empty()) {
-    auto TF = wsn::TraceFile::load(TracePath);
-    if (!TF)
-      Exit(createStringError(inconvertibleErrorCode(), "%s: %s", TracePath.c_str(),
-                             toString(TF.takeError()).c_str()));
-    auto Recs = TF->decode();
-    if (!Recs)
-      Exit(createStringError(inconvertibleErrorCode(), "%s: %s", TracePath.c_str(),
-                             toString(Recs.takeError()).c_str()));
-    Runner->machine().Records = std::move(*Recs);
-  }
 
-  wsn::ReplayOutcome Out = Exit(Runner->run());
-  int RC = 0;
+  if (Interactive)
+    return wsn::runRepl(*Runner, *P, *Map, outs(), errs());
+
+  auto OutOr = Runner->run();
+  if (!OutOr)
+    badInput(toString(OutOr.takeError()));
+  wsn::ReplayOutcome Out = std::move(*OutOr);
+  double Wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count();
+
+  int RC = NotReproduced;
+  std::string Status = "not-reproduced";
   switch (Out.Reason) {
   case wsn::ReplayStop::Returned:
-    outs() << "replay: " << Entry << " returned " << Out.ReturnValue << "\n";
-    break;
   case wsn::ReplayStop::Marker:
-    outs() << "replay: " << Out.Message << "\n";
+    if (!P)
+      RC = Reproduced, Status = "done";
+    break;
+  case wsn::ReplayStop::Stopped:
+    RC = Reproduced, Status = "reproduced";
+    break;
+  case wsn::ReplayStop::EndOfTrace:
+    // Reaching the end is the requested stop when the trace has no stop record.
+    if (P && P->Coverage.Stop == wsn::StopKind::End)
+      RC = Reproduced, Status = "reproduced";
+    break;
+  case wsn::ReplayStop::Diverged:
+    RC = Diverged, Status = "diverged";
     break;
   case wsn::ReplayStop::Error:
-    errs() << "wsn-replay: replay error: " << Out.Message << "\n";
-    RC = 2;
-    break;
   case wsn::ReplayStop::Timeout:
-    errs() << "wsn-replay: " << Out.Message << "\n";
-    RC = 3;
+  case wsn::ReplayStop::Breakpoint:
     break;
   }
-  if (!TracePath.empty())
-    outs() << "replay: consumed " << Out.RecordsConsumed << " of "
-           << Runner->machine().Records.size() << " records\n";
+
+  // Snapshot comparisons: the checkpointed globals (--expect-sram) or every
+  // placed global (--compare-snapshot, for plain programs).
+  std::optional<wsn::CompareSummary> Sum;
+  if (!ExpectSram.empty() || !Snapshot.empty()) {
+    std::vector<uint8_t> Snap = readFile(!ExpectSram.empty() ? ExpectSram : Snapshot);
+    std::vector<std::string> Names;
+    if (!ExpectSram.empty())
+      Names = wsn::comparedGlobals(*Map, P->StartAnchor);
+    Sum = wsn::compareGlobals(Info, Runner->memory(), Snap, false,
+                              ExpectSram.empty() ? nullptr : &Names);
+    if (!Sum->Mismatches.empty() && RC == Reproduced) {
+      RC = NotReproduced;
+      Status = "mismatch";
+    }
+  }
+
   if (!DumpMem.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(DumpMem, EC, sys::fs::OF_None);
     if (EC)
-      Exit(createStringError(EC, "%s: %s", DumpMem.c_str(), EC.message().c_str()));
+      badInput(DumpMem + ": " + EC.message());
     ArrayRef<uint8_t> Mem = Runner->memory().take_front(0x10000);
     OS.write(reinterpret_cast<const char *>(Mem.data()), Mem.size());
   }
-  if (!Snapshot.empty()) {
-    auto Buf = MemoryBuffer::getFile(Snapshot, /*IsText=*/false);
-    if (!Buf)
-      Exit(createStringError(Buf.getError(), "%s: %s", Snapshot.c_str(),
-                             Buf.getError().message().c_str()));
-    ArrayRef<uint8_t> Snap(reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
-                           (*Buf)->getBufferSize());
-    wsn::CompareSummary Sum = wsn::compareGlobals(Info, Runner->memory(), Snap);
-    for (const wsn::GlobalMismatch &M : Sum.Mismatches)
-      errs() << "wsn-replay: mismatch: " << wsn::describeMismatch(M) << "\n";
-    outs() << "compare: " << Sum.Compared << " globals, " << Sum.Mismatches.size()
-           << " differ, " << Sum.StackPointers << " stack pointer(s) not compared\n";
-    if (!Sum.Mismatches.empty() && RC == 0)
-      RC = 4;
+
+  if (Json) {
+    json::Object O = wsn::reportJSON(*Runner, P ? &*P : nullptr, Map ? &*Map : nullptr,
+                                     Out, Sum ? &*Sum : nullptr, MaxEvents);
+    O["status"] = Status;
+    O["exit_code"] = RC;
+    O["wall_seconds"] = Wall;
+    outs() << formatv("{0:2}", json::Value(std::move(O))) << "\n";
+  } else {
+    wsn::printReport(outs(), errs(), *Runner, P ? &*P : nullptr, Map ? &*Map : nullptr,
+                     Out, Sum ? &*Sum : nullptr, MaxEvents, Entry);
   }
   return RC;
 }

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReplayEngine.h"
+#include "TraceMap.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"
@@ -222,38 +223,6 @@ define void @main() addrspace(1) {
   EXPECT_TRUE(lowerAndJIT(IR, LO).Runner);
 }
 
-TEST(ReplayLowering, InputOpReadsTheTrace) {
-  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
-@v = global i8 0
-define void @main() addrspace(1) {
-  %x = load volatile i8, ptr inttoptr (i16 57 to ptr)
-  %y = call addrspace(1) i8 @wsn.input.i8(i32 7, i8 %x, i8 -1)
-  store i8 %y, ptr @v
-  ret void
-}
-declare i8 @wsn.input.i8(i32, i8, i8) addrspace(1)
-)");
-  ASSERT_TRUE(L.Runner) << L.Error;
-  wsn::TraceRecord R;
-  R.Kind = wsn::RecordKind::Input;
-  R.NumFields = 2;
-  R.Fields[0] = 7;
-  R.Fields[1] = 0xAB;
-  L.Runner->machine().Records = {R};
-  auto Out = L.Runner->run();
-  ASSERT_TRUE(bool(Out));
-  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Returned) << Out->Message;
-  EXPECT_EQ(L.Runner->memory()[addrOf(*L.Runner, "v")], 0xAB);
-  EXPECT_EQ(Out->RecordsConsumed, 1u);
-
-  // The wrong site is a divergence naming the record.
-  L.Runner->machine().Records[0].Fields[0] = 8;
-  auto Out2 = L.Runner->run();
-  ASSERT_TRUE(bool(Out2));
-  EXPECT_EQ(Out2->Reason, wsn::ReplayStop::Error);
-  EXPECT_NE(Out2->Message.find("diverged at record 0"), std::string::npos) << Out2->Message;
-}
-
 TEST(ReplayLowering, ExternalCallWithoutBodyIsAnError) {
   Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
 define void @main() addrspace(1) {
@@ -321,14 +290,23 @@ declare void @llvm.memcpy.p0.p0.i16(ptr, ptr, i16, i1)
 } // namespace
 
 namespace {
-// A .wtr written by the trace writer drives the replay: inputs, a received
-// buffer, an uninstrumented call's effect and the violation are reproduced.
+// A .wtr written by the trace writer drives the replay from its checkpoint
+// (thesis 4.2): the anchor restores @sum, then inputs, a received buffer, an
+// uninstrumented call's effect and the violation (with its checksum) are
+// reproduced.
 const char *TracedProgram = R"(
 @sum = global i16 0
 @buf = global [4 x i8] zeroinitializer
 @ret = global i16 0
+@seen = global i16 0
 define void @main() addrspace(1) {
+entry:
   call addrspace(1) void @wsn.func.entry(i32 1)
+  br label %loop
+loop:
+  call addrspace(1) void (i32, ...) @wsn.anchor(i32 1)
+  %old = load i16, ptr @sum
+  store i16 %old, ptr @seen
   %a = load volatile i16, ptr inttoptr (i16 120 to ptr)
   %x = call addrspace(1) i16 @wsn.input.i16(i32 2, i16 %a, i16 -1)
   %b = load volatile i16, ptr inttoptr (i16 120 to ptr)
@@ -343,12 +321,11 @@ define void @main() addrspace(1) {
   store i16 %r, ptr @ret
   %ok = icmp ult i16 %s, 1000
   call addrspace(1) void @wsn.check(i32 1, i1 %ok)
-  call addrspace(1) void @wsn.func.exit(i32 1)
-  ret void
+  br label %loop
 }
 declare i16 @radio_status() addrspace(1)
 declare void @wsn.func.entry(i32) addrspace(1)
-declare void @wsn.func.exit(i32) addrspace(1)
+declare void @wsn.anchor(i32, ...) addrspace(1)
 declare i16 @wsn.input.i16(i32, i16, i16) addrspace(1)
 declare void @wsn.input.bytes(i32, ptr, i32) addrspace(1)
 declare void @wsn.skip.begin(i32) addrspace(1)
@@ -357,70 +334,103 @@ declare i16 @wsn.effect.i16(i32, i16) addrspace(1)
 declare void @wsn.check(i32, i1) addrspace(1)
 )";
 
-std::vector<wsn::TraceRecord> roundTrip(wsn::TraceWriter &W) {
-  SmallString<128> Path;
-  sys::fs::createTemporaryFile("wsn-replay", "wtr", Path);
-  EXPECT_FALSE(bool(W.writeFile(Path)));
-  auto TF = wsn::TraceFile::load(Path);
-  sys::fs::remove(Path);
-  if (!TF) {
-    ADD_FAILURE() << toString(TF.takeError());
-    return {};
-  }
-  auto Recs = TF->decode();
-  if (!Recs) {
-    ADD_FAILURE() << toString(Recs.takeError());
-    return {};
-  }
-  return *Recs;
+wsn::TraceMap tracedMap(uint32_t Hash) {
+  wsn::TraceMap M;
+  M.Target = "avr";
+  M.ModuleHash = Hash;
+  M.BufSize = 1024;
+  M.SegSize = 256;
+  M.Functions.push_back({1, "main", "", 0});
+  auto Site = [&](uint32_t Id, const char *Kind) {
+    wsn::TraceMap::Site S;
+    S.Id = Id;
+    S.Kind = Kind;
+    S.Function = "main";
+    M.Sites.push_back(S);
+  };
+  Site(2, "input");
+  Site(3, "input.bytes");
+  Site(4, "skip");
+  wsn::TraceMap::Var Sum{true, "sum", 2, "uint16_t"};
+  M.Anchors.push_back({1, "main", {Sum}});
+  M.Invariants.push_back({1, "main", {Sum}});
+  wsn::TraceMap::Effect E;
+  E.Site = 4;
+  E.Callee = "radio_status";
+  E.ReturnSize = 2;
+  M.Effects.push_back(E);
+  return M;
 }
 
-TEST(ReplayEngine, WtrTraceReproducesTheViolation) {
-  Lowered L = lowerAndJIT(std::string(AVRHeader) + TracedProgram);
-  ASSERT_TRUE(L.Runner) << L.Error;
+struct TracedRun {
+  wsn::TraceMap Map;
+  wsn::PreprocessedTrace P;
+  wsn::ReplayOutcome Out;
+};
+
+/// Writes the trace "ENTRY main; CHECKPOINT sum=Start; INPUT x; INPUT y;
+/// INPUT_BYTES 1 2 3 4; SKIP; EFFECT 0x1234; CHECK/VIOLATION" and replays it.
+void replayTraced(wsn::ReplayRunner &R, uint16_t Start, uint32_t X, uint32_t Y,
+                  bool Ok, uint16_t Crc, TracedRun &T, uint16_t InputSite = 2) {
   auto W = wsn::TraceWriter::create();
   ASSERT_TRUE(bool(W));
   W->entry(1);
-  W->input(2, 700);
-  W->input(2, 650);
+  const uint8_t Cp[] = {uint8_t(Start), uint8_t(Start >> 8)};
+  W->checkpoint(1, Cp);
+  W->input(InputSite, X);
+  W->input(2, Y);
   const uint8_t Bytes[] = {1, 2, 3, 4};
   W->inputBytes(3, Bytes);
   W->skipBegin(4);
   W->skipEnd(4);
   const uint8_t Ret[] = {0x34, 0x12};
   W->effect(4, Ret);
-  W->check(1, false, 0);
-  L.Runner->machine().Records = roundTrip(*W);
-  auto Out = L.Runner->run();
-  ASSERT_TRUE(bool(Out));
-  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Marker) << Out->Message;
-  EXPECT_NE(Out->Message.find("invariant 1 violated"), std::string::npos) << Out->Message;
+  W->check(1, Ok, Crc);
+  auto TF = wsn::TraceFile::parse(W->bytes());
+  ASSERT_TRUE(bool(TF)) << toString(TF.takeError());
+  T.Map = tracedMap(W->header().ModuleHash);
+  wsn::PreprocessOptions PO;
+  PO.Map = &T.Map;
+  auto P = wsn::preprocessTrace(*TF, PO);
+  ASSERT_TRUE(bool(P)) << toString(P.takeError());
+  T.P = std::move(*P);
+  R.setTrace(&T.P, &T.Map);
+  auto Out = R.run();
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  T.Out = std::move(*Out);
+}
+
+TEST(ReplayEngine, WtrTraceReproducesTheViolation) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + TracedProgram);
+  ASSERT_TRUE(L.Runner) << L.Error;
+  TracedRun T;
+  const uint8_t Sum[] = {1350 & 0xFF, 1350 >> 8};
+  replayTraced(*L.Runner, 77, 700, 650, false, wsn::crc16(Sum), T);
+  EXPECT_EQ(T.Out.Reason, wsn::ReplayStop::Stopped) << T.Out.Message;
   ArrayRef<uint8_t> M = L.Runner->memory();
+  EXPECT_EQ(le(M, addrOf(*L.Runner, "seen"), 2), 77u); // restored by the checkpoint
   EXPECT_EQ(le(M, addrOf(*L.Runner, "sum"), 2), 1350u);
   EXPECT_EQ(le(M, addrOf(*L.Runner, "buf"), 4), 0x04030201u);
   EXPECT_EQ(le(M, addrOf(*L.Runner, "ret"), 2), 0x1234u);
-  EXPECT_EQ(Out->RecordsConsumed, 8u);
+  EXPECT_EQ(T.Out.RecordsConsumed, 9u);
+  EXPECT_EQ(T.Out.StopRecord, 8u);
 }
 
 TEST(ReplayEngine, TraceOfAnotherRunDiverges) {
   Lowered L = lowerAndJIT(std::string(AVRHeader) + TracedProgram);
   ASSERT_TRUE(L.Runner) << L.Error;
-  auto W = wsn::TraceWriter::create();
-  ASSERT_TRUE(bool(W));
-  W->entry(1);
-  W->input(2, 1);
-  W->input(2, 2);
-  const uint8_t Bytes[] = {1, 2, 3, 4};
-  W->inputBytes(3, Bytes);
-  W->skipBegin(4);
-  W->skipEnd(4);
-  const uint8_t Ret[] = {0, 0};
-  W->effect(4, Ret);
-  W->check(1, false, 0); // the replay computes 3 < 1000: the check passes
-  L.Runner->machine().Records = roundTrip(*W);
-  auto Out = L.Runner->run();
-  ASSERT_TRUE(bool(Out));
-  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Error);
-  EXPECT_NE(Out->Message.find("diverged at record 7"), std::string::npos) << Out->Message;
+  // The replay computes 1 + 2 < 1000: the check passes, the trace says it failed.
+  TracedRun T;
+  replayTraced(*L.Runner, 0, 1, 2, false, 0, T);
+  EXPECT_EQ(T.Out.Reason, wsn::ReplayStop::Diverged) << T.Out.Message;
+  EXPECT_NE(T.Out.Message.find("diverged at record 8"), std::string::npos) << T.Out.Message;
+  // A checksum that does not match the replayed inputs is a divergence too.
+  TracedRun T2;
+  replayTraced(*L.Runner, 0, 700, 650, false, 0x1111, T2);
+  EXPECT_EQ(T2.Out.Reason, wsn::ReplayStop::Diverged) << T2.Out.Message;
+  EXPECT_NE(T2.Out.Message.find("checksum"), std::string::npos) << T2.Out.Message;
+  EXPECT_NE(T2.Out.Message.find("replayed invariant inputs: 4605"), std::string::npos)
+      << T2.Out.Message;
 }
+
 } // namespace
