@@ -182,6 +182,8 @@ private:
   bool isNondetLoad(const LoadInst &LI) const;
   std::vector<GlobalVariable *> effectWrites(const CallBase &CB,
                                              bool &Mixed, bool &Any);
+  const DenseSet<unsigned> &handlerWrites();
+  std::optional<DenseSet<unsigned>> HandlerWritesCache;
 
   Error rewrite(FuncPlan &P);
   Error insertAnchors(FuncPlan &P);
@@ -309,11 +311,51 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
     S.Unknown |= Mod.Unknown;
     S.Ids.insert(Mod.Ids.begin(), Mod.Ids.end());
   }
+  // Interrupt handlers that run while the skipped callee runs are skipped
+  // with it (spec/replay-log.md section 2.5), so the globals they write must
+  // come from the effect record too, unless the caller is a handler that
+  // runs with interrupts off.
+  const Function *Caller = CB.getFunction();
+  const FunctionInfo *CI = R.lookup(Caller);
+  bool Interruptible =
+      !(CI && CI->isInterrupt() &&
+        (CI->Role.Handler == HandlerKind::AvrSignal ||
+         CI->Role.Handler == HandlerKind::Msp430) &&
+        !enablesInterrupts(*Caller));
+  if (Interruptible) {
+    const DenseSet<unsigned> &H = handlerWrites();
+    S.Ids.insert(H.begin(), H.end());
+  }
   std::vector<GlobalVariable *> Out;
   for (const GlobalVariable *GV : MM.globals(S))
     if (!GV->isConstant() && !isNoInstrumentName(GV->getName()))
       Out.push_back(const_cast<GlobalVariable *>(GV));
   return Out;
+}
+
+/// The globals an interrupt handler may write (transitively) that replay
+/// needs: the slice globals and those the instrumented functions use.
+const DenseSet<unsigned> &Instrumenter::handlerWrites() {
+  if (HandlerWritesCache)
+    return *HandlerWritesCache;
+  DenseSet<const GlobalVariable *> Want;
+  for (auto &KV : R.SliceGlobals)
+    Want.insert(KV.first);
+  for (const Function *F : Instr)
+    for (const GlobalVariable *GV : MM.globals(MM.directModRef(F)))
+      Want.insert(GV);
+  GlobalSet All;
+  for (const FunctionInfo &FI : R.Functions)
+    if (FI.isInterrupt() && !FI.F->isDeclaration()) {
+      const GlobalSet &Mod = MM.transitiveMod(FI.F);
+      All.Ids.insert(Mod.Ids.begin(), Mod.Ids.end());
+    }
+  DenseSet<unsigned> Out;
+  for (unsigned Id : All.Ids)
+    if (const GlobalVariable *GV = MM.objectGlobal(Id); GV && Want.count(GV))
+      Out.insert(Id);
+  HandlerWritesCache = std::move(Out);
+  return *HandlerWritesCache;
 }
 
 /// Small memset/memcpy/memmove that touch interrupt-shared globals become

@@ -140,6 +140,8 @@ public:
   /// Points where replay is not guaranteed exact (never silent).
   const std::vector<std::string> &warnings() const { return Warnings; }
   const PreprocessedTrace &trace() const { return P; }
+  /// Interrupts that ran inside skipped calls (replayed through the effects).
+  unsigned skippedInterrupts() const { return SkippedInterrupts; }
 
 private:
   struct Context {
@@ -163,6 +165,7 @@ private:
   uint32_t Position = 0;
   std::vector<Context> Ctx;
   std::vector<std::string> Warnings;
+  unsigned SkippedInterrupts = 0;
   std::string DivergedMessage;
 };
 

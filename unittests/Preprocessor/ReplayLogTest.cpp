@@ -396,10 +396,11 @@ TEST(ReplayLog, SkippedCallsSkipTheirRecords) {
   ASSERT_OK(L.onIrqEntry(2));
   ASSERT_OK(L.onIrqExit(2));
   ASSERT_OK(L.onExit(1));
-  ASSERT_EQ(L.warnings().size(), 2u);
+  // The callback's entry is a warning; the interrupt is replayed through the
+  // site's effect (the instrumentation adds the handlers' writes to it).
+  ASSERT_EQ(L.warnings().size(), 1u);
   EXPECT_NE(L.warnings()[0].find("instrumented function 3"), std::string::npos);
-  EXPECT_NE(L.warnings()[1].find("interrupt 1 (record 7"), std::string::npos)
-      << L.warnings()[1];
+  EXPECT_EQ(L.skippedInterrupts(), 1u);
 }
 
 TEST(ReplayLog, EndOfTrace) {
