@@ -591,6 +591,7 @@ void PfdgGraph::addDependenceChains(
 struct PfdgGraph::ChainFinder {
   using Edge = std::pair<NodeId, NodeId>;
   const PfdgGraph &G;
+  BuildStats &St;
   const unsigned N;    // real nodes; the virtual root is N
   const NodeId Root;
 
@@ -602,8 +603,11 @@ struct PfdgGraph::ChainFinder {
     uint64_t LastUse = 0;
     bool HasRecursive = false;
     std::vector<int> Next;
+    std::vector<unsigned> Dist; // chain length to the target (ancestors only)
     std::vector<NodeId> Order;
-    std::vector<NodeId> Sorted; // Order in topological order (callees first)
+    // Topological keys (topoIndex) of Order, ascending (callees first); only
+    // filled when no ancestor is recursive (keys are then distinct).
+    std::vector<unsigned> SortedKeys;
   };
   static constexpr unsigned NumTrees = 8;
   Tree Trees[NumTrees];
@@ -625,31 +629,56 @@ struct PfdgGraph::ChainFinder {
   std::vector<NodeId> Global;
   unsigned NumberedEpoch = 0, SeenEpoch = 0;
   std::vector<NodeId> RootKids; // entries, in local order
-  std::vector<NodeId> TryBuf[2], SeqBuf, Chains[2];
+  std::vector<NodeId> SeqBuf, Chains[2];
+  std::vector<unsigned> Mark, EmitMark[2];
+  unsigned MarkEpoch = 0;
 
-  explicit ChainFinder(const PfdgGraph &G)
-      : G(G), N(G.Nodes.size()), Root(G.Nodes.size()), Stamp(N + 1, 0),
+  // Flat copies of the graph for the hot loops: callers in compressed rows
+  // (the root last), the topological key of every node and the node of every
+  // key (keys of recursive nodes are not unique and never looked up).
+  std::vector<unsigned> CallerStart;
+  std::vector<NodeId> CallerList;
+  std::vector<unsigned> KeyOf;
+  std::vector<NodeId> NodeOfKey;
+  std::vector<uint8_t> EntryFlag;
+
+  ChainFinder(const PfdgGraph &G, BuildStats &St)
+      : G(G), St(St), N(G.Nodes.size()), Root(G.Nodes.size()), Stamp(N + 1, 0),
         Side(N + 1, 0), Pos(N + 1, 0), Par(N + 1, -1), Avoid(N + 1, false),
-        LocalOf(N + 1, 0), SeenStamp(N + 1, 0) {
-    for (Tree &T : Trees)
+        LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0) {
+    EmitMark[0].assign(N + 1, 0);
+    EmitMark[1].assign(N + 1, 0);
+    for (Tree &T : Trees) {
       T.Next.assign(N + 1, -1);
+      T.Dist.assign(N + 1, 0);
+    }
+    CallerStart.assign(N + 2, 0);
+    KeyOf.assign(N + 1, N);
+    NodeOfKey.assign(N + 1, Root);
+    EntryFlag.assign(N + 1, 0);
+    for (NodeId V = 0; V < N; ++V) {
+      EntryFlag[V] = G.isEntryNode(V);
+      CallerList.insert(CallerList.end(), G.Nodes[V].Callers.begin(),
+                        G.Nodes[V].Callers.end());
+      if (EntryFlag[V])
+        CallerList.push_back(Root);
+      CallerStart[V + 1] = CallerList.size();
+      KeyOf[V] = G.Nodes[V].Scc;
+      NodeOfKey[KeyOf[V]] = V;
+    }
+    CallerStart[N + 1] = CallerList.size();
   }
 
-  bool isEntry(NodeId V) const { return G.isEntryNode(V); }
+  bool isEntry(NodeId V) const { return EntryFlag[V]; }
   bool recursive(NodeId V) const { return V != Root && G.Nodes[V].Recursive; }
-  unsigned topoIndex(NodeId V) const {
-    return V == Root ? N : G.Nodes[V].Scc; // Tarjan: callees first
-  }
+  // Tarjan numbers components callees first; the root comes last.
+  unsigned topoIndex(NodeId V) const { return KeyOf[V]; }
 
   // Callers of V in the reverse graph (the root for entry points), in the
   // order the reference algorithm uses.
   template <typename Fn> void forEachReverseSucc(NodeId V, Fn F) const {
-    if (V == Root)
-      return;
-    for (NodeId C : G.Nodes[V].Callers)
-      F(C);
-    if (isEntry(V))
-      F(Root);
+    for (unsigned I = CallerStart[V], E = CallerStart[V + 1]; I < E; ++I)
+      F(CallerList[I]);
   }
 
   const Tree &tree(NodeId Target) {
@@ -671,6 +700,7 @@ struct PfdgGraph::ChainFinder {
     T.LastUse = Clock;
     T.HasRecursive = false;
     T.Next[Target] = Target;
+    T.Dist[Target] = 0;
     T.Order.push_back(Target);
     for (size_t I = 0; I < T.Order.size(); ++I) {
       NodeId V = T.Order[I];
@@ -678,14 +708,18 @@ struct PfdgGraph::ChainFinder {
       forEachReverseSucc(V, [&](NodeId U) {
         if (T.Next[U] == -1) {
           T.Next[U] = V;
+          T.Dist[U] = T.Dist[V] + 1;
           T.Order.push_back(U);
         }
       });
     }
-    T.Sorted = T.Order;
-    llvm::sort(T.Sorted, [&](NodeId A, NodeId B) {
-      return topoIndex(A) < topoIndex(B);
-    });
+    T.SortedKeys.clear();
+    if (!T.HasRecursive) {
+      T.SortedKeys.reserve(T.Order.size());
+      for (NodeId V : T.Order)
+        T.SortedKeys.push_back(topoIndex(V));
+      std::sort(T.SortedKeys.begin(), T.SortedKeys.end());
+    }
     return T;
   }
 
@@ -730,128 +764,167 @@ struct PfdgGraph::ChainFinder {
         RootKids.push_back(Global[I]);
   }
 
-  // twoDisjointPaths of the reference, restricted to what the flow can reach:
-  // the descendants of Gc among the ancestors (plus the sink). Arcs of other
-  // nodes never carry flow and never precede a usable arc in a node's list in
-  // a way that matters, because lists keep the reference's relative order
-  // (nodes are laid out in its numbering). Flat arrays, reused.
-  struct Arc {
-    unsigned To;
-    int Cap;
-    unsigned Rev; // index of the paired arc
-    bool Fwd;
-  };
-  std::vector<NodeId> Desc;
-  std::vector<unsigned> DescOf, DescStamp, ArcStart, ArcFill;
-  std::vector<Arc> Arcs;
-  std::vector<std::pair<int, int>> FlowParent;
-  std::vector<unsigned> FlowQ;
-  unsigned DescEpoch = 0;
+  // twoDisjointPaths of the reference (two augmenting paths in the
+  // node-split network, breadth-first, then the decomposition), run on the
+  // implicit network instead of a built one. The reference's arc lists only
+  // matter through the arcs that have capacity left, and those come in an
+  // order that does not depend on its node numbering:
+  //  - in(v) has one usable arc: in(v) -> out(v), or, once a path runs
+  //    through v (v != g), the reverse arc to out(u) of the path's u -> v;
+  //  - out(v) lists the reverse arc to in(v) first (usable iff a path runs
+  //    through v), then the arcs to in(w) for its successors w in forward
+  //    order (callees in the union; the entries in the reference's order for
+  //    the root), then the arc to the sink (v is f1 or f2).
+  // So the same searches run over just the states they reach. The first
+  // search (no flow yet) is a plain breadth-first search from g, restricted
+  // to the nodes on shortest chains to f1 or f2 (same argument as bfsPath).
+  static constexpr NodeId NoNode = ~0u;
+  std::vector<int> StateParent; // by state: 2v = in(v), 2v+1 = out(v)
+  std::vector<unsigned> StateStamp, StateQ, PathStamp;
+  std::vector<NodeId> P1Next, P1Prev; // path 1 by node (NoNode: the sink)
+  unsigned StateEpoch = 0, PathEpoch = 0;
+  std::vector<std::pair<NodeId, NodeId>> FlowArcs; // (v, w), w NoNode: sink
 
-  bool flowChains(NodeId F1, NodeId F2, NodeId Gc,
-                  std::vector<NodeId> (&Chains)[2]) {
-    numberLikeReference(F1, F2);
-    if (DescStamp.empty())
-      DescStamp.assign(N + 1, 0), DescOf.assign(N + 1, 0);
-    if (++DescEpoch == 0) {
-      std::fill(DescStamp.begin(), DescStamp.end(), 0);
-      DescEpoch = 1;
+  template <typename Fn> void forwardEach(NodeId V, Fn F) {
+    if (V == Root) {
+      for (NodeId E : RootKids)
+        F(E);
+      return;
     }
-    auto succs = [&](NodeId V, auto Fn) {
-      if (V == Root) {
-        for (NodeId E : RootKids)
-          Fn(E);
+    for (NodeId C : G.Nodes[V].Callees)
+      if (inUnion(C))
+        F(C);
+  }
+
+  bool flowChains(NodeId F1, NodeId F2, NodeId Gc, const Tree *const Tr[2],
+                  std::vector<NodeId> (&Chains)[2]) {
+    if (Gc == Root)
+      numberLikeReference(F1, F2);
+    const unsigned NS = 2 * (N + 1), Sink = NS; // states; the sink last
+    if (StateStamp.empty()) {
+      StateStamp.assign(NS + 1, 0);
+      StateParent.assign(NS + 1, -1);
+      PathStamp.assign(N + 1, 0);
+      P1Next.assign(N + 1, NoNode);
+      P1Prev.assign(N + 1, NoNode);
+    }
+    auto dist = [&](NodeId V) {
+      unsigned D = ~0u;
+      for (int K = 0; K < 2; ++K)
+        if (Tr[K]->Next[V] != -1)
+          D = std::min(D, Tr[K]->Dist[V]);
+      return D;
+    };
+    auto onPath1 = [&](NodeId V) { return PathStamp[V] == PathEpoch; };
+    // One breadth-first search from in(g); Round 0 is the first augmenting
+    // path (no flow), Round 1 the second (residual network of path 1).
+    auto search = [&](int Round) {
+      if (++StateEpoch == 0) {
+        std::fill(StateStamp.begin(), StateStamp.end(), 0);
+        StateEpoch = 1;
+      }
+      auto reach = [&](unsigned From, unsigned To) {
+        if (StateStamp[To] == StateEpoch)
+          return;
+        StateStamp[To] = StateEpoch;
+        StateParent[To] = From;
+        StateQ.push_back(To);
+      };
+      StateQ.assign(1, 2 * Gc);
+      StateStamp[2 * Gc] = StateEpoch;
+      StateParent[2 * Gc] = 2 * Gc;
+      for (size_t Head = 0;
+           Head < StateQ.size() && StateStamp[Sink] != StateEpoch; ++Head) {
+        unsigned U = StateQ[Head];
+        NodeId V = U / 2;
+        if ((U & 1) == 0) { // in(v)
+          if (Round == 1 && V != Gc && onPath1(V))
+            reach(U, 2 * P1Prev[V] + 1);
+          else
+            reach(U, U + 1);
+          continue;
+        }
+        // out(v)
+        if (Round == 1 && onPath1(V))
+          reach(U, 2 * V);
+        unsigned DV = Round == 0 ? dist(V) : 0;
+        forwardEach(V, [&](NodeId W) {
+          if (Round == 0 ? DV == 0 || dist(W) != DV - 1
+                         : onPath1(V) && P1Next[V] == W)
+            return;
+          reach(U, 2 * W);
+        });
+        if ((V == F1 || V == F2) && !(Round == 1 && onPath1(V) &&
+                                      P1Next[V] == NoNode))
+          reach(U, Sink);
+      }
+      return StateStamp[Sink] == StateEpoch;
+    };
+    // The forward node arcs (out(v) -> in(w) or the sink) of the path found.
+    auto arcsOfPath = [&](auto Fn) {
+      for (unsigned X = Sink; X != 2 * Gc;) {
+        unsigned U = StateParent[X];
+        if ((U & 1) && (X == Sink || ((X & 1) == 0 && X / 2 != U / 2)))
+          Fn(U / 2, X == Sink ? NoNode : X / 2, /*Forward=*/true);
+        else if ((U & 1) == 0 && (X & 1) && X / 2 != U / 2)
+          Fn(X / 2, U / 2, /*Forward=*/false); // cancels (x/2 -> u/2)
+        X = U;
+      }
+    };
+    if (!search(0))
+      return false;
+    if (++PathEpoch == 0) {
+      std::fill(PathStamp.begin(), PathStamp.end(), 0);
+      PathEpoch = 1;
+    }
+    FlowArcs.clear();
+    arcsOfPath([&](NodeId V, NodeId W, bool) {
+      FlowArcs.push_back({V, W});
+      PathStamp[V] = PathEpoch;
+      P1Next[V] = W;
+      if (W != NoNode) {
+        PathStamp[W] = PathEpoch;
+        P1Prev[W] = V;
+      }
+    });
+    if (!search(1))
+      return false;
+    arcsOfPath([&](NodeId V, NodeId W, bool Forward) {
+      if (Forward) {
+        FlowArcs.push_back({V, W});
         return;
       }
-      for (NodeId C : G.Nodes[V].Callees)
-        if (inUnion(C))
-          Fn(C);
-    };
-    Desc.assign(1, Gc);
-    DescStamp[Gc] = DescEpoch;
-    for (size_t I = 0; I < Desc.size(); ++I)
-      succs(Desc[I], [&](NodeId W) {
-        if (DescStamp[W] != DescEpoch) {
-          DescStamp[W] = DescEpoch;
-          Desc.push_back(W);
-        }
-      });
-    std::sort(Desc.begin(), Desc.end(),
-              [&](NodeId A, NodeId B) { return LocalOf[A] < LocalOf[B]; });
-    unsigned M = Desc.size();
-    for (unsigned I = 0; I < M; ++I)
-      DescOf[Desc[I]] = I + 1; // 0 is the sink
-    unsigned NN = 2 * (M + 1);  // in(d) = 2d, out(d) = 2d+1; sink = in(0)
-    // Arcs in the reference's insertion order; first count, then fill.
-    auto forEachArc = [&](auto Add) {
-      for (unsigned D = 1; D <= M; ++D) {
-        NodeId V = Desc[D - 1];
-        Add(2 * D, 2 * D + 1, V == Gc ? 2 : 1);
-        succs(V, [&](NodeId W) { Add(2 * D + 1, 2 * DescOf[W], 1); });
-        if (V == F1 || V == F2)
-          Add(2 * D + 1, 0u, 1);
-      }
-    };
-    ArcStart.assign(NN + 1, 0);
-    forEachArc([&](unsigned A, unsigned B, int) {
-      ++ArcStart[A + 1];
-      ++ArcStart[B + 1];
+      auto It = llvm::find(FlowArcs, std::make_pair(V, W));
+      assert(It != FlowArcs.end() && "cancelled arc carries flow");
+      FlowArcs.erase(It);
     });
-    for (unsigned I = 0; I < NN; ++I)
-      ArcStart[I + 1] += ArcStart[I];
-    Arcs.resize(ArcStart[NN]);
-    ArcFill.assign(ArcStart.begin(), ArcStart.end() - 1);
-    forEachArc([&](unsigned A, unsigned B, int Cap) {
-      unsigned IA = ArcFill[A]++, IB = ArcFill[B]++;
-      Arcs[IA] = {B, Cap, IB, true};
-      Arcs[IB] = {A, 0, IA, false};
-    });
-    unsigned Src = 2 * DescOf[Gc], Sink = 0;
-    for (int Flow = 0; Flow < 2; ++Flow) {
-      FlowParent.assign(NN, {-1, -1});
-      FlowQ.assign(1, Src);
-      FlowParent[Src] = {(int)Src, -1};
-      for (size_t Head = 0;
-           Head < FlowQ.size() && FlowParent[Sink].first == -1; ++Head) {
-        unsigned U = FlowQ[Head];
-        for (unsigned I = ArcStart[U]; I < ArcStart[U + 1]; ++I) {
-          const Arc &A = Arcs[I];
-          if (A.Cap > 0 && FlowParent[A.To].first == -1) {
-            FlowParent[A.To] = {(int)U, (int)I};
-            FlowQ.push_back(A.To);
-          }
-        }
-      }
-      if (FlowParent[Sink].first == -1)
-        return false;
-      for (unsigned V = Sink; V != Src;) {
-        auto [U, I] = FlowParent[V];
-        Arc &A = Arcs[I];
-        A.Cap -= 1;
-        Arcs[A.Rev].Cap += 1;
-        V = U;
-      }
-    }
+    // Decomposition: from g, follow the first flow arc in list order that is
+    // not consumed yet.
     for (int K = 0; K < 2; ++K) {
       std::vector<NodeId> Chain{Gc};
-      unsigned Cur = 2 * DescOf[Gc] + 1;
+      NodeId Cur = Gc;
       while (true) {
+        auto take = [&](NodeId W) {
+          auto It = llvm::find(FlowArcs, std::make_pair(Cur, W));
+          if (It == FlowArcs.end())
+            return false;
+          FlowArcs.erase(It);
+          return true;
+        };
+        NodeId To = NoNode;
         bool Moved = false;
-        for (unsigned I = ArcStart[Cur]; I < ArcStart[Cur + 1]; ++I) {
-          Arc &A = Arcs[I];
-          if (A.Fwd && A.To != Cur - 1 && A.Cap == 0 && Arcs[A.Rev].Cap > 0) {
-            Arcs[A.Rev].Cap -= 1;
-            unsigned W = A.To / 2;
-            if (W == 0)
-              break;
-            Chain.push_back(Desc[W - 1]);
-            Cur = 2 * W + 1;
+        forwardEach(Cur, [&](NodeId W) {
+          if (!Moved && take(W)) {
+            To = W;
             Moved = true;
-            break;
           }
-        }
+        });
+        if (!Moved && (Cur == F1 || Cur == F2) && take(NoNode))
+          break; // reached the sink
         if (!Moved)
           break;
+        Chain.push_back(To);
+        Cur = To;
       }
       Chains[K] = std::move(Chain);
     }
@@ -872,38 +945,44 @@ struct PfdgGraph::ChainFinder {
     // The union of the ancestors, in topological order of the reverse graph.
     if (++Epoch == 0) {
       std::fill(Stamp.begin(), Stamp.end(), 0);
+      for (auto &E : EmitMark)
+        std::fill(E.begin(), E.end(), 0);
       Epoch = 1;
     }
-    // Merge the two (cached) sorted ancestor lists; topological indices are
-    // distinct because no ancestor is recursive.
+    // Merge the two (cached) sorted key lists; topological keys are
+    // distinct because no ancestor is recursive. Side: bit 0 ancestor of F1,
+    // bit 1 of F2.
     Topo.clear();
     Topo.push_back(~0u); // the sink
     {
-      const std::vector<NodeId> &A = T1.Sorted, &B = T2.Sorted;
-      size_t I = 0, J = 0;
-      while (I < A.size() || J < B.size()) {
-        NodeId V;
-        if (J == B.size() ||
-            (I < A.size() && topoIndex(A[I]) <= topoIndex(B[J])))
-          V = A[I++];
-        else
-          V = B[J++];
-        if (!inUnion(V)) {
-          Stamp[V] = Epoch;
-          Side[V] = 0;
-          Topo.push_back(V);
+      const std::vector<unsigned> &A = T1.SortedKeys, &B = T2.SortedKeys;
+      size_t I = 0, J = 0, EA = A.size(), EB = B.size();
+      auto take = [&](unsigned Key, uint8_t S) {
+        NodeId V = NodeOfKey[Key];
+        Stamp[V] = Epoch;
+        Side[V] = S;
+        Pos[V] = Topo.size();
+        Topo.push_back(V);
+      };
+      while (I < EA && J < EB) {
+        if (A[I] < B[J])
+          take(A[I++], 1);
+        else if (B[J] < A[I])
+          take(B[J++], 2);
+        else {
+          take(A[I], 3);
+          ++I, ++J;
         }
       }
-      for (NodeId V : A)
-        Side[V] |= 1;
-      for (NodeId V : B)
-        Side[V] |= 2;
+      for (; I < EA; ++I)
+        take(A[I], 1);
+      for (; J < EB; ++J)
+        take(B[J], 2);
     }
     unsigned K = Topo.size();
-    IDom.assign(K, 0);
+    IDom.assign(K, ~0u);
+    IDom[0] = 0;
     Depth.assign(K, 0);
-    for (unsigned I = 1; I < K; ++I)
-      Pos[Topo[I]] = I;
 
     // Dominators of the reverse graph from the sink, one topological pass
     // (acyclic: every node's predecessors, its callees in the union, come
@@ -916,26 +995,23 @@ struct PfdgGraph::ChainFinder {
       }
       return A;
     };
+    // Pushed forward: a node's idom is the closest common dominator-tree
+    // ancestor of its predecessors (its callees in the union, the sink for F1
+    // and F2, the entries for the root); that meet does not depend on the
+    // order, so every finished node passes its position on to its callers
+    // (all of them are in the union: an ancestor's caller is an ancestor).
+    // IDom[I] holds the running meet until I is reached.
+    auto meetInto = [&](unsigned Target, unsigned P) {
+      IDom[Target] = IDom[Target] == ~0u ? P : intersect(P, IDom[Target]);
+    };
+    meetInto(Pos[F1], 0);
+    meetInto(Pos[F2], 0);
     for (unsigned I = 1; I < K; ++I) {
       NodeId V = Topo[I];
-      int D = -1;
-      auto meet = [&](unsigned P) {
-        D = D == -1 ? (int)P : (int)intersect(P, D);
-      };
-      if (V == F1 || V == F2)
-        meet(0);
-      if (V == Root) {
-        for (unsigned J = 1; J < K; ++J)
-          if (Topo[J] != Root && isEntry(Topo[J]))
-            meet(J);
-      } else {
-        for (NodeId C : G.Nodes[V].Callees)
-          if (inUnion(C))
-            meet(Pos[C]);
-      }
-      assert(D != -1 && "every union node is reached from the sink");
-      IDom[I] = D;
+      unsigned D = IDom[I];
+      assert(D != ~0u && "every union node is reached from the sink");
       Depth[I] = Depth[D] + 1;
+      forEachReverseSucc(V, [&](NodeId C) { meetInto(Pos[C], I); });
     }
 
     SmallVector<NodeId, 4> Ccas;
@@ -948,14 +1024,6 @@ struct PfdgGraph::ChainFinder {
     }
 
     auto next = [&](int Kk, NodeId V) { return Tr[Kk]->Next[V]; };
-    // Appends the shortest chain From..target to Path.
-    auto follow = [&](NodeId From, int Kk, std::vector<NodeId> &Path) {
-      Path.push_back(From);
-      for (NodeId V = From; (int)V != next(Kk, V);) {
-        V = next(Kk, V);
-        Path.push_back(V);
-      }
-    };
     // Callees of V inside the union (the reference's forward successors
     // without the sink); the root's are the entries in the reference's order.
     auto forwardSuccs = [&](NodeId V, SmallVectorImpl<NodeId> &Succ) {
@@ -970,8 +1038,16 @@ struct PfdgGraph::ChainFinder {
           Succ.push_back(C);
     };
     SmallVector<NodeId, 8> Succ;
+    // Breadth-first search From -> To over the union, as the reference does
+    // it, but expanding only nodes that can matter to the path it returns:
+    // the ancestors of To (ToTree). Without Avoid, only the nodes on shortest
+    // chains (one step closer to To in ToTree). A node's BFS parent is the
+    // first dequeued node that calls it; for a node that can reach To (on a
+    // shortest chain) every such caller can too (is on one too), and the
+    // pruned search dequeues those callers in the same relative order, so
+    // the returned path is the same.
     auto bfsPath = [&](NodeId From, NodeId To, bool UseAvoid,
-                       std::vector<NodeId> &Path) {
+                       const Tree &ToTree, std::vector<NodeId> &Path) {
       for (NodeId T : Touched)
         Par[T] = -1;
       Touched.clear();
@@ -985,7 +1061,9 @@ struct PfdgGraph::ChainFinder {
           break;
         forwardSuccs(U, Succ);
         for (NodeId W : Succ) {
-          if (Par[W] != -1 || (UseAvoid && Avoid[W]))
+          if (Par[W] != -1 || (UseAvoid && Avoid[W]) || ToTree.Next[W] == -1)
+            continue;
+          if (!UseAvoid && ToTree.Dist[W] + 1 != ToTree.Dist[U])
             continue;
           Par[W] = U;
           Touched.push_back(W);
@@ -1006,34 +1084,48 @@ struct PfdgGraph::ChainFinder {
       return Ok;
     };
 
+    // Edges already emitted for this pair along the shortest-chain trees:
+    // EmitMark[K][V] == Epoch means the tree-K edge at V and every one after
+    // it towards the target are out (the result is a set of edges).
+    auto emitTreeChain = [&](int Kk, NodeId From) {
+      for (NodeId V = From; (int)V != next(Kk, V); V = next(Kk, V)) {
+        if (EmitMark[Kk][V] == Epoch)
+          return;
+        EmitMark[Kk][V] = Epoch;
+        if (Kk == 0)
+          Out.push_back({(NodeId)next(0, V), V}); // towards F1, reversed
+        else
+          Out.push_back({V, (NodeId)next(1, V)});
+      }
+    };
     for (NodeId Gc : Ccas) {
       bool Found = false;
+      NodeId Pick[2] = {Gc, Gc};
+      // Are the chains Gc, C0 ..tree 0.. F1 and Gc, C1 ..tree 1.. F2 disjoint
+      // but for Gc? (Ck == Gc means the tree chain from Gc itself.)
       auto tryPair = [&](NodeId C0, NodeId C1) {
-        std::vector<NodeId> &P0 = TryBuf[0], &P1 = TryBuf[1];
-        P0.clear();
-        P1.clear();
-        if (C0 != Gc)
-          P0.push_back(Gc);
-        if (C1 != Gc)
-          P1.push_back(Gc);
-        follow(C0, 0, P0);
-        follow(C1, 1, P1);
-        bool Disjoint = true;
-        for (NodeId V : P0)
-          if (V != Gc)
-            Avoid[V] = true;
-        for (NodeId V : P1)
-          if (V != Gc && Avoid[V])
-            Disjoint = false;
-        for (NodeId V : P0)
-          Avoid[V] = false;
-        if (Disjoint) {
-          Chains[0].swap(P0);
-          Chains[1].swap(P1);
+        if (++MarkEpoch == 0) {
+          std::fill(Mark.begin(), Mark.end(), 0);
+          MarkEpoch = 1;
         }
-        return Disjoint;
+        for (NodeId V = C0;; V = next(0, V)) {
+          if (V != Gc)
+            Mark[V] = MarkEpoch;
+          if ((int)V == next(0, V))
+            break;
+        }
+        for (NodeId V = C1;; V = next(1, V)) {
+          if (V != Gc && Mark[V] == MarkEpoch)
+            return false;
+          if ((int)V == next(1, V))
+            break;
+        }
+        Pick[0] = C0;
+        Pick[1] = C1;
+        return true;
       };
       Found = tryPair(Gc, Gc);
+      bool TreeChains = Found;
       if (!Found) {
         SmallVector<NodeId, 8> Kids, K0, K1;
         forwardSuccs(Gc, Kids);
@@ -1058,16 +1150,36 @@ struct PfdgGraph::ChainFinder {
           if (Found)
             break;
         }
+        TreeChains = Found;
+      }
+      if (TreeChains) {
+        ++St.TreeChains;
+        // The chains are tree paths: emit f1 <- ... <- c0, the crossing
+        // edge, c1 -> ... -> f2 (as the general code below would).
+        NodeId A = Pick[0] == Gc ? next(0, Gc) : Pick[0];
+        NodeId B = Pick[1] == Gc ? next(1, Gc) : Pick[1];
+        bool Short0 = Pick[0] == Gc && Gc == F1; // chain of one node
+        bool Short1 = Pick[1] == Gc && Gc == F2;
+        NodeId X = Short0 ? Gc : A, Y = Short1 ? Gc : B;
+        if (X != Y)
+          Out.push_back({X, Y});
+        if (!Short0)
+          emitTreeChain(0, A);
+        if (!Short1)
+          emitTreeChain(1, B);
+        continue;
       }
       for (int Order = 0; Order < 2 && !Found; ++Order) {
         NodeId A = Order == 0 ? F1 : F2, B = Order == 0 ? F2 : F1;
+        const Tree &TA = *Tr[Order], &TB = *Tr[1 - Order];
         std::vector<NodeId> PA, PB;
-        if (!bfsPath(Gc, A, false, PA))
+        if (!bfsPath(Gc, A, false, TA, PA))
           break;
         for (NodeId V : PA)
           if (V != Gc)
             Avoid[V] = true;
-        bool Ok = B == Gc || !Avoid[B] ? bfsPath(Gc, B, true, PB) : false;
+        bool Ok =
+            B == Gc || !Avoid[B] ? bfsPath(Gc, B, true, TB, PB) : false;
         for (NodeId V : PA)
           Avoid[V] = false;
         if (Ok) {
@@ -1078,8 +1190,11 @@ struct PfdgGraph::ChainFinder {
       }
       if (!Found) {
         // The exact two-path flow of the reference (same arc order).
-        if (!flowChains(F1, F2, Gc, Chains))
+        ++St.FlowChains;
+        if (!flowChains(F1, F2, Gc, Tr, Chains))
           continue;
+      } else {
+        ++St.SearchChains;
       }
       const std::vector<NodeId> *C1 = &Chains[0], *C2 = &Chains[1];
       if (C1->back() != F1)
@@ -1138,7 +1253,7 @@ void PfdgGraph::buildImpl(bool Reference) {
     bool Done = false;
     if (!Reference) {
       if (!Finder)
-        Finder = std::make_unique<ChainFinder>(*this);
+        Finder = std::make_unique<ChainFinder>(*this, Stats);
       Done = Finder->run(F1, F2, Chain);
     }
     if (Done) {

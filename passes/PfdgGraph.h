@@ -89,6 +89,10 @@ public:
     unsigned Rule1 = 0;    ///< caller/callee or siblings (Algorithm 3, rule 1)
     unsigned Fast = 0;     ///< chains found by the fast finder
     unsigned Fallback = 0; ///< handed to the reference algorithm
+    /// Closest common ancestors handled by the fast finder, by how their
+    /// chains were found: shortest-chain trees, two breadth-first searches,
+    /// the two-path flow.
+    unsigned TreeChains = 0, SearchChains = 0, FlowChains = 0;
   };
   const BuildStats &buildStats() const { return Stats; }
 

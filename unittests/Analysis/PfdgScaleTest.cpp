@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ struct Shape {
   double BackEdge;    // probability of a callee -> caller edge (recursion)
   unsigned Entries;   // handlers besides main
   unsigned Pairs;
+  // Components of this many functions, shaped like bench/pfdg-scale's
+  // modules (a component's functions are called from inside it, its first
+  // one from anywhere earlier); 0: any earlier function is the caller.
+  unsigned Comp = 0;
 };
 
 // Fills two graphs with the same random content.
@@ -55,6 +60,8 @@ void generate(unsigned Seed, const Shape &S, PfdgGraph &A, PfdgGraph &B) {
     });
   for (unsigned V = FirstBody; V < S.Nodes; ++V) {
     unsigned Caller = V == FirstBody ? 0 : pick(0, V);
+    if (S.Comp && V > FirstBody && (V - FirstBody) % S.Comp != 0)
+      Caller = V - (V - FirstBody) % S.Comp + pick(0, (V - FirstBody) % S.Comp);
     if (Caller >= 1 && Caller < FirstBody && coin(0.5))
       Caller = 0;
     both([&](PfdgGraph &G) { G.addCall(Caller, V); });
@@ -92,8 +99,14 @@ std::vector<int> levels(const PfdgGraph &G) {
   return Out;
 }
 
+// How the fast finder drew the chains, summed over the graphs compared.
+struct Ways {
+  unsigned Tree = 0, Search = 0, Flow = 0;
+};
+
 void compareMany(const Shape &S, unsigned Seeds, unsigned SeedBase,
-                 unsigned &Fast, unsigned &Fallback, unsigned &Rule2) {
+                 unsigned &Fast, unsigned &Fallback, unsigned &Rule2,
+                 Ways *W = nullptr) {
   for (unsigned Seed = SeedBase; Seed < SeedBase + Seeds; ++Seed) {
     PfdgGraph Fst, Ref;
     generate(Seed, S, Fst, Ref);
@@ -106,18 +119,36 @@ void compareMany(const Shape &S, unsigned Seeds, unsigned SeedBase,
     Fast += Fst.buildStats().Fast;
     Fallback += Fst.buildStats().Fallback;
     Rule2 += Ref.buildStats().Fallback;
+    if (W) {
+      W->Tree += Fst.buildStats().TreeChains;
+      W->Search += Fst.buildStats().SearchChains;
+      W->Flow += Fst.buildStats().FlowChains;
+    }
   }
 }
 
 TEST(PfdgScale, FastChainsEqualReferenceOnRandomDags) {
   unsigned Fast = 0, Fallback = 0, Rule2 = 0;
-  compareMany({12, 0.3, 0.0, 1, 10}, 150, 1, Fast, Fallback, Rule2);
-  compareMany({40, 0.5, 0.0, 3, 30}, 100, 1000, Fast, Fallback, Rule2);
-  compareMany({120, 0.3, 0.0, 2, 60}, 30, 2000, Fast, Fallback, Rule2);
+  Ways W;
+  compareMany({12, 0.3, 0.0, 1, 10}, 150, 1, Fast, Fallback, Rule2, &W);
+  compareMany({40, 0.5, 0.0, 3, 30}, 100, 1000, Fast, Fallback, Rule2, &W);
+  compareMany({120, 0.3, 0.0, 2, 60}, 30, 2000, Fast, Fallback, Rule2, &W);
+  // Denser graphs: more closest common ancestors whose shortest chains
+  // overlap, so the searches and the two-path flow run too.
+  compareMany({60, 0.9, 0.0, 2, 40}, 150, 5000, Fast, Fallback, Rule2, &W);
+  compareMany({200, 0.7, 0.0, 4, 80}, 40, 6000, Fast, Fallback, Rule2, &W);
+  compareMany({400, 0.3, 0.0, 2, 400, 10}, 20, 7000, Fast, Fallback, Rule2,
+              &W);
   // Without call cycles every rule-2 pair goes through the fast finder.
   EXPECT_GT(Rule2, 500u);
   EXPECT_EQ(Fast, Rule2);
   EXPECT_EQ(Fallback, 0u);
+  // Every way of drawing the chains was compared with the reference.
+  EXPECT_GT(W.Tree, 100u);
+  EXPECT_GT(W.Search, 500u);
+  EXPECT_GT(W.Flow, 100u);
+  std::printf("chains: %u from trees, %u from searches, %u from the flow\n",
+              W.Tree, W.Search, W.Flow);
 }
 
 TEST(PfdgScale, FastChainsEqualReferenceWithRecursion) {
