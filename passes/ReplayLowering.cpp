@@ -183,6 +183,7 @@ private:
   Value *statusCell(IRBuilder<> &B); // host pointer to SREG / SR model
   void checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr);
   Value *dynamicAlloc(IRBuilder<> &B, Value *Size, Align A);
+  void watchStore(IRBuilder<> &B, Value *Addr, Value *Size);
   void createFunctions();
 
   void buildFnPtrTable();
@@ -280,6 +281,12 @@ Error Lowerer::placeGlobals() {
       continue;
     }
     uint64_t Size = TDL.getTypeAllocSize(GV.getValueType());
+    if (std::optional<uint32_t> A = parseLatchSymbolName(GV.getName())) {
+      // A latch register named in checkpoints and effects: its I/O cell.
+      GAddr[&GV] = *A;
+      Result.Globals.push_back({GV.getName().str(), *A, uint32_t(Size), false, false});
+      continue;
+    }
     if (GV.getAddressSpace() != 0) {
       // AVR PROGMEM / __flash data is in program memory, not the data space.
       // It is an error only if the replayed code touches it (translateConstant).
@@ -609,6 +616,39 @@ Value *Lowerer::dynamicAlloc(IRBuilder<> &B, Value *Size, Align A) {
 }
 
 
+void Lowerer::watchStore(IRBuilder<> &B, Value *Addr, Value *Size) {
+  // ReplayLoweringOptions::WatchStores: tell the engine which bytes the
+  // current instruction is about to write (the REPL's `why`).
+  if (!Opts.WatchStores)
+    return;
+  // "file:line:col in f", plus "(inlined into g)" when the store's scope is
+  // another function than the one it was compiled into.
+  std::string S = "<unknown location>";
+  if (CurI) {
+    S = describeLoc(CurI);
+    if (const DebugLoc &DL = CurI->getDebugLoc()) {
+      auto *Scope = cast<DIScope>(DL.getScope());
+      StringRef Host = CurI->getFunction()->getName();
+      std::string Fn = Host.str();
+      if (auto *LS = dyn_cast<DILocalScope>(Scope))
+        if (DISubprogram *SP = LS->getSubprogram())
+          Fn = SP->getLinkageName().empty() ? SP->getName().str()
+                                            : SP->getLinkageName().str();
+      S = (Scope->getFilename() + ":" + Twine(DL.getLine()) + ":" + Twine(DL.getCol()) +
+           " in " + Fn + (Fn != Host ? " (inlined into " + Host + ")" : Twine("")))
+              .str();
+    }
+  }
+  GlobalVariable *&GV = LocStrings[S];
+  if (!GV) {
+    Constant *Str = ConstantDataArray::getString(Ctx, S);
+    GV = new GlobalVariable(*NM, Str->getType(), true, GlobalValue::PrivateLinkage,
+                            Str, "wsn.loc");
+  }
+  B.CreateCall(callback("store", VoidTy, {I32, I32, HostPtr}),
+               {B.CreateZExtOrTrunc(Addr, I32), B.CreateZExtOrTrunc(Size, I32), GV});
+}
+
 Constant *Lowerer::locString(const Instruction *I) {
   std::string S = I ? describeLoc(I) : std::string("<unknown location>");
   GlobalVariable *&GV = LocStrings[S];
@@ -817,6 +857,10 @@ void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
   // SREG is modelled: cli/sei and SREG save/restore keep it in mem.
   if (CA && T.SREGAddr && CA->getZExtValue() == T.SREGAddr)
     return;
+  // Latch registers read back the program's own writes; checkpoints and
+  // effects restore them (spec/instrumentation.md, "Latch registers").
+  if (CA && T.isLatch(CA->getZExtValue()))
+    return;
   if (Opts.AllowUntracedIO)
     return;
   if (DeferUntracedIO) {
@@ -871,6 +915,8 @@ void Lowerer::lowerInstruction(IRBuilder<> &B, Instruction &I) {
                     " is not supported by replay");
       return;
     }
+    watchStore(B, mapValue(SI->getPointerOperand()),
+               ConstantInt::get(I32, TDL.getTypeStoreSize(SI->getValueOperand()->getType())));
     storeValue(B, mapValue(SI->getValueOperand()), SI->getValueOperand()->getType(),
                mapValue(SI->getPointerOperand()), SI->isVolatile());
     return;
@@ -1054,6 +1100,7 @@ void Lowerer::lowerCall(IRBuilder<> &B, CallBase &CB) {
       uint64_t Size = TDL.getTypeAllocSize(BT);
       Value *Copy = dynamicAlloc(B, ConstantInt::get(I32, Size),
                                  CB.getParamAlign(A).valueOrOne());
+      watchStore(B, Copy, ConstantInt::get(I32, Size));
       B.CreateMemCpy(hostAddr(B, Copy), Align(1), hostAddr(B, V), Align(1), Size);
       V = Copy;
     }
@@ -1083,15 +1130,18 @@ bool Lowerer::lowerIntrinsic(IRBuilder<> &B, CallBase &CB, Function *Callee) {
   switch (ID) {
   case Intrinsic::memcpy:
   case Intrinsic::memcpy_inline:
+    watchStore(B, Arg(0), Arg(2));
     B.CreateMemCpy(hostAddr(B, Arg(0)), Align(1), hostAddr(B, Arg(1)), Align(1),
                    Len64(2), cast<ConstantInt>(CB.getArgOperand(3))->isOne());
     return true;
   case Intrinsic::memmove:
+    watchStore(B, Arg(0), Arg(2));
     B.CreateMemMove(hostAddr(B, Arg(0)), Align(1), hostAddr(B, Arg(1)), Align(1),
                     Len64(2), cast<ConstantInt>(CB.getArgOperand(3))->isOne());
     return true;
   case Intrinsic::memset:
   case Intrinsic::memset_inline:
+    watchStore(B, Arg(0), Arg(2));
     B.CreateMemSet(hostAddr(B, Arg(0)), Arg(1), Len64(2), Align(1),
                    cast<ConstantInt>(CB.getArgOperand(3))->isOne());
     return true;
@@ -1230,6 +1280,7 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
       error(&CB, Name + " expects 3 operands");
       return;
     }
+    watchStore(B, mapValue(CB.getArgOperand(1)), mapValue(CB.getArgOperand(2)));
     B.CreateCall(callback("input_bytes", VoidTy, {I32, I32, I32}),
                  {ConstId(0), B.CreateZExt(mapValue(CB.getArgOperand(1)), I32),
                   B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(2)), I32)});
@@ -1276,7 +1327,13 @@ void Lowerer::lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee) {
     Args.push_back(B.CreateZExtOrTrunc(mapValue(A), I32));
     Tys.push_back(I32);
   }
+  if (Name == "memcpy" || Name == "memmove" || Name == "memset" || Name == "strncpy")
+    watchStore(B, Args[0], Args[2]);
   Value *R = B.CreateCall(callback(("libc_" + Name).str(), I32, Tys), Args);
+  if (Name == "strcpy" && Opts.WatchStores) // the length is known after the copy
+    watchStore(B, Args[0],
+               B.CreateAdd(B.CreateCall(callback("libc_strlen", I32, {I32}), {Args[0]}),
+                           ConstantInt::get(I32, 1)));
   if (!CB.getType()->isVoidTy())
     VMap[&CB] = B.CreateZExtOrTrunc(R, hostType(CB.getType()));
 }

@@ -58,6 +58,12 @@ struct ReplayLoweringOptions {
   /// process triple and an empty layout, which the JIT fills in).
   std::string HostTriple;
   std::string HostDataLayout;
+  /// wsn-replay -i (`why GLOBAL`): before every store, memcpy/memmove/memset
+  /// (intrinsic or libc), strcpy/strncpy, byval copy and wsn.input.bytes into
+  /// the data space, call `__wsn_replay_store(i32 addr, i32 size, ptr loc)`
+  /// (loc: "file:line:col (in function)"). Off by default, and then nothing
+  /// is emitted: the replay code is the same as without the option.
+  bool WatchStores = false;
 };
 
 /// Where one mote global lives in the replay memory.

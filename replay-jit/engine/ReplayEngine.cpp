@@ -490,6 +490,29 @@ static uint32_t cb_libc_strncpy(uint32_t D, uint32_t S, uint32_t N) {
 }
 } // extern "C"
 
+//===----------------------------------------------------------------------===//
+// Store watch (ReplayLoweringOptions::WatchStores; wsn-replay -i `why`): the
+// lowered code calls __wsn_replay_store before each write into the data
+// space, and the engine remembers, per byte, the source location and how many
+// replay events had happened (which places the write in the interleaving).
+//===----------------------------------------------------------------------===//
+void StoreWatch::note(uint32_t Addr, uint32_t Size, const char *Loc,
+                      uint32_t EventsBefore) {
+  if (Writers.empty())
+    Writers.resize(ReplayMemBytes);
+  uint64_t End = std::min<uint64_t>(uint64_t(Addr) + Size, ReplayMemBytes);
+  for (uint64_t A = Addr; A < End; ++A)
+    Writers[A] = {Loc, EventsBefore};
+}
+
+extern "C" {
+static void cb_store(uint32_t Addr, uint32_t Size, const char *Loc) {
+  if (Current)
+    Current->Watch.note(Addr, Size, Loc, uint32_t(Current->Events.size()));
+}
+} // extern "C"
+//===----------------------------------------------------------------------===//
+
 ReplayRunner::~ReplayRunner() = default;
 
 Expected<std::unique_ptr<ReplayRunner>>
@@ -558,6 +581,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   CB("libc_strncmp", (const void *)&cb_libc_strncmp);
   CB("libc_strcpy", (const void *)&cb_libc_strcpy);
   CB("libc_strncpy", (const void *)&cb_libc_strncpy);
+  CB("store", (const void *)&cb_store); // store watch (WatchStores)
   // Helpers the host backend may call for the lowered IR (memcpy for
   // llvm.memcpy, libm for float operations); never __wsn_ names.
   orc::JITDylib &JD = J.getMainJITDylib();
@@ -704,6 +728,7 @@ Expected<ReplayOutcome> ReplayRunner::run() {
   RM.StopReason = ReplayStop::Returned;
   RM.StopMessage.clear();
   RM.StopRecord = 0;
+  RM.Watch.reset();
 
   void *Fn = EntryFn;
   unsigned Bits = EntryBits;

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -96,6 +97,27 @@ struct ReplayRunOptions {
   std::function<bool(const ReplayEvent &, size_t Index)> BreakAt;
 };
 
+//===-- Store watch (wsn-replay -i, the REPL's `why`) ---------------------===//
+/// With ReplayLoweringOptions::WatchStores, the lowered code reports every
+/// store into the data space through __wsn_replay_store(addr, size, loc); the
+/// engine keeps the last writer of each byte.
+struct StoreWriter {
+  const char *Loc = nullptr; ///< "file:line:col (in f)"; null: not written this run
+  /// ReplayMachine::Events.size() when the store happened: it came after
+  /// event EventsBefore-1 and before event EventsBefore.
+  uint32_t EventsBefore = 0;
+};
+struct StoreWatch {
+  std::vector<StoreWriter> Writers; ///< by data address; empty until a store
+  void reset() { std::fill(Writers.begin(), Writers.end(), StoreWriter()); }
+  void note(uint32_t Addr, uint32_t Size, const char *Loc, uint32_t EventsBefore);
+  /// The writer of the byte at Addr (null when no watched store wrote it).
+  const StoreWriter *lastWriter(uint32_t Addr) const {
+    return Addr < Writers.size() && Writers[Addr].Loc ? &Writers[Addr] : nullptr;
+  }
+};
+//===----------------------------------------------------------------------===//
+
 /// The state shared with the JIT'd code through the callbacks.
 struct ReplayMachine {
   uint8_t *Mem = nullptr; ///< ReplayMemBytes: the mote data space (@__wsn_mem)
@@ -124,6 +146,7 @@ struct ReplayMachine {
   ReplayStop StopReason = ReplayStop::Returned;
   std::string StopMessage;
   size_t StopRecord = 0;
+  StoreWatch Watch; ///< last writer per byte (WatchStores only); reset by run()
 };
 
 /// A lowered module loaded into LLJIT, ready to run.

@@ -1,10 +1,836 @@
-//===- Repl.cpp - wsn-replay -i (in progress: see issue 6) ----------------===//
+//===- Repl.cpp - wsn-replay -i: the interactive replay REPL ---------------===//
+//
+// Thesis section 4.2 replays the recorded execution so that the programmer can
+// inspect it with desktop means and walk back from the violated invariant to
+// the faulty statement. The REPL gives that walk over the replayed events:
+// breakpoints on the entries of instrumented functions and handlers (with
+// their instance counted from the replay start), stepping one event at a
+// time, printing globals with their C types, and `why`, which names the last
+// store to a global (source location, function, and the task / handler
+// instance that was running), using the store watch of the replay lowering.
+//
+// Every movement re-runs the replay from the start checkpoint to the wanted
+// event index: replay is deterministic, so the state at event N is always
+// the same, and a run takes milliseconds.
+//
+//===----------------------------------------------------------------------===//
 #include "Repl.h"
+#include "ReplayReport.h"
+#include "TraceOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/ADT/SmallString.h"
+
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace llvm;
 
 namespace wsn {
-int runRepl(ReplayRunner &, const PreprocessedTrace &, const TraceMap &,
-            llvm::raw_ostream &, llvm::raw_ostream &Err) {
-  Err << "wsn-replay: -i: the REPL is not available in this build yet\n";
-  return 2;
+namespace {
+
+/// Values of at most this many array elements are printed in full.
+constexpr unsigned MaxElements = 64;
+
+std::string hex(uint64_t V, unsigned Digits) {
+  std::string S = utohexstr(V, /*LowerCase=*/true);
+  if (S.size() < Digits)
+    S.insert(0, Digits - S.size(), '0');
+  return "0x" + S;
 }
+
+uint64_t readLE(ArrayRef<uint8_t> Mem, uint64_t Addr, unsigned Size) {
+  uint64_t V = 0;
+  for (unsigned I = 0; I < Size && I < 8; ++I)
+    if (Addr + I < Mem.size())
+      V |= uint64_t(Mem[Addr + I]) << (8 * I);
+  return V;
+}
+
+/// Strips typedefs and qualifiers.
+const DIType *resolve(const DIType *T) {
+  while (auto *DT = dyn_cast_or_null<DIDerivedType>(T)) {
+    unsigned Tag = DT->getTag();
+    if (Tag != dwarf::DW_TAG_typedef && Tag != dwarf::DW_TAG_const_type &&
+        Tag != dwarf::DW_TAG_volatile_type && Tag != dwarf::DW_TAG_atomic_type &&
+        Tag != dwarf::DW_TAG_restrict_type)
+      break;
+    T = DT->getBaseType();
+  }
+  return T;
+}
+
+/// A value of DI type T at Addr in the replayed data space, in C notation.
+std::string formatDI(ArrayRef<uint8_t> Mem, uint64_t Addr, const DIType *T,
+                     unsigned Depth = 0) {
+  T = resolve(T);
+  if (!T)
+    return "?";
+  if (Depth > 8)
+    return "...";
+  uint64_t Size = T->getSizeInBits() / 8;
+  if (Addr + Size > Mem.size())
+    return "<outside the data space>";
+  if (auto *BT = dyn_cast<DIBasicType>(T)) {
+    uint64_t V = readLE(Mem, Addr, unsigned(Size));
+    switch (BT->getEncoding()) {
+    case dwarf::DW_ATE_boolean:
+      return V ? "true" : "false";
+    case dwarf::DW_ATE_float:
+      if (Size == 4) {
+        float F;
+        uint32_t W = uint32_t(V);
+        std::memcpy(&F, &W, 4);
+        return std::to_string(F);
+      }
+      if (Size == 8) {
+        double D;
+        std::memcpy(&D, &V, 8);
+        return std::to_string(D);
+      }
+      return hex(V, unsigned(2 * Size));
+    case dwarf::DW_ATE_signed:
+    case dwarf::DW_ATE_signed_char:
+      if (Size && Size < 8 && ((V >> (8 * Size - 1)) & 1))
+        return std::to_string(int64_t(V | (~uint64_t(0) << (8 * Size))));
+      return std::to_string(int64_t(V));
+    default:
+      return std::to_string(V);
+    }
+  }
+  if (auto *DT = dyn_cast<DIDerivedType>(T)) {
+    if (DT->getTag() == dwarf::DW_TAG_pointer_type)
+      return hex(readLE(Mem, Addr, unsigned(Size ? Size : 2)), 4);
+    return formatDI(Mem, Addr, DT->getBaseType(), Depth + 1);
+  }
+  auto *CT = dyn_cast<DICompositeType>(T);
+  if (!CT)
+    return "?";
+  switch (CT->getTag()) {
+  case dwarf::DW_TAG_enumeration_type: {
+    uint64_t V = readLE(Mem, Addr, unsigned(Size));
+    for (const DINode *N : CT->getElements())
+      if (auto *E = dyn_cast_or_null<DIEnumerator>(N))
+        if (E->getValue().getZExtValue() == V)
+          return E->getName().str() + " (" + std::to_string(V) + ")";
+    return std::to_string(V);
+  }
+  case dwarf::DW_TAG_structure_type:
+  case dwarf::DW_TAG_class_type: {
+    std::string S = "{";
+    bool First = true;
+    for (const DINode *N : CT->getElements()) {
+      auto *M = dyn_cast_or_null<DIDerivedType>(N);
+      if (!M || M->getTag() != dwarf::DW_TAG_member)
+        continue;
+      S += First ? "" : ", ";
+      First = false;
+      S += "." + M->getName().str() + " = ";
+      if (M->isBitField()) {
+        uint64_t Bit = M->getOffsetInBits(), Bits = M->getSizeInBits();
+        uint64_t W = readLE(Mem, Addr + Bit / 8, unsigned((Bit % 8 + Bits + 7) / 8));
+        W >>= Bit % 8;
+        if (Bits < 64)
+          W &= (uint64_t(1) << Bits) - 1;
+        S += std::to_string(W);
+      } else {
+        S += formatDI(Mem, Addr + M->getOffsetInBits() / 8, M->getBaseType(), Depth + 1);
+      }
+    }
+    return S + "}";
+  }
+  case dwarf::DW_TAG_array_type: {
+    // Dimensions outermost first; the element is the base type.
+    SmallVector<uint64_t, 4> Dims;
+    for (const DINode *N : CT->getElements())
+      if (auto *SR = dyn_cast_or_null<DISubrange>(N)) {
+        auto *Cnt = dyn_cast_if_present<ConstantInt *>(SR->getCount());
+        Dims.push_back(Cnt ? Cnt->getZExtValue() : 0);
+      }
+    const DIType *Elem = CT->getBaseType();
+    uint64_t ESize = resolve(Elem) ? resolve(Elem)->getSizeInBits() / 8 : 0;
+    std::function<std::string(uint64_t, unsigned)> Dim = [&](uint64_t A,
+                                                             unsigned D) -> std::string {
+      if (D == Dims.size())
+        return formatDI(Mem, A, Elem, Depth + 1);
+      uint64_t Stride = ESize;
+      for (unsigned K = D + 1; K < Dims.size(); ++K)
+        Stride *= Dims[K];
+      std::string S = "{";
+      for (uint64_t I = 0; I < Dims[D]; ++I) {
+        if (I == MaxElements) {
+          S += ", ...";
+          break;
+        }
+        S += (I ? ", " : "") + Dim(A + I * Stride, D + 1);
+      }
+      return S + "}";
+    };
+    return Dim(Addr, 0);
+  }
+  default: { // unions and the rest: bytes
+    std::string S = "{";
+    for (uint64_t I = 0; I < Size; ++I)
+      S += (I ? " " : "") + utohexstr(Mem[Addr + I], true, 2);
+    return S + "}";
+  }
+  }
+}
+
+/// "uint16_t x" / "uint16_t x[32]" / "uint8_t *p": a declaration of Name
+/// with the C type string of the trace map (arrays keep the suffix after the
+/// name).
+std::string declaration(StringRef CType, StringRef Name) {
+  size_t Br = CType.find('[');
+  if (Br == StringRef::npos)
+    return (CType + (CType.ends_with("*") ? "" : " ") + Name).str();
+  return (CType.substr(0, Br).rtrim() + " " + Name + CType.substr(Br)).str();
+}
+
+/// Without debug info: the trace map's C type string. Scalars and arrays of
+/// scalars ("uint16_t[32]") are formatted; the rest as bytes.
+std::string formatByCType(ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
+                          StringRef CType) {
+  size_t Br = CType.find('[');
+  if (Br != StringRef::npos && CType.count('[') == 1 && CType.ends_with("]")) {
+    unsigned N = 0;
+    if (!CType.substr(Br + 1).drop_back().getAsInteger(10, N) && N && Size % N == 0 &&
+        Size / N <= 8) {
+      StringRef Elem = CType.substr(0, Br).rtrim();
+      std::string S = "{";
+      for (unsigned I = 0; I < N; ++I) {
+        if (I == MaxElements) {
+          S += ", ...";
+          break;
+        }
+        S += (I ? ", " : "") + formatValue(Mem, Addr + I * (Size / N), Size / N, Elem);
+      }
+      return S + "}";
+    }
+  }
+  return formatValue(Mem, Addr, Size, CType);
+}
+
+struct Breakpoint {
+  unsigned No = 0;
+  std::string Spec; ///< as typed
+  std::string Func;
+  uint32_t Instance = 0; ///< 0: every instance
+  std::vector<uint32_t> Fids, Irqs;
+  bool Deleted = false;
+};
+
+/// One level of the task / handler nesting at some event.
+struct Frame {
+  bool Irq = false;
+  uint32_t Id = 0, Instance = 0;
+};
+
+class Repl {
+public:
+  Repl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map, raw_ostream &OS,
+       const ReplOptions &Opts)
+      : R(R), P(P), Map(Map), OS(OS), Opts(Opts) {}
+
+  int run(std::istream &In);
+
+private:
+  ReplayRunner &R;
+  const PreprocessedTrace &P;
+  const TraceMap &Map;
+  raw_ostream &OS;
+  const ReplOptions &Opts;
+
+  // Debug info of the globals (from the replay IR), by IR name.
+  LLVMContext DICtx;
+  std::unique_ptr<Module> DIModule;
+  std::map<std::string, const DIType *> GlobalTypes;
+  /// Functions that are tasks: the map's task table, or (FIFO scheduling
+  /// records no task ids) nesC's naming: `Module$task$runTask` without
+  /// parameters (the scheduler's `...$TaskBasic$runTask(id)` takes the id).
+  std::set<std::string> TaskFns;
+  /// Source files named in debug info: as written in locations -> a path to
+  /// read (joined with the compilation directory).
+  std::map<std::string, std::string> SourcePaths;
+  std::map<std::string, std::vector<std::string>> SourceCache;
+  std::string sourceLine(StringRef Loc);
+
+  std::vector<Breakpoint> Breaks;
+  unsigned NextBreak = 1;
+  /// Index of the current event (the replay stopped right after it); -1: the
+  /// replay produced no event.
+  long Cur = -1;
+  bool Finished = false; ///< the last run ended (not at a breakpoint)
+  ReplayOutcome Last;
+
+  void loadDebugInfo();
+  const std::vector<ReplayEvent> &events() { return R.machine().Events; }
+
+  /// Re-runs the replay from the start, stopping after the first event for
+  /// which Stop(event, index) holds. Returns false on an engine error.
+  bool runUntil(std::function<bool(const ReplayEvent &, size_t)> Stop);
+  void printStop();
+  std::string eventLine(size_t I);
+  std::string frameName(const Frame &F);
+  std::vector<Frame> stackAt(size_t NumEvents);
+  std::string contextAt(size_t NumEvents);
+  const ReplayGlobal *findGlobal(StringRef Name);
+  std::string cTypeOf(const ReplayGlobal &G, const DIType **DI);
+
+  bool matches(const Breakpoint &B, const ReplayEvent &E) const;
+  void cmdBreak(StringRef Arg);
+  void cmdDelete(StringRef Arg);
+  void cmdContinue();
+  void cmdStep();
+  void cmdPrint(StringRef Arg);
+  void cmdEvents(StringRef Arg);
+  void cmdWhere();
+  void cmdWhy(StringRef Arg);
+  void cmdInfo();
+  void cmdHelp();
+  void error(const Twine &Msg) { OS << "error: " << Msg << "\n"; }
+};
+
+void Repl::loadDebugInfo() {
+  for (const TraceMap::Task &T : Map.Tasks)
+    TaskFns.insert(T.Function);
+  if (Opts.IRPath.empty())
+    return;
+  SMDiagnostic Diag;
+  DIModule = parseIRFile(Opts.IRPath, Diag, DICtx);
+  if (!DIModule)
+    return; // the tool has read it already; C types then come from the map
+  for (const Function &F : *DIModule)
+    if (const DISubprogram *SP = F.getSubprogram())
+      if (const DIFile *File = SP->getFile()) {
+        SmallString<256> Full(File->getFilename());
+        if (!sys::path::is_absolute(Full) && !File->getDirectory().empty()) {
+          Full = File->getDirectory();
+          sys::path::append(Full, File->getFilename());
+        }
+        SourcePaths.emplace(File->getFilename().str(), Full.str().str());
+      }
+  if (Map.Tasks.empty())
+    for (const Function &F : *DIModule)
+      if (!F.isDeclaration() && F.arg_empty() && F.getName().ends_with("$runTask"))
+        TaskFns.insert(F.getName().str());
+  for (const GlobalVariable &GV : DIModule->globals()) {
+    SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+    GV.getDebugInfo(GVEs);
+    if (!GVEs.empty())
+      GlobalTypes[GV.getName().str()] = GVEs.front()->getVariable()->getType();
+  }
+}
+
+/// "  89 | <text>" for a location "file:line:col ...", when the file is
+/// readable; "" otherwise.
+std::string Repl::sourceLine(StringRef Loc) {
+  SmallVector<StringRef, 4> Parts;
+  Loc.split(Parts, ':', 3);
+  unsigned LineNo = 0;
+  if (Parts.size() < 3 || Parts[1].getAsInteger(10, LineNo) || LineNo == 0)
+    return "";
+  std::string File = Parts[0].str();
+  auto PIt = SourcePaths.find(File);
+  std::string Path = PIt == SourcePaths.end() ? File : PIt->second;
+  auto It = SourceCache.find(Path);
+  if (It == SourceCache.end()) {
+    std::vector<std::string> Lines;
+    if (auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true)) {
+      SmallVector<StringRef, 0> Ls;
+      (*Buf)->getBuffer().split(Ls, '\n');
+      for (StringRef L : Ls)
+        Lines.push_back(L.rtrim("\r").str());
+    }
+    It = SourceCache.emplace(Path, std::move(Lines)).first;
+  }
+  if (LineNo > It->second.size())
+    return "";
+  return "    " + std::to_string(LineNo) + " | " + It->second[LineNo - 1];
+}
+
+bool Repl::runUntil(std::function<bool(const ReplayEvent &, size_t)> Stop) {
+  R.setBreakAt(std::move(Stop));
+  Expected<ReplayOutcome> Out = R.run();
+  R.setBreakAt(nullptr);
+  if (!Out) {
+    error("replay failed: " + toString(Out.takeError()));
+    Finished = true;
+    return false;
+  }
+  Last = std::move(*Out);
+  Cur = long(events().size()) - 1;
+  Finished = Last.Reason != ReplayStop::Breakpoint;
+  return true;
+}
+
+std::string Repl::eventLine(size_t I) {
+  const ReplayEvent &E = events()[I];
+  return "event " + std::to_string(I) + " [record " + std::to_string(E.Record) + "] " +
+         std::string(2 * E.Depth, ' ') + describeEvent(Map, E);
+}
+
+/// How the replay ended, after a run that did not stop at a breakpoint.
+void Repl::printStop() {
+  switch (Last.Reason) {
+  case ReplayStop::Stopped: {
+    const TraceRecord *SR =
+        Last.StopRecord < P.Records.size() ? &P.Records[Last.StopRecord] : nullptr;
+    bool Viol = SR && SR->Kind == RecordKind::Violation;
+    const TraceMap::Invariant *Inv = SR ? Map.invariant(SR->id()) : nullptr;
+    OS << "replay stopped: reproduced " << (Viol ? "the VIOLATION" : "the check")
+       << " of invariant " << (Inv ? Inv->Function : std::string("?")) << " at record "
+       << Last.StopRecord << "\n";
+    break;
+  }
+  case ReplayStop::EndOfTrace:
+    OS << "replay stopped: end of the trace: " << Last.Message << "\n";
+    break;
+  case ReplayStop::Diverged:
+    OS << "replay stopped: DIVERGED: " << Last.Message << "\n";
+    break;
+  case ReplayStop::Returned:
+    OS << "replay stopped: " << Last.Message << "\n";
+    break;
+  default:
+    OS << "replay stopped: error: " << Last.Message << "\n";
+    break;
+  }
+  if (Cur >= 0)
+    OS << "  last " << eventLine(size_t(Cur)) << "\n";
+}
+
+std::string Repl::frameName(const Frame &F) {
+  std::string Inst = "#" + std::to_string(F.Instance);
+  if (F.Irq) {
+    const TraceMap::Irq *Q = Map.irq(F.Id);
+    if (!Q)
+      return "handler of irq " + std::to_string(F.Id) + Inst;
+    return "handler " + Q->Function + Inst + " (irq " + std::to_string(F.Id) +
+           (Q->VectorName.empty() ? "" : ", " + Q->VectorName) + ")";
+  }
+  const TraceMap::Function *Fn = Map.function(F.Id);
+  std::string Name = Fn ? Fn->Name : "fid " + std::to_string(F.Id);
+  bool Task = TaskFns.count(Name);
+  return (Task ? "task " : "function ") + Name + Inst;
+}
+
+/// The nesting of instrumented functions and handlers after the first
+/// NumEvents events, innermost last.
+std::vector<Frame> Repl::stackAt(size_t NumEvents) {
+  std::vector<Frame> S;
+  const std::vector<ReplayEvent> &Ev = events();
+  for (size_t I = 0; I < NumEvents && I < Ev.size(); ++I) {
+    const ReplayEvent &E = Ev[I];
+    switch (E.K) {
+    case ReplayEvent::Entry:
+    case ReplayEvent::IrqEntry:
+      S.push_back({E.K == ReplayEvent::IrqEntry, E.Id, E.Instance});
+      break;
+    case ReplayEvent::Exit:
+    case ReplayEvent::IrqExit: {
+      bool Irq = E.K == ReplayEvent::IrqExit;
+      // Pop to the matching frame (frames of the anchor's function, entered
+      // before the checkpoint, have no entry event).
+      for (size_t K = S.size(); K-- > 0;)
+        if (S[K].Irq == Irq && S[K].Id == E.Id) {
+          S.resize(K);
+          break;
+        }
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return S;
+}
+
+std::string Repl::contextAt(size_t NumEvents) {
+  std::vector<Frame> S = stackAt(NumEvents);
+  const TraceMap::Anchor *A = Map.anchor(P.StartAnchor);
+  std::string Base = (A ? A->Function : std::string("the anchor's function")) +
+                     " (resumed at the start checkpoint)";
+  if (S.empty())
+    return Base;
+  std::string Out = frameName(S.back());
+  for (size_t K = S.size() - 1; K-- > 0;)
+    Out += (S[K + 1].Irq ? ", interrupting " : ", called from ") + frameName(S[K]);
+  Out += (S.front().Irq ? ", interrupting " : ", called from ") + Base;
+  return Out;
+}
+
+const ReplayGlobal *Repl::findGlobal(StringRef Name) {
+  for (const ReplayGlobal &G : R.info().Globals)
+    if (G.Name == Name)
+      return &G;
+  return nullptr;
+}
+
+/// The C type of a global: from debug info, else from the trace map, else "".
+std::string Repl::cTypeOf(const ReplayGlobal &G, const DIType **DI) {
+  *DI = nullptr;
+  auto It = GlobalTypes.find(G.Name);
+  if (It != GlobalTypes.end() && It->second) {
+    *DI = It->second;
+    return cTypeName(It->second);
+  }
+  auto FromVars = [&](const std::vector<TraceMap::Var> &Vars) -> std::string {
+    for (const TraceMap::Var &V : Vars)
+      if (V.IsGlobal && V.Name == G.Name && !V.CType.empty())
+        return V.CType;
+    return "";
+  };
+  for (const TraceMap::Invariant &I : Map.Invariants)
+    if (std::string T = FromVars(I.Inputs); !T.empty())
+      return T;
+  for (const TraceMap::Anchor &A : Map.Anchors)
+    if (std::string T = FromVars(A.Vars); !T.empty())
+      return T;
+  for (const TraceMap::Effect &E : Map.Effects)
+    if (std::string T = FromVars(E.Writes); !T.empty())
+      return T;
+  return "";
+}
+
+bool Repl::matches(const Breakpoint &B, const ReplayEvent &E) const {
+  if (B.Deleted)
+    return false;
+  if (E.K == ReplayEvent::Entry)
+    return is_contained(B.Fids, E.Id) && (!B.Instance || E.Instance == B.Instance);
+  if (E.K == ReplayEvent::IrqEntry)
+    return is_contained(B.Irqs, E.Id) && (!B.Instance || E.Instance == B.Instance);
+  return false;
+}
+
+void Repl::cmdBreak(StringRef Arg) {
+  if (Arg.empty())
+    return error("break needs FUNC or FUNC#INSTANCE (an instrumented function or an "
+                 "interrupt handler)");
+  Breakpoint B;
+  B.Spec = Arg.str();
+  auto [Name, Inst] = Arg.split('#');
+  B.Func = Name.str();
+  if (Arg.contains('#') && (Inst.getAsInteger(10, B.Instance) || B.Instance == 0))
+    return error("bad instance '" + Inst + "' in '" + Arg +
+                 "': instances are counted from 1 at the replay start");
+  for (const TraceMap::Function &F : Map.Functions)
+    if (F.Name == Name)
+      B.Fids.push_back(F.Id);
+  for (const TraceMap::Irq &Q : Map.Irqs)
+    if (Q.Function == Name || (!Q.VectorName.empty() && Q.VectorName == Name))
+      B.Irqs.push_back(Q.Id);
+  if (B.Fids.empty() && B.Irqs.empty())
+    return error("no instrumented function or interrupt handler named '" + Name +
+                 "' in the trace map (only their entries are replay events)");
+  B.No = NextBreak++;
+  OS << "Breakpoint " << B.No << ": " << (B.Irqs.empty() ? "entry of " : "handler ")
+     << B.Func;
+  if (B.Instance)
+    OS << ", instance " << B.Instance;
+  OS << "\n";
+  Breaks.push_back(std::move(B));
+}
+
+void Repl::cmdDelete(StringRef Arg) {
+  unsigned N = 0;
+  if (Arg.trim().getAsInteger(10, N))
+    return error("delete needs a breakpoint number, got '" + Arg + "'");
+  for (Breakpoint &B : Breaks)
+    if (B.No == N && !B.Deleted) {
+      B.Deleted = true;
+      OS << "Deleted breakpoint " << N << " (" << B.Spec << ")\n";
+      return;
+    }
+  error("no breakpoint number " + Twine(N));
+}
+
+void Repl::cmdContinue() {
+  if (Finished) {
+    OS << "the replay has ended; nothing to continue (events, where, print and why "
+          "still work)\n";
+    return;
+  }
+  long From = Cur;
+  unsigned Hit = 0;
+  if (!runUntil([&](const ReplayEvent &E, size_t I) {
+        if (long(I) <= From)
+          return false;
+        for (const Breakpoint &B : Breaks)
+          if (matches(B, E)) {
+            Hit = B.No;
+            return true;
+          }
+        return false;
+      }))
+    return;
+  if (Finished)
+    return printStop();
+  OS << "Breakpoint " << Hit << ", " << eventLine(size_t(Cur)) << "\n";
+}
+
+void Repl::cmdStep() {
+  if (Finished) {
+    OS << "the replay has ended; there is no next event\n";
+    return;
+  }
+  long From = Cur;
+  if (!runUntil([&](const ReplayEvent &, size_t I) { return long(I) > From; }))
+    return;
+  if (Finished)
+    return printStop();
+  OS << eventLine(size_t(Cur)) << "\n";
+}
+
+void Repl::cmdPrint(StringRef Arg) {
+  if (Arg.empty())
+    return error("print needs the name of a global");
+  const ReplayGlobal *G = findGlobal(Arg);
+  if (!G)
+    return error("no global named '" + Arg + "' in the replayed program");
+  const DIType *DI = nullptr;
+  std::string CType = cTypeOf(*G, &DI);
+  std::string Value = DI ? formatDI(R.memory(), G->Addr, DI)
+                         : formatByCType(R.memory(), G->Addr, G->Size, CType);
+  OS << declaration(CType.empty() ? "?" : CType, G->Name) << " = " << Value << "\n";
+}
+
+void Repl::cmdEvents(StringRef Arg) {
+  unsigned N = 10;
+  if (!Arg.empty() && (Arg.getAsInteger(10, N) || N == 0))
+    return error("events takes a positive count, got '" + Arg + "'");
+  if (Cur < 0) {
+    OS << "no events yet\n";
+    return;
+  }
+  size_t End = size_t(Cur) + 1;
+  size_t Begin = End > N ? End - N : 0;
+  for (size_t I = Begin; I < End; ++I)
+    OS << (long(I) == Cur ? "=> " : "   ") << eventLine(I) << "\n";
+}
+
+void Repl::cmdWhere() {
+  if (Cur < 0) {
+    OS << "at the start checkpoint, no event yet\n";
+    return;
+  }
+  OS << (Finished ? "replay ended at " : "at ") << eventLine(size_t(Cur)) << "\n";
+  std::vector<Frame> S = stackAt(size_t(Cur) + 1);
+  unsigned K = 0;
+  for (size_t I = S.size(); I-- > 0;)
+    OS << "  #" << K++ << " " << frameName(S[I]) << "\n";
+  const TraceMap::Anchor *A = Map.anchor(P.StartAnchor);
+  OS << "  #" << K << " " << (A ? A->Function : std::string("?"))
+     << " (resumed at the checkpoint of anchor " << P.StartAnchor << ", record " << P.Start
+     << ")\n";
+}
+
+void Repl::cmdWhy(StringRef Arg) {
+  if (Arg.empty())
+    return error("why needs the name of a global");
+  const ReplayGlobal *G = findGlobal(Arg);
+  if (!G)
+    return error("no global named '" + Arg + "' in the replayed program");
+  // Candidates, ordered by when they happened. A program store made after
+  // event k-1 has key 2k; the engine's writes happen inside the callback that
+  // then adds event j (the start checkpoint's restore, a skipped call's
+  // effect): key 2j+1.
+  const StoreWatch &W = R.machine().Watch;
+  uint64_t BestKey = 0;
+  const StoreWriter *Best = nullptr;
+  unsigned Covered = 0;
+  for (uint32_t A = G->Addr; A < G->Addr + G->Size; ++A)
+    if (const StoreWriter *SW = W.lastWriter(A)) {
+      uint64_t Key = 2 * uint64_t(SW->EventsBefore);
+      if (!Best || Key > BestKey)
+        Best = SW, BestKey = Key;
+    }
+  if (Best)
+    for (uint32_t A = G->Addr; A < G->Addr + G->Size; ++A)
+      if (const StoreWriter *SW = W.lastWriter(A))
+        if (SW->Loc == Best->Loc && SW->EventsBefore == Best->EventsBefore)
+          ++Covered;
+  // Engine writes (not seen by the store watch).
+  long EngineEvent = -1;
+  std::string EngineWhat;
+  const std::vector<ReplayEvent> &Ev = events();
+  auto Writes = [&](const std::vector<TraceMap::Var> &Vars) {
+    return llvm::any_of(Vars, [&](const TraceMap::Var &V) {
+      return V.IsGlobal && V.Name == G->Name;
+    });
+  };
+  for (size_t I = 0; I < Ev.size() && long(I) <= Cur; ++I) {
+    const ReplayEvent &E = Ev[I];
+    if (E.K == ReplayEvent::Checkpoint && I == 0) {
+      const TraceMap::Anchor *A = Map.anchor(E.Id);
+      if (A && Writes(A->Vars))
+        EngineEvent = long(I), EngineWhat = "restored from the start checkpoint";
+    } else if (E.K == ReplayEvent::Effect) {
+      const TraceMap::Effect *Ef = Map.effect(E.Id);
+      if (Ef && Writes(Ef->Writes)) {
+        EngineEvent = long(I);
+        EngineWhat = "written by the skipped call to " +
+                     (Ef->Callee.empty() ? std::string("<indirect>") : Ef->Callee) +
+                     " (its recorded effect)";
+      }
+    }
+  }
+  bool EngineLast = EngineEvent >= 0 && (!Best || 2 * uint64_t(EngineEvent) + 1 > BestKey);
+  const DIType *DI = nullptr;
+  std::string CType = cTypeOf(*G, &DI);
+  std::string Value = DI ? formatDI(R.memory(), G->Addr, DI)
+                         : formatByCType(R.memory(), G->Addr, G->Size, CType);
+  OS << G->Name << " = " << Value << "\n";
+  if (!Best && EngineEvent < 0) {
+    OS << "  not written since the replay started (record " << P.Start
+       << "); it is not in the start checkpoint, so it holds the program's initial value\n";
+    return;
+  }
+  if (EngineLast) {
+    OS << "  last written at " << eventLine(size_t(EngineEvent)) << ": " << EngineWhat
+       << "\n";
+    OS << "  while running: " << contextAt(size_t(EngineEvent) + 1) << "\n";
+    return;
+  }
+  size_t Before = Best->EventsBefore;
+  OS << "  last written at " << Best->Loc << "\n";
+  if (std::string Src = sourceLine(Best->Loc); !Src.empty())
+    OS << Src << "\n";
+  if (Before == 0)
+    OS << "  before the first event\n";
+  else
+    OS << "  after " << eventLine(Before - 1) << "\n";
+  OS << "  while running: " << contextAt(Before) << "\n";
+  if (Covered < G->Size)
+    OS << "  (that store wrote " << Covered << " of its " << G->Size
+       << " bytes; other bytes were written earlier)\n";
+}
+
+void Repl::cmdInfo() {
+  const TraceCoverage &C = P.Coverage;
+  OS << "trace: " << P.TraceName << ": " << C.TotalRecords << " records (" << C.TotalBytes
+     << " bytes) retained in " << C.SegmentsRetained << " of " << C.NumSegments
+     << " segments" << (C.Wrapped ? ", the ring wrapped" : "") << "\n";
+  const TraceMap::Anchor *A = Map.anchor(P.StartAnchor);
+  OS << "span: records " << P.Start << ".." << C.StopRecord << " replayed ("
+     << C.ReplayRecords << " records, " << C.ReplayBytes << " bytes), " << C.DroppedRecords
+     << " before the start checkpoint not replayed\n";
+  OS << "start: record " << P.Start << ", checkpoint of anchor " << P.StartAnchor
+     << (A ? " in " + A->Function : std::string()) << "\n";
+  OS << "stop: " << stopKindName(C.Stop) << " at record " << C.StopRecord << "\n";
+  OS << "checks: " << P.Header.Checks << " in the recorded run, "
+     << R.machine().Checks << " replayed up to the current event\n";
+  if (Cur >= 0)
+    OS << "current: " << eventLine(size_t(Cur)) << (Finished ? " (replay ended)" : "")
+       << "\n";
+  for (const Breakpoint &B : Breaks)
+    if (!B.Deleted)
+      OS << "breakpoint " << B.No << ": " << B.Spec << "\n";
+}
+
+void Repl::cmdHelp() {
+  OS << "commands:\n"
+        "  break FUNC[#N]   stop at the entry of an instrumented function or handler\n"
+        "                   (its N-th instance since the replay start)\n"
+        "  delete N         delete breakpoint N\n"
+        "  continue         run to the next breakpoint or the stop point\n"
+        "  step-event       run to the next replay event\n"
+        "  print GLOBAL     the value of a global, with its C type\n"
+        "  events [N]       the last N events (default 10) with their record indices\n"
+        "  where            the current event and the task/handler nesting\n"
+        "  why GLOBAL       the last write to GLOBAL before the current event\n"
+        "  info             the trace span, start, stop and checks\n"
+        "  quit\n";
+}
+
+int Repl::run(std::istream &In) {
+  loadDebugInfo();
+  OS << "wsn-replay: interactive replay of " << P.TraceName << " (records " << P.Start
+     << ".." << P.Coverage.StopRecord << ", stop: " << stopKindName(P.Coverage.Stop)
+     << "); type help for the commands\n";
+  // Start at the first event (the restore of the start checkpoint).
+  if (!runUntil([](const ReplayEvent &, size_t I) { return I == 0; }))
+    return 2;
+  if (Finished)
+    printStop();
+  else
+    OS << "at " << eventLine(size_t(Cur)) << "\n";
+  std::string Line;
+  while (true) {
+    if (Opts.Interactive)
+      OS << "(wsn) ";
+    OS.flush();
+    if (!std::getline(In, Line))
+      break;
+    StringRef L = StringRef(Line).trim();
+    if (!Opts.Interactive)
+      OS << "(wsn) " << L << "\n";
+    if (L.empty() || L.starts_with("#"))
+      continue;
+    auto [Cmd, Rest] = L.split(' ');
+    Rest = Rest.trim();
+    if (Cmd == "quit" || Cmd == "q" || Cmd == "exit")
+      break;
+    if (Cmd == "break" || Cmd == "b")
+      cmdBreak(Rest);
+    else if (Cmd == "delete" || Cmd == "d")
+      cmdDelete(Rest);
+    else if (Cmd == "continue" || Cmd == "c")
+      cmdContinue();
+    else if (Cmd == "step-event" || Cmd == "step" || Cmd == "s")
+      cmdStep();
+    else if (Cmd == "print" || Cmd == "p")
+      cmdPrint(Rest);
+    else if (Cmd == "events")
+      cmdEvents(Rest);
+    else if (Cmd == "where" || Cmd == "bt")
+      cmdWhere();
+    else if (Cmd == "why")
+      cmdWhy(Rest);
+    else if (Cmd == "info")
+      cmdInfo();
+    else if (Cmd == "help" || Cmd == "h")
+      cmdHelp();
+    else
+      error("unknown command '" + Cmd + "' (type help for the commands)");
+  }
+  OS.flush();
+  return 0;
+}
+
+} // namespace
+
+int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
+            std::istream &In, raw_ostream &OS, const ReplOptions &Opts) {
+  Repl X(R, P, Map, OS, Opts);
+  return X.run(In);
+}
+
+int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
+            raw_ostream &OS, raw_ostream &, StringRef IRPath) {
+  ReplOptions O;
+  O.IRPath = IRPath.str();
+  O.Interactive = isatty(0);
+  return runRepl(R, P, Map, std::cin, OS, O);
+}
+
 } // namespace wsn

@@ -1,4 +1,13 @@
 //===- Repl.h - wsn-replay -i: the interactive replay REPL -----------------===//
+//
+// The REPL walks a replayed execution event by event (thesis section 4.2:
+// the replayed run can be inspected with ordinary debugging means). Replay is
+// deterministic and fast, so every movement (continue, step-event) re-runs
+// the replay from the start checkpoint up to the wanted event index
+// (ReplayRunOptions::BreakAt). Commands are described in spec/replay.md,
+// section "Interactive replay".
+//
+//===----------------------------------------------------------------------===//
 #ifndef WSN_TOOLS_REPL_H
 #define WSN_TOOLS_REPL_H
 
@@ -6,12 +15,32 @@
 #include "ReplayEngine.h"
 #include "TraceMap.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <istream>
+
 namespace wsn {
-/// Reads commands from stdin until `quit` or EOF; returns the exit code.
+
+struct ReplOptions {
+  /// The replay IR (for the C types of globals from debug info); may be empty.
+  std::string IRPath;
+  /// Print the prompt "(wsn) " before reading; when false, each command read
+  /// is echoed after "(wsn) " so that a scripted session reads like a
+  /// terminal one.
+  bool Interactive = false;
+};
+
+/// Reads commands from In until `quit` or end of input; returns the exit code
+/// (0, or 2 when the replay cannot start). R must have been created with
+/// ReplayLoweringOptions::WatchStores for `why` to know about stores.
 int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
-            llvm::raw_ostream &OS, llvm::raw_ostream &Err);
+            std::istream &In, llvm::raw_ostream &OS, const ReplOptions &Opts);
+
+/// The same, on stdin, with a prompt when stdin is a terminal.
+int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
+            llvm::raw_ostream &OS, llvm::raw_ostream &Err, llvm::StringRef IRPath = "");
+
 } // namespace wsn
 
 #endif

@@ -200,6 +200,7 @@ int main(int argc, char **argv) {
   LO.MCU = MCU;
   LO.StopAt = StopAt;
   LO.AllowUntracedIO = AllowIO;
+  LO.WatchStores = Interactive; // the REPL's `why` needs the store watch
   wsn::ReplayRunOptions RO;
   RO.Entry = Entry;
   RO.TimeoutSeconds = Timeout;
@@ -236,7 +237,7 @@ int main(int argc, char **argv) {
   }
 
   if (Interactive)
-    return wsn::runRepl(*Runner, *P, *Map, outs(), errs());
+    return wsn::runRepl(*Runner, *P, *Map, outs(), errs(), Input);
 
   auto OutOr = Runner->run();
   if (!OutOr)
