@@ -501,8 +501,9 @@ void StoreWatch::note(uint32_t Addr, uint32_t Size, const char *Loc,
   if (Writers.empty())
     Writers.resize(ReplayMemBytes);
   uint64_t End = std::min<uint64_t>(uint64_t(Addr) + Size, ReplayMemBytes);
+  ++Stores;
   for (uint64_t A = Addr; A < End; ++A)
-    Writers[A] = {Loc, EventsBefore};
+    Writers[A] = {Loc, EventsBefore, Stores};
 }
 
 extern "C" {

@@ -106,10 +106,15 @@ struct StoreWriter {
   /// ReplayMachine::Events.size() when the store happened: it came after
   /// event EventsBefore-1 and before event EventsBefore.
   uint32_t EventsBefore = 0;
+  uint64_t Seq = 0; ///< 1-based number of the store in the run (orders stores)
 };
 struct StoreWatch {
   std::vector<StoreWriter> Writers; ///< by data address; empty until a store
-  void reset() { std::fill(Writers.begin(), Writers.end(), StoreWriter()); }
+  uint64_t Stores = 0;              ///< stores seen this run
+  void reset() {
+    std::fill(Writers.begin(), Writers.end(), StoreWriter());
+    Stores = 0;
+  }
   void note(uint32_t Addr, uint32_t Size, const char *Loc, uint32_t EventsBefore);
   /// The writer of the byte at Addr (null when no watched store wrote it).
   const StoreWriter *lastWriter(uint32_t Addr) const {

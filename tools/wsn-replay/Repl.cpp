@@ -34,7 +34,6 @@
 #include "llvm/ADT/SmallString.h"
 
 #include <cstring>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -79,9 +78,49 @@ const DIType *resolve(const DIType *T) {
   return T;
 }
 
+/// The dimensions of a DI array type, outermost first (0 when unknown), and
+/// its element type.
+const DIType *arrayShape(const DICompositeType *CT, SmallVectorImpl<uint64_t> &Dims) {
+  for (const DINode *N : CT->getElements())
+    if (auto *SR = dyn_cast_or_null<DISubrange>(N)) {
+      auto *Cnt = dyn_cast_if_present<ConstantInt *>(SR->getCount());
+      Dims.push_back(Cnt ? Cnt->getZExtValue() : 0);
+    }
+  return CT->getBaseType();
+}
+
+const DICompositeType *asArray(const DIType *T) {
+  auto *CT = dyn_cast_or_null<DICompositeType>(resolve(T));
+  return CT && CT->getTag() == dwarf::DW_TAG_array_type ? CT : nullptr;
+}
+
+uint64_t sizeOf(const DIType *T) { return resolve(T) ? resolve(T)->getSizeInBits() / 8 : 0; }
+
+std::string formatDI(ArrayRef<uint8_t> Mem, uint64_t Addr, const DIType *T,
+                     unsigned Depth = 0);
+
+/// An array of Dims (outermost first) of Elem at Addr: {e0, e1, ...}.
+std::string formatArray(ArrayRef<uint8_t> Mem, uint64_t Addr, const DIType *Elem,
+                        ArrayRef<uint64_t> Dims, unsigned Depth) {
+  if (Dims.empty())
+    return formatDI(Mem, Addr, Elem, Depth + 1);
+  uint64_t Stride = sizeOf(Elem);
+  for (uint64_t D : Dims.drop_front())
+    Stride *= D;
+  std::string S = "{";
+  for (uint64_t I = 0; I < Dims[0]; ++I) {
+    if (I == MaxElements) {
+      S += ", ...";
+      break;
+    }
+    S += (I ? ", " : "") + formatArray(Mem, Addr + I * Stride, Elem, Dims.drop_front(), Depth);
+  }
+  return S + "}";
+}
+
 /// A value of DI type T at Addr in the replayed data space, in C notation.
 std::string formatDI(ArrayRef<uint8_t> Mem, uint64_t Addr, const DIType *T,
-                     unsigned Depth = 0) {
+                     unsigned Depth) {
   T = resolve(T);
   if (!T)
     return "?";
@@ -159,33 +198,9 @@ std::string formatDI(ArrayRef<uint8_t> Mem, uint64_t Addr, const DIType *T,
     return S + "}";
   }
   case dwarf::DW_TAG_array_type: {
-    // Dimensions outermost first; the element is the base type.
     SmallVector<uint64_t, 4> Dims;
-    for (const DINode *N : CT->getElements())
-      if (auto *SR = dyn_cast_or_null<DISubrange>(N)) {
-        auto *Cnt = dyn_cast_if_present<ConstantInt *>(SR->getCount());
-        Dims.push_back(Cnt ? Cnt->getZExtValue() : 0);
-      }
-    const DIType *Elem = CT->getBaseType();
-    uint64_t ESize = resolve(Elem) ? resolve(Elem)->getSizeInBits() / 8 : 0;
-    std::function<std::string(uint64_t, unsigned)> Dim = [&](uint64_t A,
-                                                             unsigned D) -> std::string {
-      if (D == Dims.size())
-        return formatDI(Mem, A, Elem, Depth + 1);
-      uint64_t Stride = ESize;
-      for (unsigned K = D + 1; K < Dims.size(); ++K)
-        Stride *= Dims[K];
-      std::string S = "{";
-      for (uint64_t I = 0; I < Dims[D]; ++I) {
-        if (I == MaxElements) {
-          S += ", ...";
-          break;
-        }
-        S += (I ? ", " : "") + Dim(A + I * Stride, D + 1);
-      }
-      return S + "}";
-    };
-    return Dim(Addr, 0);
+    const DIType *Elem = arrayShape(CT, Dims);
+    return formatArray(Mem, Addr, Elem, Dims, Depth);
   }
   default: { // unions and the rest: bytes
     std::string S = "{";
@@ -229,6 +244,20 @@ std::string formatByCType(ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
   }
   return formatValue(Mem, Addr, Size, CType);
 }
+
+/// What `print` and `why` name: a global, or an element / member of one
+/// (`g`, `g[3]`, `g.f`, `g[1].f[2]`).
+struct LValue {
+  std::string Expr;
+  const ReplayGlobal *Global = nullptr;
+  uint32_t Addr = 0, Size = 0;
+  /// With debug info: the type, or for a (sub)array the element and the
+  /// remaining dimensions.
+  const DIType *DI = nullptr;
+  const DIType *Elem = nullptr;
+  std::vector<uint64_t> Dims;
+  std::string CType; ///< C type string
+};
 
 struct Breakpoint {
   unsigned No = 0;
@@ -294,6 +323,10 @@ private:
   std::vector<Frame> stackAt(size_t NumEvents);
   std::string contextAt(size_t NumEvents);
   const ReplayGlobal *findGlobal(StringRef Name);
+  /// Resolves an lvalue expression; on failure prints the error and returns
+  /// nothing.
+  std::optional<LValue> lvalue(StringRef Expr);
+  std::string valueOf(const LValue &LV);
   std::string cTypeOf(const ReplayGlobal &G, const DIType **DI);
 
   bool matches(const Breakpoint &B, const ReplayEvent &E) const;
@@ -512,6 +545,134 @@ std::string Repl::cTypeOf(const ReplayGlobal &G, const DIType **DI) {
   return "";
 }
 
+std::optional<LValue> Repl::lvalue(StringRef Expr) {
+  Expr = Expr.trim();
+  if (Expr.empty()) {
+    error("a global is needed (NAME, NAME[INDEX], NAME.MEMBER)");
+    return std::nullopt;
+  }
+  size_t Cut = Expr.find_first_of("[.");
+  StringRef Name = Expr.substr(0, Cut).rtrim();
+  LValue LV;
+  LV.Expr = Expr.str();
+  LV.Global = findGlobal(Name);
+  if (!LV.Global) {
+    error("no global named '" + Name + "' in the replayed program");
+    return std::nullopt;
+  }
+  LV.Addr = LV.Global->Addr;
+  LV.Size = LV.Global->Size;
+  LV.CType = cTypeOf(*LV.Global, &LV.DI);
+  auto ExpandArray = [&] {
+    if (const DICompositeType *AT = asArray(LV.DI)) {
+      SmallVector<uint64_t, 4> D;
+      LV.Elem = arrayShape(AT, D);
+      LV.Dims.assign(D.begin(), D.end());
+      LV.DI = nullptr;
+    }
+  };
+  ExpandArray();
+  StringRef Rest = Cut == StringRef::npos ? StringRef() : Expr.substr(Cut);
+  while (!Rest.empty()) {
+    if (Rest.consume_front("[")) {
+      bool Closed = Rest.contains(']');
+      auto [Num, After] = Rest.split(']');
+      uint64_t I = 0;
+      if (!Closed || Num.trim().getAsInteger(0, I)) {
+        error("bad index '[" + Num + "' in '" + Expr + "'");
+        return std::nullopt;
+      }
+      Rest = After;
+      if (!LV.Dims.empty()) {
+        if (LV.Dims[0] && I >= LV.Dims[0]) {
+          error("index " + Twine(I) + " is out of bounds in '" + Expr + "' (" +
+                Twine(LV.Dims[0]) + " elements)");
+          return std::nullopt;
+        }
+        uint64_t Stride = sizeOf(LV.Elem);
+        for (size_t K = 1; K < LV.Dims.size(); ++K)
+          Stride *= LV.Dims[K];
+        LV.Addr += uint32_t(I * Stride);
+        LV.Size = uint32_t(Stride);
+        LV.Dims.erase(LV.Dims.begin());
+        if (LV.Dims.empty()) {
+          LV.DI = LV.Elem;
+          LV.Elem = nullptr;
+          ExpandArray();
+        }
+        LV.CType = LV.Dims.empty() && LV.DI ? cTypeName(LV.DI) : "";
+        if (!LV.Dims.empty()) {
+          LV.CType = cTypeName(LV.Elem);
+          for (uint64_t D : LV.Dims)
+            LV.CType += "[" + std::to_string(D) + "]";
+        }
+        continue;
+      }
+      // No debug info: a one-dimensional array of the trace map's C type.
+      StringRef CT = LV.CType;
+      size_t Br = CT.find('[');
+      unsigned N = 0;
+      if (!LV.DI && Br != StringRef::npos && CT.count('[') == 1 &&
+          !CT.substr(Br + 1).drop_back().getAsInteger(10, N) && N && LV.Size % N == 0) {
+        if (I >= N) {
+          error("index " + Twine(I) + " is out of bounds in '" + Expr + "' (" + Twine(N) +
+                " elements)");
+          return std::nullopt;
+        }
+        LV.Size /= N;
+        LV.Addr += uint32_t(I) * LV.Size;
+        LV.CType = CT.substr(0, Br).rtrim().str();
+        continue;
+      }
+      error("'" + Expr + "': " + (LV.CType.empty() ? "the type is unknown" : LV.CType) +
+            " is not an array");
+      return std::nullopt;
+    }
+    if (Rest.consume_front(".")) {
+      size_t E = Rest.find_first_of("[.");
+      StringRef Member = Rest.substr(0, E);
+      Rest = E == StringRef::npos ? StringRef() : Rest.substr(E);
+      auto *CT = dyn_cast_or_null<DICompositeType>(resolve(LV.DI));
+      if (!CT || (CT->getTag() != dwarf::DW_TAG_structure_type &&
+                  CT->getTag() != dwarf::DW_TAG_union_type)) {
+        error("'" + Expr + "': " + (LV.CType.empty() ? "the type is unknown" : LV.CType) +
+              " has no members");
+        return std::nullopt;
+      }
+      const DIDerivedType *Found = nullptr;
+      for (const DINode *N : CT->getElements())
+        if (auto *M = dyn_cast_or_null<DIDerivedType>(N))
+          if (M->getTag() == dwarf::DW_TAG_member && M->getName() == Member)
+            Found = M;
+      if (!Found) {
+        error("'" + Expr + "': " + cTypeName(CT) + " has no member '" + Member + "'");
+        return std::nullopt;
+      }
+      if (Found->isBitField()) {
+        error("'" + Expr + "': bit-fields cannot be selected (print the whole struct)");
+        return std::nullopt;
+      }
+      LV.Addr += uint32_t(Found->getOffsetInBits() / 8);
+      LV.DI = Found->getBaseType();
+      LV.Size = uint32_t(sizeOf(LV.DI));
+      LV.CType = cTypeName(LV.DI);
+      ExpandArray();
+      continue;
+    }
+    error("cannot read '" + Rest + "' in '" + Expr + "' (NAME, NAME[INDEX], NAME.MEMBER)");
+    return std::nullopt;
+  }
+  return LV;
+}
+
+std::string Repl::valueOf(const LValue &LV) {
+  if (!LV.Dims.empty())
+    return formatArray(R.memory(), LV.Addr, LV.Elem, LV.Dims, 0);
+  if (LV.DI)
+    return formatDI(R.memory(), LV.Addr, LV.DI);
+  return formatByCType(R.memory(), LV.Addr, LV.Size, LV.CType);
+}
+
 bool Repl::matches(const Breakpoint &B, const ReplayEvent &E) const {
   if (B.Deleted)
     return false;
@@ -602,16 +763,11 @@ void Repl::cmdStep() {
 }
 
 void Repl::cmdPrint(StringRef Arg) {
-  if (Arg.empty())
-    return error("print needs the name of a global");
-  const ReplayGlobal *G = findGlobal(Arg);
-  if (!G)
-    return error("no global named '" + Arg + "' in the replayed program");
-  const DIType *DI = nullptr;
-  std::string CType = cTypeOf(*G, &DI);
-  std::string Value = DI ? formatDI(R.memory(), G->Addr, DI)
-                         : formatByCType(R.memory(), G->Addr, G->Size, CType);
-  OS << declaration(CType.empty() ? "?" : CType, G->Name) << " = " << Value << "\n";
+  std::optional<LValue> LV = lvalue(Arg);
+  if (!LV)
+    return;
+  OS << declaration(LV->CType.empty() ? "?" : LV->CType, LV->Expr) << " = " << valueOf(*LV)
+     << "\n";
 }
 
 void Repl::cmdEvents(StringRef Arg) {
@@ -645,29 +801,28 @@ void Repl::cmdWhere() {
 }
 
 void Repl::cmdWhy(StringRef Arg) {
-  if (Arg.empty())
-    return error("why needs the name of a global");
-  const ReplayGlobal *G = findGlobal(Arg);
-  if (!G)
-    return error("no global named '" + Arg + "' in the replayed program");
+  std::optional<LValue> LV = lvalue(Arg);
+  if (!LV)
+    return;
+  const ReplayGlobal *G = LV->Global;
+  uint32_t Begin = LV->Addr, End = LV->Addr + LV->Size;
   // Candidates, ordered by when they happened. A program store made after
   // event k-1 has key 2k; the engine's writes happen inside the callback that
   // then adds event j (the start checkpoint's restore, a skipped call's
   // effect): key 2j+1.
   const StoreWatch &W = R.machine().Watch;
+  // Program stores among themselves are ordered by their sequence number.
   uint64_t BestKey = 0;
   const StoreWriter *Best = nullptr;
   unsigned Covered = 0;
-  for (uint32_t A = G->Addr; A < G->Addr + G->Size; ++A)
-    if (const StoreWriter *SW = W.lastWriter(A)) {
-      uint64_t Key = 2 * uint64_t(SW->EventsBefore);
-      if (!Best || Key > BestKey)
-        Best = SW, BestKey = Key;
-    }
+  for (uint32_t A = Begin; A < End; ++A)
+    if (const StoreWriter *SW = W.lastWriter(A))
+      if (!Best || SW->Seq > Best->Seq)
+        Best = SW, BestKey = 2 * uint64_t(SW->EventsBefore);
   if (Best)
-    for (uint32_t A = G->Addr; A < G->Addr + G->Size; ++A)
+    for (uint32_t A = Begin; A < End; ++A)
       if (const StoreWriter *SW = W.lastWriter(A))
-        if (SW->Loc == Best->Loc && SW->EventsBefore == Best->EventsBefore)
+        if (SW->Seq == Best->Seq)
           ++Covered;
   // Engine writes (not seen by the store watch).
   long EngineEvent = -1;
@@ -695,11 +850,7 @@ void Repl::cmdWhy(StringRef Arg) {
     }
   }
   bool EngineLast = EngineEvent >= 0 && (!Best || 2 * uint64_t(EngineEvent) + 1 > BestKey);
-  const DIType *DI = nullptr;
-  std::string CType = cTypeOf(*G, &DI);
-  std::string Value = DI ? formatDI(R.memory(), G->Addr, DI)
-                         : formatByCType(R.memory(), G->Addr, G->Size, CType);
-  OS << G->Name << " = " << Value << "\n";
+  OS << LV->Expr << " = " << valueOf(*LV) << "\n";
   if (!Best && EngineEvent < 0) {
     OS << "  not written since the replay started (record " << P.Start
        << "); it is not in the start checkpoint, so it holds the program's initial value\n";
@@ -720,8 +871,8 @@ void Repl::cmdWhy(StringRef Arg) {
   else
     OS << "  after " << eventLine(Before - 1) << "\n";
   OS << "  while running: " << contextAt(Before) << "\n";
-  if (Covered < G->Size)
-    OS << "  (that store wrote " << Covered << " of its " << G->Size
+  if (Covered < LV->Size)
+    OS << "  (that store wrote " << Covered << " of its " << LV->Size
        << " bytes; other bytes were written earlier)\n";
 }
 
