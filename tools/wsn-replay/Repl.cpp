@@ -334,6 +334,7 @@ private:
   void cmdDelete(StringRef Arg);
   void cmdContinue();
   void cmdStep();
+  void cmdGoto(StringRef Arg);
   void cmdPrint(StringRef Arg);
   void cmdEvents(StringRef Arg);
   void cmdWhere();
@@ -762,6 +763,21 @@ void Repl::cmdStep() {
   OS << eventLine(size_t(Cur)) << "\n";
 }
 
+/// Replay is deterministic: any event, earlier or later, is reached by
+/// running again from the start checkpoint.
+void Repl::cmdGoto(StringRef Arg) {
+  uint64_t N = 0;
+  if (Arg.getAsInteger(10, N))
+    return error("goto needs an event index, got '" + Arg + "'");
+  if (!runUntil([&](const ReplayEvent &, size_t I) { return I == N; }))
+    return;
+  if (Finished) {
+    OS << "the replay ends before event " << N << "\n";
+    return printStop();
+  }
+  OS << "at " << eventLine(size_t(Cur)) << "\n";
+}
+
 void Repl::cmdPrint(StringRef Arg) {
   std::optional<LValue> LV = lvalue(Arg);
   if (!LV)
@@ -905,6 +921,7 @@ void Repl::cmdHelp() {
         "  delete N         delete breakpoint N\n"
         "  continue         run to the next breakpoint or the stop point\n"
         "  step-event       run to the next replay event\n"
+        "  goto N           go to event N, earlier or later (restart: goto 0)\n"
         "  print GLOBAL     the value of a global, with its C type\n"
         "  events [N]       the last N events (default 10) with their record indices\n"
         "  where            the current event and the task/handler nesting\n"
@@ -949,6 +966,10 @@ int Repl::run(std::istream &In) {
       cmdContinue();
     else if (Cmd == "step-event" || Cmd == "step" || Cmd == "s")
       cmdStep();
+    else if (Cmd == "goto")
+      cmdGoto(Rest);
+    else if (Cmd == "restart" || Cmd == "run")
+      cmdGoto("0");
     else if (Cmd == "print" || Cmd == "p")
       cmdPrint(Rest);
     else if (Cmd == "events")
