@@ -621,7 +621,8 @@ struct PfdgGraph::ChainFinder {
   std::vector<unsigned> Topo;  // sink, then the union in topological order
   std::vector<unsigned> IDom, Depth; // by position
   std::vector<int> Par;
-  std::vector<NodeId> Touched;
+  std::vector<unsigned> Level; // BFS level, valid where Par != -1
+  std::vector<NodeId> Touched, BfsQ;
   std::vector<bool> Avoid;
   // The reference algorithm's local numbering (depth-first, F1's ancestors
   // first), built only when a tie-break depends on it.
@@ -644,7 +645,8 @@ struct PfdgGraph::ChainFinder {
 
   ChainFinder(const PfdgGraph &G, BuildStats &St)
       : G(G), St(St), N(G.Nodes.size()), Root(G.Nodes.size()), Stamp(N + 1, 0),
-        Side(N + 1, 0), Pos(N + 1, 0), Par(N + 1, -1), Avoid(N + 1, false),
+        Side(N + 1, 0), Pos(N + 1, 0), Par(N + 1, -1), Level(N + 1, 0),
+        Avoid(N + 1, false),
         LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0) {
     EmitMark[0].assign(N + 1, 0);
     EmitMark[1].assign(N + 1, 0);
@@ -1038,50 +1040,59 @@ struct PfdgGraph::ChainFinder {
           Succ.push_back(C);
     };
     SmallVector<NodeId, 8> Succ;
-    // Breadth-first search From -> To over the union, as the reference does
-    // it, but expanding only nodes that can matter to the path it returns:
-    // the ancestors of To (ToTree). Without Avoid, only the nodes on shortest
-    // chains (one step closer to To in ToTree). A node's BFS parent is the
-    // first dequeued node that calls it; for a node that can reach To (on a
-    // shortest chain) every such caller can too (is on one too), and the
-    // pruned search dequeues those callers in the same relative order, so
-    // the returned path is the same.
+    // Breadth-first search From -> To over the union (without the nodes in
+    // Avoid if UseAvoid), as the reference does it, but expanding only nodes
+    // that can matter to the path it returns: ancestors of To (ToTree), and
+    // without Avoid only those on shortest chains (BFS level plus chain
+    // length to To within the shortest chain From -> To). A node's BFS parent
+    // is the first dequeued node that calls it; for a node that can reach To
+    // (on a shortest chain) every such caller can too (is on one too), and
+    // the pruned search dequeues those callers in the same relative order, so
+    // the returned path is the same. (With Avoid, raising a bound step by
+    // step does not pay: most of these searches find no path at all.)
     auto bfsPath = [&](NodeId From, NodeId To, bool UseAvoid,
                        const Tree &ToTree, std::vector<NodeId> &Path) {
-      for (NodeId T : Touched)
-        Par[T] = -1;
-      Touched.clear();
-      std::deque<NodeId> Q{From};
-      Par[From] = From;
-      Touched.push_back(From);
-      while (!Q.empty()) {
-        NodeId U = Q.front();
-        Q.pop_front();
-        if (U == To)
-          break;
-        forwardSuccs(U, Succ);
-        for (NodeId W : Succ) {
-          if (Par[W] != -1 || (UseAvoid && Avoid[W]) || ToTree.Next[W] == -1)
-            continue;
-          if (!UseAvoid && ToTree.Dist[W] + 1 != ToTree.Dist[U])
-            continue;
-          Par[W] = U;
-          Touched.push_back(W);
-          Q.push_back(W);
+      auto reset = [&] {
+        for (NodeId T : Touched)
+          Par[T] = -1;
+        Touched.clear();
+      };
+      {
+        unsigned Limit = UseAvoid ? ~0u : ToTree.Dist[From];
+        reset();
+        BfsQ.assign(1, From);
+        Par[From] = From;
+        Level[From] = 0;
+        Touched.push_back(From);
+        for (size_t Head = 0; Head < BfsQ.size(); ++Head) {
+          NodeId U = BfsQ[Head];
+          if (U == To)
+            break;
+          forwardSuccs(U, Succ);
+          for (NodeId W : Succ) {
+            if (Par[W] != -1 || (UseAvoid && Avoid[W]) ||
+                ToTree.Next[W] == -1)
+              continue;
+            if (Level[U] + 1 + ToTree.Dist[W] > Limit)
+              continue;
+            Par[W] = U;
+            Level[W] = Level[U] + 1;
+            Touched.push_back(W);
+            BfsQ.push_back(W);
+          }
+        }
+        if (Par[To] != -1) {
+          Path.clear();
+          for (NodeId V = To; V != From; V = Par[V])
+            Path.push_back(V);
+          Path.push_back(From);
+          std::reverse(Path.begin(), Path.end());
+          reset();
+          return true;
         }
       }
-      bool Ok = Par[To] != -1;
-      if (Ok) {
-        Path.clear();
-        for (NodeId V = To; V != From; V = Par[V])
-          Path.push_back(V);
-        Path.push_back(From);
-        std::reverse(Path.begin(), Path.end());
-      }
-      for (NodeId T : Touched)
-        Par[T] = -1;
-      Touched.clear();
-      return Ok;
+      reset();
+      return false;
     };
 
     // Edges already emitted for this pair along the shortest-chain trees:
