@@ -609,7 +609,7 @@ struct PfdgGraph::ChainFinder {
     // filled when no ancestor is recursive (keys are then distinct).
     std::vector<unsigned> SortedKeys;
   };
-  static constexpr unsigned NumTrees = 8;
+  static constexpr unsigned NumTrees = 32;
   Tree Trees[NumTrees];
   uint64_t Clock = 0;
 
