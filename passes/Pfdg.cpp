@@ -1,6 +1,7 @@
 //===- Pfdg.cpp - wsn::PfdgAnalysis: what to record, at which level -------===//
 #include "Pfdg.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
@@ -114,9 +115,18 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
 
   // The PFDG over the functions of the slice (Definition 4).
   PfdgGraph &G = R.Graph;
+  // Node of each sliced function, by pointer (no name hashing per edge).
+  DenseMap<const Function *, PfdgGraph::NodeId> NodeOf;
+  auto nodeOf = [&](const Function *F) -> std::optional<PfdgGraph::NodeId> {
+    auto It = NodeOf.find(F);
+    if (It == NodeOf.end())
+      return std::nullopt;
+    return It->second;
+  };
   for (Function *F : MM.definedFunctions())
     if (S.Functions.count(F)) {
       PfdgGraph::NodeId N = G.addNode(F->getName());
+      NodeOf[F] = N;
       const FunctionRole &Role = MM.role(F);
       if (Role.IsInvariant)
         G.markInvariant(N);
@@ -130,15 +140,15 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
       }
     }
   for (Function *F : MM.definedFunctions()) {
-    auto From = G.lookup(F->getName());
+    auto From = nodeOf(F);
     if (!From)
       continue;
     for (Function *C : MM.callees(F))
-      if (auto To = G.lookup(C->getName()))
+      if (auto To = nodeOf(C))
         G.addCall(*From, *To);
   }
   for (const CrossDep &D : S.Deps) {
-    auto A = G.lookup(D.F1->getName()), B = G.lookup(D.F2->getName());
+    auto A = nodeOf(D.F1), B = nodeOf(D.F2);
     if (A && B)
       G.addDependence(*A, *B);
   }
@@ -163,7 +173,7 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
       FI.InSlice = true;
       FI.Reason = SIt->second;
     }
-    if (auto N = G.lookup(F->getName())) {
+    if (auto N = nodeOf(F)) {
       FI.Level = G.level(*N);
       FI.Selected = GraphSel[*N];
       FI.Recursive = G.isRecursive(*N);
@@ -199,7 +209,7 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
   // Boundary functions among the selected ones (Definition 7).
   for (FunctionInfo &FI : R.Functions)
     if (FI.Selected)
-      if (auto N = G.lookup(FI.F->getName()))
+      if (auto N = nodeOf(FI.F))
         FI.Boundary = G.isBoundary(*N, Opts.Level);
 
   for (auto &[GV, Reason] : S.Globals)

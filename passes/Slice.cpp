@@ -477,6 +477,15 @@ const GlobalSet &ModuleModel::transitiveRef(const Function *F) {
 std::vector<const GlobalVariable *>
 ModuleModel::globals(const GlobalSet &S) const {
   std::vector<const GlobalVariable *> Out;
+  if (!S.Unknown) {
+    // Only the listed ids: globals have the first ids, in module order.
+    std::vector<unsigned> Ids(S.Ids.begin(), S.Ids.end());
+    llvm::sort(Ids);
+    for (unsigned Id : Ids)
+      if (const auto *G = dyn_cast<GlobalVariable>(Objects[Id]))
+        Out.push_back(G);
+    return Out;
+  }
   for (unsigned Id = 0; Id < Objects.size(); ++Id) {
     const auto *G = dyn_cast<GlobalVariable>(Objects[Id]);
     if (!G)
