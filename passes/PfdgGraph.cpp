@@ -630,7 +630,7 @@ struct PfdgGraph::ChainFinder {
   std::vector<NodeId> Global;
   unsigned NumberedEpoch = 0, SeenEpoch = 0;
   std::vector<NodeId> RootKids; // entries, in local order
-  std::vector<NodeId> SeqBuf, Chains[2];
+  std::vector<NodeId> SeqBuf, Chains[2], PathBuf[2];
   std::vector<unsigned> Mark, EmitMark[2];
   unsigned MarkEpoch = 0;
 
@@ -901,34 +901,40 @@ struct PfdgGraph::ChainFinder {
       FlowArcs.erase(It);
     });
     // Decomposition: from g, follow the first flow arc in list order that is
-    // not consumed yet.
+    // not consumed yet (callees in call order, then the sink). Only g has
+    // two flow arcs out; every other node has at most one.
     for (int K = 0; K < 2; ++K) {
-      std::vector<NodeId> Chain{Gc};
+      std::vector<NodeId> &Chain = Chains[K];
+      Chain.assign(1, Gc);
       NodeId Cur = Gc;
       while (true) {
-        auto take = [&](NodeId W) {
-          auto It = llvm::find(FlowArcs, std::make_pair(Cur, W));
-          if (It == FlowArcs.end())
-            return false;
-          FlowArcs.erase(It);
-          return true;
-        };
-        NodeId To = NoNode;
-        bool Moved = false;
-        forwardEach(Cur, [&](NodeId W) {
-          if (!Moved && take(W)) {
-            To = W;
-            Moved = true;
-          }
-        });
-        if (!Moved && (Cur == F1 || Cur == F2) && take(NoNode))
-          break; // reached the sink
-        if (!Moved)
+        size_t Pick = FlowArcs.size(), Second = FlowArcs.size();
+        for (size_t I = 0; I < FlowArcs.size(); ++I)
+          if (FlowArcs[I].first == Cur)
+            (Pick == FlowArcs.size() ? Pick : Second) = I;
+        if (Pick == FlowArcs.size())
           break;
+        if (Second != FlowArcs.size()) {
+          // Whichever comes first in Cur's arc list.
+          NodeId WA = FlowArcs[Pick].second, WB = FlowArcs[Second].second;
+          bool Decided = false;
+          forwardEach(Cur, [&](NodeId W) {
+            if (Decided || (W != WA && W != WB))
+              return;
+            Decided = true;
+            if (W == WB)
+              std::swap(Pick, Second);
+          });
+          if (!Decided && WA == NoNode) // the sink comes last
+            std::swap(Pick, Second);
+        }
+        NodeId To = FlowArcs[Pick].second;
+        FlowArcs.erase(FlowArcs.begin() + Pick);
+        if (To == NoNode)
+          break; // reached the sink
         Chain.push_back(To);
         Cur = To;
       }
-      Chains[K] = std::move(Chain);
     }
     return true;
   }
@@ -1183,7 +1189,7 @@ struct PfdgGraph::ChainFinder {
       for (int Order = 0; Order < 2 && !Found; ++Order) {
         NodeId A = Order == 0 ? F1 : F2, B = Order == 0 ? F2 : F1;
         const Tree &TA = *Tr[Order], &TB = *Tr[1 - Order];
-        std::vector<NodeId> PA, PB;
+        std::vector<NodeId> &PA = PathBuf[0], &PB = PathBuf[1];
         if (!bfsPath(Gc, A, false, TA, PA))
           break;
         for (NodeId V : PA)
@@ -1194,8 +1200,8 @@ struct PfdgGraph::ChainFinder {
         for (NodeId V : PA)
           Avoid[V] = false;
         if (Ok) {
-          Chains[0] = std::move(PA);
-          Chains[1] = std::move(PB);
+          Chains[0].swap(PA);
+          Chains[1].swap(PB);
           Found = true;
         }
       }
