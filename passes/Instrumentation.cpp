@@ -39,6 +39,7 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -212,7 +213,32 @@ private:
   DenseSet<const Function *> Instr;
   std::map<const Function *, uint32_t> InvIds, TaskIds;
   std::optional<std::vector<GlobalVariable *>> AnchorGlobalsCache;
+
+  // Latch registers (MoteTarget::Latches): reads are deterministic when no
+  // handler writes the register; their values are checkpointed and, when a
+  // skipped callee writes them, part of its effect.
+  struct IOStores {
+    std::set<uint32_t> Addrs;
+    bool All = false; ///< unknown code: may write any register
+  };
+  const IOStores &ioStores(const Function *F);
+  bool isLatchRead(uint64_t Addr) const;
+  void planLatches();
+  std::map<const Function *, IOStores> IOStoresCache;
+  IOStores HandlerIO;
+  bool LatchesPlanned = false;
+  std::map<uint32_t, GlobalVariable *> LatchGVs; ///< read by instrumented code
 };
+
+/// The constant address P points to (inttoptr of a constant), if any.
+static std::optional<uint64_t> constantAddress(const Value *P) {
+  P = P->stripPointerCasts();
+  if (const auto *CE = dyn_cast<ConstantExpr>(P))
+    if (CE->getOpcode() == Instruction::IntToPtr)
+      if (const auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
+        return CI->getZExtValue();
+  return std::nullopt;
+}
 
 //===----------------------------------------------------------------------===//
 // Phase 1: plan
@@ -234,14 +260,87 @@ bool Instrumenter::isCountedPointer(const Value *Ptr) const {
 /// LOG 5 (thesis 4.1): volatile loads, and loads from constant addresses in
 /// the MCU's I/O range (`*(volatile uint8_t *)0x3B` as nesC and avr-libc
 /// write registers). SREG is not an input: both sides model it.
+/// The I/O registers F and its callees may write through constant addresses
+/// (the way HALs write them). Stores through computed pointers are not
+/// considered: spec/instrumentation.md states the limit.
+const Instrumenter::IOStores &Instrumenter::ioStores(const Function *F) {
+  auto It = IOStoresCache.find(F);
+  if (It != IOStoresCache.end())
+    return It->second;
+  IOStoresCache[F] = IOStores(); // recursion: what is known so far
+  IOStores S;
+  if (F->isDeclaration()) {
+    S.All = !F->isIntrinsic();
+  } else {
+    for (const Instruction &I : instructions(*F)) {
+      if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (auto A = constantAddress(SI->getPointerOperand()))
+          S.Addrs.insert(uint32_t(*A));
+      } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
+        if (CB->isInlineAsm()) {
+          StringRef Asm = cast<InlineAsm>(CB->getCalledOperand())->getAsmString();
+          if (Asm.contains("out") || Asm.contains("st"))
+            S.All = true;
+          continue;
+        }
+        const Function *Callee = CB->getCalledFunction();
+        if (!Callee) {
+          S.All = true;
+          continue;
+        }
+        if (Callee->isIntrinsic())
+          continue;
+        const IOStores &C = ioStores(Callee);
+        S.All |= C.All;
+        S.Addrs.insert(C.Addrs.begin(), C.Addrs.end());
+      }
+    }
+  }
+  return IOStoresCache[F] = std::move(S);
+}
+
+bool Instrumenter::isLatchRead(uint64_t Addr) const {
+  return Target && Target->isLatch(Addr) && LatchesPlanned && !HandlerIO.All &&
+         !HandlerIO.Addrs.count(uint32_t(Addr));
+}
+
+/// What the handlers write, then the latch registers instrumented code reads
+/// (each gets a symbol that checkpoints and effects name).
+void Instrumenter::planLatches() {
+  if (!Target || Target->Latches.empty())
+    return;
+  for (const FunctionInfo &FI : R.Functions)
+    if (FI.isInterrupt() && !FI.F->isDeclaration()) {
+      const IOStores &S = ioStores(FI.F);
+      HandlerIO.All |= S.All;
+      HandlerIO.Addrs.insert(S.Addrs.begin(), S.Addrs.end());
+    }
+  LatchesPlanned = true;
+  // Module order, so that two runs create the symbols in the same order (the
+  // module hash depends on it).
+  for (const Function &F : M) {
+    if (!Instr.count(&F))
+      continue;
+    for (const Instruction &I : instructions(F))
+      if (const auto *LI = dyn_cast<LoadInst>(&I))
+        if (auto A = constantAddress(LI->getPointerOperand());
+            A && isLatchRead(*A) && !LatchGVs.count(uint32_t(*A))) {
+          std::string Name = latchSymbolName(uint32_t(*A));
+          GlobalVariable *GV = M.getNamedGlobal(Name);
+          if (!GV)
+            GV = new GlobalVariable(M, Type::getInt8Ty(M.getContext()), false,
+                                    GlobalValue::ExternalLinkage, nullptr, Name);
+          LatchGVs[uint32_t(*A)] = GV;
+        }
+  }
+}
+
 bool Instrumenter::isNondetLoad(const LoadInst &LI) const {
   const Value *P = LI.getPointerOperand()->stripPointerCasts();
-  std::optional<uint64_t> Addr;
-  if (const auto *CE = dyn_cast<ConstantExpr>(P))
-    if (CE->getOpcode() == Instruction::IntToPtr)
-      if (const auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
-        Addr = CI->getZExtValue();
+  std::optional<uint64_t> Addr = constantAddress(P);
   if (Addr && Target && Target->SREGAddr && *Addr == Target->SREGAddr)
+    return false;
+  if (Addr && isLatchRead(*Addr))
     return false;
   // A local slot (e.g. the volatile result of WSN_CHECK) only changes through
   // its own function: reading it is deterministic. Still recorded unless
@@ -330,6 +429,20 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   for (const GlobalVariable *GV : MM.globals(S))
     if (!GV->isConstant() && !isNoInstrumentName(GV->getName()))
       Out.push_back(const_cast<GlobalVariable *>(GV));
+  // Latch registers the callee writes: replay reads them from memory later.
+  if (!LatchGVs.empty()) {
+    IOStores W;
+    for (const Function *T : Ts) {
+      const IOStores &C = ioStores(T);
+      W.All |= C.All;
+      W.Addrs.insert(C.Addrs.begin(), C.Addrs.end());
+    }
+    if (Ts.empty())
+      W.All = true;
+    for (auto &[A, GV] : LatchGVs)
+      if (W.All || W.Addrs.count(A))
+        Out.push_back(GV);
+  }
   return Out;
 }
 
@@ -569,6 +682,7 @@ Error Instrumenter::plan() {
         Work.push_back(Caller);
       }
     }
+  planLatches();
   for (const FunctionInfo &FI : R.Functions) {
     if (!Instr.count(FI.F))
       continue;
@@ -604,11 +718,16 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
     for (const GlobalVariable *GV : MM.globals(S))
       Want.insert(GV);
   }
+  for (auto &[A, GV] : LatchGVs) {
+    Want.insert(GV);
+    Slice.insert(GV);
+  }
   auto Collect = [&](const DenseSet<const GlobalVariable *> &Set) {
     std::vector<GlobalVariable *> Out;
     for (GlobalVariable &GV : M.globals())
       if (Set.count(&GV) && !GV.isConstant() &&
-          !isNoInstrumentName(GV.getName()) && !GV.getName().starts_with("llvm."))
+          (!isNoInstrumentName(GV.getName()) || parseLatchSymbolName(GV.getName())) &&
+          !GV.getName().starts_with("llvm."))
         Out.push_back(&GV);
     return Out;
   };

@@ -33,6 +33,17 @@ const KnownMCU KnownMCUs[] = {
 };
 } // namespace
 
+std::string latchSymbolName(uint32_t Addr) {
+  return "__wsn_io_0x" + utohexstr(Addr, /*LowerCase=*/true);
+}
+
+std::optional<uint32_t> parseLatchSymbolName(StringRef Name) {
+  uint32_t A;
+  if (!Name.consume_front("__wsn_io_0x") || Name.getAsInteger(16, A))
+    return std::nullopt;
+  return A;
+}
+
 Expected<MoteTarget> lookupMoteTarget(StringRef MCU) {
   std::string Known;
   for (const KnownMCU &K : KnownMCUs) {
@@ -48,6 +59,11 @@ Expected<MoteTarget> lookupMoteTarget(StringRef MCU) {
       T.SREGAddr = K.SREG;
       T.CodePtrShift = K.Arch == MoteArch::AVR ? 1 : 0;
       T.ElfDataOffset = K.Arch == MoteArch::AVR ? 0x800000 : 0;
+      if (T.MCU == "atmega128")
+        // PORTA..G and DDRA..G (data addresses), MCUCR, TIMSK, EIMSK: the
+        // hardware never changes them; a read returns the last write.
+        T.Latches = {0x3B, 0x3A, 0x38, 0x37, 0x35, 0x34, 0x32, 0x31, 0x23,
+                     0x22, 0x62, 0x61, 0x65, 0x64, 0x55, 0x57, 0x59};
       return T;
     }
     Known += Known.empty() ? "" : ", ";

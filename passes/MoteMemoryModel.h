@@ -16,9 +16,11 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -53,7 +55,23 @@ struct MoteTarget {
     return Arch == MoteArch::AVR ? "avr" : "msp430";
   }
   bool isIOAddress(uint64_t A) const { return A >= IOBegin && A < IOEnd; }
+  /// I/O registers that read back what the program last wrote (AVR PORTx,
+  /// DDRx, MCUCR, TIMSK, EIMSK): output latches and control bits that the
+  /// hardware does not change. The instrumentation treats their reads as
+  /// deterministic when no interrupt handler writes them, and checkpoints
+  /// their values (spec/instrumentation.md, "Latch registers").
+  std::vector<uint16_t> Latches;
+  bool isLatch(uint64_t A) const {
+    return std::find(Latches.begin(), Latches.end(), A) != Latches.end();
+  }
 };
+
+/// The name of the symbol that stands for latch register Addr in
+/// checkpoints and effects ("__wsn_io_0x3b"); wsn-cc defines it at link time
+/// and the replay lowering places it at Addr.
+std::string latchSymbolName(uint32_t Addr);
+/// The address encoded in a latch symbol name, if Name is one.
+std::optional<uint32_t> parseLatchSymbolName(llvm::StringRef Name);
 
 /// Known MCUs; the name is clang's -mmcu (also the "target-cpu" attribute on
 /// AVR functions). Unknown names are an error listing the known ones.

@@ -78,12 +78,12 @@ class Example:
         self.wrap, self.corrupt, self.max_cycles = wrap, corrupt, max_cycles
 
 
-# The examples. Blink reads its switches (port C) at every counter wrap; the seed picks the
-# switch byte, which sets the fade length and hence where ticks are lost. Sense-and-send gets a
-# seeded random ADC value per conversion.
+# The examples. Blink reads its switches (port C) at every counter wrap; wsn-sim flips them to
+# seeded random levels at random times (--switches), which changes the fade lengths and hence
+# where ticks are lost. Sense-and-send gets a seeded random ADC value per conversion.
 EXAMPLES = [
     Example("blink", ["examples/blink/*.c", "examples/common/scheduler.c"],
-            lambda rng: ["--pins", "C=0x%02x" % rng.randrange(256)], wrap=(128, 64),
+            lambda rng: ["--switches", "C:300000"], wrap=(128, 64),
             corrupt="BlinkC$ticks"),
     Example("sense-send", ["examples/sense-send/*.c", "examples/common/scheduler.c"],
             lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="SenseC$period"),

@@ -30,7 +30,8 @@ static const char *Usage =
     "usage:\n"
     "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128] [--freq HZ]\n"
     "          [--max-cycles N] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
-    "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--node-id ID]\n"
+    "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
+    "          [--node-id ID]\n"
     "          [--drain uartN] [--drain-cycles N]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
@@ -110,6 +111,18 @@ void parsePins(StringRef S, NodeOptions &O) {
   O.Pins.push_back({static_cast<char>(toUpper(Port[0])), static_cast<uint8_t>(V)});
 }
 
+/// --switches PORT:MEAN_CYCLES, e.g. C:200000: the port's 8 input pins take a new seeded
+/// random byte at reset and then after uniform(1, 2*MEAN-1) cycles each time.
+void parseSwitches(StringRef S, NodeOptions &O) {
+  auto [Port, Mean] = S.split(':');
+  uint64_t M;
+  if (Port.size() != 1 || !isAlpha(Port[0]) || Mean.getAsInteger(0, M) || M == 0)
+    throw UsageError{"--switches: expected PORT:MEAN_CYCLES with a port letter and a "
+                     "positive mean, got '" + S.str() + "'"};
+  O.SwitchPort = static_cast<char>(toUpper(Port[0]));
+  O.SwitchMean = M;
+}
+
 void parseAdc(StringRef S, NodeOptions &O) {
   auto [Lo, Hi] = S.split(':');
   unsigned L, H;
@@ -154,6 +167,8 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out) {
     parseAdc(V, O);
   } else if (A.option("--pins", V)) {
     parsePins(V, O);
+  } else if (A.option("--switches", V)) {
+    parseSwitches(V, O);
   } else if (A.option("-o", V) || A.option("--output", V)) {
     Out = V;
   } else {

@@ -177,6 +177,19 @@ Error Node::init() {
     }
   }
 
+  // Random switch levels, changing at seeded random times.
+  if (Opts.SwitchMean) {
+    for (unsigned Bit = 0; Bit < 8; ++Bit) {
+      SwitchPins[Bit] = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Opts.SwitchPort), Bit);
+      if (!SwitchPins[Bit])
+        return nodeError(Opts.NodeId, Opts.Mcu + " has no port " + Twine(Opts.SwitchPort));
+    }
+    SwitchRng.emplace(Opts.Seed, Opts.NodeId, Stream::Switches);
+    setSwitches(static_cast<uint8_t>(SwitchRng->next() & 0xFF));
+    avr_cycle_timer_register(Avr, SwitchRng->uniform(1, 2 * Opts.SwitchMean - 1),
+                             onSwitchTimer, this);
+  }
+
   // External interrupt pulses (pins idle high).
   for (const IrqStimulus &S : Opts.Irqs) {
     if (S.Int > 7)
@@ -282,6 +295,17 @@ StopKind Node::runUntil(uint64_t Target) {
 //===----------------------------------------------------------------------===//
 // Stimuli
 //===----------------------------------------------------------------------===//
+
+void Node::setSwitches(uint8_t Levels) {
+  for (unsigned Bit = 0; Bit < 8; ++Bit)
+    avr_raise_irq(SwitchPins[Bit], (Levels >> Bit) & 1);
+}
+
+uint64_t Node::onSwitchTimer(avr_t *, uint64_t When, void *P) {
+  auto *N = static_cast<Node *>(P);
+  N->setSwitches(static_cast<uint8_t>(N->SwitchRng->next() & 0xFF));
+  return When + N->SwitchRng->uniform(1, 2 * N->Opts.SwitchMean - 1);
+}
 
 uint64_t Node::onIrqTimer(avr_t *, uint64_t When, void *P) {
   auto *S = static_cast<IrqSource *>(P);

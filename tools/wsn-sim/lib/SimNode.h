@@ -48,6 +48,10 @@ struct NodeOptions {
   /// Fixed input levels driven on port pins from reset (e.g. switches): port letter and the
   /// 8 pin levels, applied in order.
   std::vector<std::pair<char, uint8_t>> Pins;
+  /// Random switch levels: port letter and mean cycles between changes (0: none). At each
+  /// change the port's 8 input pins take a new seeded random byte.
+  char SwitchPort = 0;
+  uint64_t SwitchMean = 0;
   uint64_t StopAfterChecks = 0; ///< 0: do not stop at checks
   int RadioUart = -1;           ///< UART carrying the radio (-1: none)
   int DrainUart = -1;           ///< UART the trace is drained through (-1: none)
@@ -137,6 +141,8 @@ private:
 
   static uint64_t onBound(avr_t *, uint64_t When, void *P);
   static uint64_t onIrqTimer(avr_t *, uint64_t When, void *P);
+  static uint64_t onSwitchTimer(avr_t *, uint64_t When, void *P);
+  void setSwitches(uint8_t Levels);
   static uint64_t onUartTimer(avr_t *, uint64_t When, void *P);
   static uint64_t onRadioFeed(avr_t *, uint64_t When, void *P);
   static void onAdcTrigger(avr_irq_t *, uint32_t Value, void *P);
@@ -165,7 +171,8 @@ private:
     SimRng Rng;
   };
   std::vector<std::unique_ptr<IrqSource>> IrqSources;
-  std::optional<SimRng> UartRng, AdcRng;
+  std::optional<SimRng> UartRng, AdcRng, SwitchRng;
+  avr_irq_t *SwitchPins[8] = {};
   avr_uart_t *Uart0 = nullptr;
   avr_irq_t *Uart0In = nullptr;
   avr_irq_t *AdcIrqs = nullptr;

@@ -28,6 +28,7 @@ enum class Stream : uint64_t {
   Uart = 2,
   Adc = 3,
   Radio = 4, // network-wide: noise samples and seeded loss
+  Switches = 5,
 };
 
 /// Seed of the generator of one stream: three SplitMix64 steps over the run
