@@ -15,11 +15,13 @@
 #include "TraceOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -27,6 +29,15 @@
 #include <map>
 
 using namespace llvm;
+
+// Table-driven records (spec/instrumentation.md section 10): an effect, a check or a
+// checkpoint of globals becomes one runtime call with a constant table instead of a chain of
+// put / crc calls; SKIP_END merges into the effect call that follows it; inputs of at most 16
+// bits use the 16-bit entry. Off: the call chains (for size comparisons).
+static cl::opt<bool> WsnRecordTables(
+    "wsn-record-tables", cl::init(true),
+    cl::desc("wsn-lower<record>: one call with a constant table per effect, check and "
+             "checkpoint (false: per-variable call chains)"));
 
 namespace wsn {
 
@@ -69,6 +80,18 @@ private:
   Function *makeHelper(StringRef Name, Type *Ret, Function &Like);
   void emitPuts(IRBuilder<> &B, const VarList &L, Function &User);
   Value *emitCrc(IRBuilder<> &B, const VarList &L, Function &User);
+  /// The address (as the runtime's uintptr_t) of a constant table: \p Head, then the
+  /// number of (address, size) pairs and the pairs of \p L (variables over 255 bytes take
+  /// several). On AVR it goes to program memory.
+  Constant *makeTable(ArrayRef<Constant *> Head, const VarList &L);
+  /// Where the recorded image finds a variable: the global itself, or for a latch
+  /// register's stand-in symbol ("__wsn_io_0x3b", declared by the instrumentation for
+  /// checkpoints and effects) the register's constant address, so that the recorded image
+  /// needs no definition of the symbol.
+  Constant *varAddr(GlobalVariable *G) const;
+  bool effectFitsTable(const TraceEffectMD &MD) const {
+    return WsnRecordTables && MD.ReturnSize <= 2;
+  }
 
   Error lower(TraceOp &Op);
   Error lowerAnchor(AnchorOp &Op);
@@ -90,6 +113,12 @@ private:
   /// several checks: emitted once as an internal helper (code size).
   std::map<VarList, unsigned> PutUses, CrcUses;
   std::map<VarList, Function *> PutHelpers, CrcHelpers;
+  /// Handlers using irq_enter/irq_leave: the interrupted count returned by the entry
+  /// call, passed back at every exit.
+  DenseMap<const Function *, Value *> HandlerCounts;
+  SmallPtrSet<const Function *, 4> CompactHandlers;
+  /// SKIP_END ops written by the effect call right after them, and those effects.
+  SmallPtrSet<const TraceOp *, 8> MergedSkipEnds, EffectsAfterSkip;
 };
 
 FunctionCallee RecordLowerer::rt(StringRef Name, Type *Ret,
@@ -227,6 +256,45 @@ Value *RecordLowerer::emitCrc(IRBuilder<> &B, const VarList &L, Function &User) 
   return Chain(B);
 }
 
+Constant *RecordLowerer::varAddr(GlobalVariable *G) const {
+  StringRef Name = G->getName();
+  uint64_t Addr;
+  if (G->isDeclaration() && Name.consume_front("__wsn_io_0x") &&
+      !Name.getAsInteger(16, Addr))
+    return ConstantExpr::getIntToPtr(
+        ConstantInt::get(M.getDataLayout().getIntPtrType(Ctx, 0), Addr), G->getType());
+  return G;
+}
+
+Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L) {
+  const DataLayout &DL = M.getDataLayout();
+  IntegerType *IntPtr = DL.getIntPtrType(Ctx, 0);
+  SmallVector<Constant *, 16> Fields(Head.begin(), Head.end());
+  unsigned Pairs = 0;
+  SmallVector<Constant *, 16> PairFields;
+  for (auto &[P, Size] : L) {
+    auto *C = cast<Constant>(P);
+    for (uint32_t Off = 0; Off < Size; Off += 255) {
+      Constant *Addr = C;
+      if (Off)
+        Addr = ConstantExpr::getGetElementPtr(I8, C, ConstantInt::get(IntPtr, Off));
+      PairFields.push_back(ConstantExpr::getPtrToInt(Addr, IntPtr));
+      PairFields.push_back(ConstantInt::get(I8, std::min<uint32_t>(255, Size - Off)));
+      ++Pairs;
+    }
+  }
+  Fields.push_back(ConstantInt::get(I8, Pairs));
+  Fields.append(PairFields.begin(), PairFields.end());
+  Constant *Init = ConstantStruct::getAnon(Ctx, Fields, /*Packed=*/true);
+  unsigned AS = T == RecordTarget::AVR ? DL.getProgramAddressSpace() : 0;
+  auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Init, "__wsn_tbl", nullptr,
+                                GlobalValue::NotThreadLocal, AS);
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  return ConstantExpr::getPtrToInt(GV, IntPtr);
+}
+
 /// LOG 4: the first anchor reached in a segment writes the checkpoint (the
 /// runtime keeps the armed flag); writing it also resets #gv_reference, so
 /// that replay, which starts at a checkpoint, knows the count there.
@@ -241,6 +309,16 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
   for (const TraceVarRef &V : MD.Vars)
     Len += V.Size;
   IRBuilder<> B(&Op);
+  if (WsnRecordTables && Op.locals().empty() &&
+      llvm::all_of(MD.Vars, [](const TraceVarRef &V) { return V.isGlobal(); })) {
+    // One call: the runtime tests the armed flag, writes the globals and resets the count.
+    VarList L;
+    for (const TraceVarRef &V : MD.Vars)
+      L.push_back({varAddr(V.Global), V.Size});
+    Constant *Tbl = makeTable({ConstantInt::get(I16, Op.anchor()), ConstantInt::get(I16, Len)}, L);
+    B.CreateCall(rt("__wsn_rt_checkpoint_t", VoidTy, {Tbl->getType()}), {Tbl});
+    return Error::success();
+  }
   Value *Armed = B.CreateCall(rt("__wsn_rt_anchor_armed", I8, {}), {});
   Value *Cond = B.CreateICmpNE(Armed, ConstantInt::get(I8, 0));
   Instruction *Then = SplitBlockAndInsertIfThen(Cond, &Op, false);
@@ -252,7 +330,7 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
   for (const TraceVarRef &V : MD.Vars) {
     Value *P;
     if (V.isGlobal()) {
-      P = V.Global;
+      P = varAddr(V.Global);
     } else {
       if (Locals == Op.locals().end())
         return makeError(formatv("anchor {0}: !wsn.anchors lists more locals "
@@ -281,6 +359,24 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
   for (const TraceVarRef &V : MD.Writes)
     Len += V.Size;
   IRBuilder<> B(&Op);
+  if (effectFitsTable(MD)) {
+    // One call: [SKIP_END,] EFFECT with the return value (<= 2 bytes) as an argument.
+    VarList L;
+    for (const TraceVarRef &V : MD.Writes)
+      L.push_back({varAddr(V.Global), V.Size});
+    uint8_t Flags = (EffectsAfterSkip.count(&Op) ? 1 : 0) | (MD.ReturnSize << 1);
+    Constant *Tbl = makeTable({ConstantInt::get(I16, Op.site()), ConstantInt::get(I16, Len),
+                               ConstantInt::get(I8, Flags)},
+                              L);
+    Value *Ret = Op.returnValue();
+    Value *R16 = i16(0);
+    if (Ret) {
+      R16 = B.CreateZExtOrTrunc(Ret, I16);
+      Op.replaceAllUsesWith(Ret);
+    }
+    B.CreateCall(rt("__wsn_rt_effect_t", VoidTy, {Tbl->getType(), I16}), {Tbl, R16});
+    return Error::success();
+  }
   B.CreateCall(rt("__wsn_rt_effect_begin", VoidTy, {I16, I16}),
                {i16(Op.site()), i16(Len)});
   FunctionCallee Put = rt("__wsn_rt_put", VoidTy, {PtrTy, I16});
@@ -292,7 +388,7 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
   }
   VarList L;
   for (const TraceVarRef &V : MD.Writes)
-    L.push_back({V.Global, V.Size});
+    L.push_back({varAddr(V.Global), V.Size});
   emitPuts(B, L, *Op.getFunction());
   B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
   return Error::success();
@@ -308,10 +404,17 @@ Error RecordLowerer::lowerCheck(CheckOp &Op) {
                              "!wsn.invariants",
                              Op.inv(), Op.getFunction()->getName()));
   IRBuilder<> B(&Op);
-  Value *State = irqSave(B);
   VarList L;
   for (const TraceVarRef &V : It->second.Inputs)
-    L.push_back({V.Global, V.Size});
+    L.push_back({varAddr(V.Global), V.Size});
+  if (WsnRecordTables) {
+    // One call: CRC over the table, the record and the count update, interrupts off.
+    Constant *Tbl = makeTable({ConstantInt::get(I16, Op.inv())}, L);
+    B.CreateCall(rt("__wsn_rt_check_t", VoidTy, {Tbl->getType(), I8}),
+                 {Tbl, B.CreateZExt(Op.ok(), I8)});
+    return Error::success();
+  }
+  Value *State = irqSave(B);
   Value *C = emitCrc(B, L, *Op.getFunction());
   Value *Ok = B.CreateZExt(Op.ok(), I8);
   B.CreateCall(rt("__wsn_rt_check", VoidTy, {I16, I8, I16}),
@@ -335,10 +438,18 @@ Error RecordLowerer::lower(TraceOp &Op) {
     Simple("__wsn_rt_exit");
     break;
   case TraceOpKind::IrqEntry:
-    Simple("__wsn_rt_irq_entry");
+    if (CompactHandlers.count(Op.getFunction()))
+      HandlerCounts[Op.getFunction()] =
+          B.CreateCall(rt("__wsn_rt_irq_enter", I16, {I16}), {Id()}, "wsn.irqcount");
+    else
+      Simple("__wsn_rt_irq_entry");
     break;
   case TraceOpKind::IrqExit:
-    Simple("__wsn_rt_irq_exit");
+    if (CompactHandlers.count(Op.getFunction()))
+      B.CreateCall(rt("__wsn_rt_irq_leave", VoidTy, {I16, I16}),
+                   {Id(), HandlerCounts.lookup(Op.getFunction())});
+    else
+      Simple("__wsn_rt_irq_exit");
     break;
   case TraceOpKind::Sched:
     Simple("__wsn_rt_sched");
@@ -347,7 +458,8 @@ Error RecordLowerer::lower(TraceOp &Op) {
     Simple("__wsn_rt_skip_begin");
     break;
   case TraceOpKind::SkipEnd:
-    Simple("__wsn_rt_skip_end");
+    if (!MergedSkipEnds.count(&Op))
+      Simple("__wsn_rt_skip_end");
     break;
   case TraceOpKind::RegionBegin: {
     Value *S = irqSave(B);
@@ -376,8 +488,20 @@ Error RecordLowerer::lower(TraceOp &Op) {
     auto *In = cast<InputOp>(&Op);
     Value *V = In->value();
     Value *Masked = B.CreateAnd(V, In->mask());
-    Value *W = B.CreateZExtOrTrunc(Masked, I32);
-    B.CreateCall(rt("__wsn_rt_input", VoidTy, {I16, I32}), {Id(), W});
+    std::optional<uint64_t> MaskV = In->maskValue();
+    unsigned Bits = V->getType()->getIntegerBitWidth();
+    if (WsnRecordTables && Op.id() < 256 && (Bits <= 8 || (MaskV && *MaskV <= 0xFF))) {
+      // Site and value in one byte each: the cheapest call (two 8-bit registers).
+      B.CreateCall(rt("__wsn_rt_input8", VoidTy, {I8, I8}),
+                   {ConstantInt::get(I8, Op.id()), B.CreateZExtOrTrunc(Masked, I8)});
+    } else if (WsnRecordTables && (Bits <= 16 || (MaskV && *MaskV <= 0xFFFF))) {
+      // The same INPUT record through the 16-bit entry (the varint is the same bytes).
+      B.CreateCall(rt("__wsn_rt_input16", VoidTy, {I16, I16}),
+                   {Id(), B.CreateZExtOrTrunc(Masked, I16)});
+    } else {
+      Value *W = B.CreateZExtOrTrunc(Masked, I32);
+      B.CreateCall(rt("__wsn_rt_input", VoidTy, {I16, I32}), {Id(), W});
+    }
     Op.replaceAllUsesWith(V);
     break;
   }
@@ -432,6 +556,31 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
     for (Instruction &I : instructions(F))
       if (auto *Op = dyn_cast<TraceOp>(&I))
         Ops.push_back(Op);
+  if (WsnRecordTables) {
+    // A handler keeps the interrupted count in its frame when its one IRQ entry op is in
+    // the entry block (so it dominates every exit op).
+    DenseMap<const Function *, unsigned> Entries;
+    for (TraceOp *Op : Ops)
+      if (Op->kind() == TraceOpKind::IrqEntry)
+        ++Entries[Op->getFunction()];
+    for (TraceOp *Op : Ops)
+      if (Op->kind() == TraceOpKind::IrqEntry && Entries[Op->getFunction()] == 1 &&
+          Op->getParent()->isEntryBlock())
+        CompactHandlers.insert(Op->getFunction());
+    for (TraceOp *Op : Ops) {
+      if (Op->kind() != TraceOpKind::SkipEnd)
+        continue;
+      const Instruction *Next = Op->getNextNonDebugInstruction();
+      auto *E = dyn_cast_or_null<EffectOp>(Next);
+      if (!E || E->site() != Op->id())
+        continue;
+      auto It = Effects.find(E->site());
+      if (It == Effects.end() || !effectFitsTable(It->second))
+        continue;
+      MergedSkipEnds.insert(Op);
+      EffectsAfterSkip.insert(E);
+    }
+  }
   for (TraceOp *Op : Ops) {
     if (auto *E = dyn_cast<EffectOp>(Op)) {
       auto It = Effects.find(E->site());
@@ -439,7 +588,7 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
         continue;
       VarList L;
       for (const TraceVarRef &V : It->second.Writes)
-        L.push_back({V.Global, V.Size});
+        L.push_back({varAddr(V.Global), V.Size});
       ++PutUses[L];
     } else if (auto *C = dyn_cast<CheckOp>(Op)) {
       auto It = Invariants.find(C->inv());
@@ -447,7 +596,7 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
         continue;
       VarList L;
       for (const TraceVarRef &V : It->second.Inputs)
-        L.push_back({V.Global, V.Size});
+        L.push_back({varAddr(V.Global), V.Size});
       ++CrcUses[L];
     }
   }

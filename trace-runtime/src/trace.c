@@ -4,6 +4,14 @@
  * section 5.1 (LOG type 6); segments and the anchor-armed rule: DESIGN-BRIEF section 4.
  *
  * Only <stdint.h>/<stddef.h> are used: there is no libc on the mote.
+ *
+ * Code size matters more than speed here (issue 4: a traced image should stay close to the
+ * original's flash). Hence: every record goes through one writer (emit), the entry points are
+ * thin tail calls into it, the header is written once at reset on the motes (not lazily by
+ * every writer), and the table-driven entry points (__wsn_rt_effect_t, __wsn_rt_check_t,
+ * __wsn_rt_checkpoint_t) replace the per-variable call chains the lowering used to emit. Each
+ * entry point sits in its own section, so the linker's --gc-sections drops the ones a program
+ * does not call.
  */
 #include "wsn/trace.h"
 #include "port.h"
@@ -19,7 +27,7 @@ typedef char wsn_check_buf_fits_u16[WSN_TRACE_BUF_SIZE <= 0x8000 ? 1 : -1];
 typedef char wsn_check_seg_min[WSN_TRACE_SEG_SIZE >= 16 ? 1 : -1];
 typedef char wsn_check_irq_depth[WSN_TRACE_IRQ_DEPTH >= 1 && WSN_TRACE_IRQ_DEPTH <= 255 ? 1 : -1];
 
-/* The trace object: .bss, so it costs no flash; __wsn_rt_init writes the header. */
+/* The trace object: .bss, so it costs no flash; the header is written at reset. */
 struct __wsn_trace_buffer __wsn_trace;
 volatile uint16_t __wsn_node_id WSN_PORT_NOINIT;
 volatile uint16_t __wsn_gv_reference;
@@ -28,55 +36,81 @@ volatile uint16_t __wsn_gv_reference;
 __attribute__((weak)) const uint32_t __wsn_module_hash = 0;
 
 /* Runtime state (not part of the file). */
-static uint8_t rt_armed;         /* anchor flag: no checkpoint yet in the current segment */
+/* The AVR assembly core (below) shares these with the C code, hence reserved external names
+ * kept by `used` (also through wsn-cc --whole-program's internalisation). */
+#define rt_armed __wsn_rt_armed
+#define rt_arg3 __wsn_rt_arg3
+#define rt_rec __wsn_rt_rec
+__attribute__((used)) uint8_t rt_armed; /* anchor flag: no checkpoint yet in this segment */
 static uint8_t rt_irq_depth;     /* nesting of instrumented handlers */
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
 static wsn_irq_state_t rt_open_irq; /* interrupt state saved by the open *_begin */
+/* Third field of SEND/RECV (keeps emit at four arguments). */
+__attribute__((used)) volatile uint16_t rt_arg3;
 
 #define HDR (__wsn_trace.hdr)
 /* All flags live in the low byte of the little-endian `flags` field: byte access is cheaper
  * on the 8-bit AVR. */
 #define FLAGS (*(uint8_t *)&__wsn_trace.hdr.flags)
 
-/* Scratch space where a record's tag and fixed fields are assembled before emit() copies them
- * into the ring. One static buffer serves every writer because all of them run with
- * interrupts disabled; it saves a stack frame per entry point on AVR. Largest user: SEND/RECV
- * (tag + three 16-bit varints). */
-static uint8_t rt_rec[1 + 3 * 3];
-
 #define NOINLINE __attribute__((noinline))
+/* Helpers of one caller in practice (the other is garbage-collected when unused). */
+#define INLINE inline __attribute__((always_inline))
+#define SEG WSN_TRACE_SEG_SIZE
 
 /* Write the header once (magic last, so a half-written header never looks valid). The object
  * is zero before (static storage, or __wsn_rt_reset), so only non-zero fields are stored. */
 static NOINLINE void init_locked(void) {
-  if (HDR.magic[0] == 'W')
+  struct __wsn_trace_header *h = &HDR;
+#if defined(__AVR__)
+  /* A pointer the compiler cannot see through: base + displacement stores are half the size
+   * of absolute ones on AVR. */
+  __asm__("" : "+r"(h));
+#endif
+  if (h->magic[0] == 'W')
     return;
 #ifdef WSN_PORT_HOST
   __wsn_port_host_init();
 #endif
-  HDR.version = WSN_TRACE_VERSION;
-  HDR.target = WSN_PORT_TARGET;
-  HDR.node_id = __wsn_node_id;
+  h->version = WSN_TRACE_VERSION;
+  h->target = WSN_PORT_TARGET;
+  h->node_id = __wsn_node_id;
   /* Read through a volatile lvalue: a const weak definition may otherwise be folded to its
    * default even when the module overrides it. */
-  HDR.module_hash = *(const volatile uint32_t *)&__wsn_module_hash;
-  HDR.buf_size = WSN_TRACE_BUF_SIZE;
-  HDR.seg_size = WSN_TRACE_SEG_SIZE;
-  HDR.violation = WSN_TRACE_NO_VIOLATION;
+  h->module_hash = *(const volatile uint32_t *)&__wsn_module_hash;
+  h->buf_size = WSN_TRACE_BUF_SIZE;
+  h->seg_size = WSN_TRACE_SEG_SIZE;
+  h->violation = WSN_TRACE_NO_VIOLATION;
   rt_armed = 1; /* segment 0 is a new segment */
-  HDR.magic[1] = 'T';
-  HDR.magic[2] = 'R';
-  HDR.magic[3] = 'B';
-  HDR.magic[0] = 'W';
+  h->magic[1] = 'T';
+  h->magic[2] = 'R';
+  h->magic[3] = 'B';
+  h->magic[0] = 'W';
 }
 
-void __wsn_rt_init(void) {
+/* used: the reset code calls it by name from assembly, which the optimiser does not see
+ * (wsn-cc --whole-program internalises the runtime). */
+__attribute__((used)) void __wsn_rt_init(void) {
   wsn_irq_state_t s = wsn_port_irq_save();
   init_locked();
   wsn_port_irq_restore(s);
 }
+
+/* On the motes the header is written once at reset, after .data/.bss are set up and before
+ * main (so no writer needs to check for it): avr-libc runs section .init8 there, and the
+ * project's MSP430 reset code (platform/msp430/crt0.S) runs .init.wsn_rtinit. The host keeps
+ * the lazy initialisation (its first record also registers the at-exit trace file). */
+#if defined(__AVR__)
+__attribute__((naked, used, section(".init8"))) static void wsn_init_at_reset(void) {
+  __asm__ __volatile__("call __wsn_rt_init");
+}
+#elif defined(__MSP430__)
+__attribute__((naked, used, section(".init.wsn_rtinit"))) static void wsn_init_at_reset(void) {
+  __asm__ __volatile__("call #__wsn_rt_init");
+}
+#endif
 
 void __wsn_rt_reset(void) {
   wsn_irq_state_t s = wsn_port_irq_save();
@@ -92,22 +126,74 @@ void __wsn_rt_reset(void) {
   wsn_port_irq_restore(s);
 }
 
-/* Advance head past n written bytes. Reaching a segment boundary enters the next segment at
- * once (wrapping after the last one) and arms the anchor flag, so head < buf_size always. */
-static NOINLINE void commit(uint16_t n) {
-  uint16_t head = (uint16_t)(HDR.head + n);
-  if ((head % WSN_TRACE_SEG_SIZE) == 0) {
-    if (head == WSN_TRACE_BUF_SIZE) {
-      head = 0;
-      ++HDR.wraps;
-      FLAGS |= WSN_TRACE_FLAG_WRAPPED;
-    }
-    rt_armed = 1;
+/* On the motes, with the default 256-byte segments, the writer core (enter, reserve,
+ * put_varint and emit, and walk below) is hand-written assembly: clang's code for it is two
+ * to three times as large on AVR and about twice on MSP430. Same behaviour, same bytes:
+ * lit-tests/recording/runtime-{avr,msp430}-matches-host.test run a seeded sequence of every
+ * entry point on the simulators and compare with the host build. -DWSN_TRACE_NO_ASM=1
+ * selects the C code everywhere. */
+#if (defined(__AVR__) || defined(__MSP430__)) && WSN_TRACE_SEG_SIZE == 256 && !WSN_TRACE_NO_ASM
+#define WSN_ASM_CORE 1
+#else
+#define WSN_ASM_CORE 0
+#endif
+/* The assembly routines: the body is the whole function (the asm is parsed for the
+ * function's CPU, also when the runtime is compiled to bitcode for --whole-program). */
+#define WSN_NAKED __attribute__((naked, noinline, used))
+#define WSN_ARG __attribute__((unused)) /* the asm reads the argument registers */
+#define WSN_STR2(x) #x
+#define WSN_STR(x) WSN_STR2(x)
+
+#if !WSN_ASM_CORE
+/* Writing entered the segment starting at `head`: wrap after the last one, arm the anchor
+ * flag. Returns the (possibly wrapped) head, always < buf_size. */
+static NOINLINE uint16_t enter(uint16_t head) {
+  if (head == WSN_TRACE_BUF_SIZE) {
+    head = 0;
+    ++HDR.wraps;
+    FLAGS |= WSN_TRACE_FLAG_WRAPPED;
   }
-  HDR.head = head;
+  rt_armed = 1;
+  return head;
 }
 
-/* Unsigned LEB128 of a 16-bit and of a 32-bit value; return the end. */
+/* Reserve a record of n bytes (tag included) in the ring, write its tag and return where the
+ * rest goes. A record never straddles a segment: when it does not fit in what is left of the
+ * current one, one PAD byte (0x00) ends that segment (the decoder ignores the rest of it) and
+ * the record starts the next. Returns NULL when nothing may be written (frozen; a record
+ * larger than a segment, which marks the trace DROPPED). Interrupts must be disabled. */
+static NOINLINE uint8_t *reserve(uint8_t tag, uint16_t n) {
+  uint16_t head, room;
+  uint8_t *p;
+#ifdef WSN_PORT_HOST
+  init_locked();
+#endif
+  if (FLAGS & WSN_TRACE_FLAG_FROZEN)
+    return NULL;
+  if (n > SEG) {
+    FLAGS |= WSN_TRACE_FLAG_DROPPED;
+    return NULL;
+  }
+  head = HDR.head;
+  room = (uint16_t)(SEG - head % SEG);
+  if (room < n) {
+    __wsn_trace.data[head] = WSN_REC_PAD;
+    head = enter((uint16_t)(head + room));
+  }
+  /* LOG type 4: the first anchor reached in a segment writes a checkpoint, which disarms the
+   * flag; done before the head moves, so a record that fills the segment exactly re-arms. */
+  if (tag == WSN_REC_CHECKPOINT)
+    rt_armed = 0;
+  p = &__wsn_trace.data[head];
+  head = (uint16_t)(head + n);
+  if (head % SEG == 0)
+    head = enter(head);
+  HDR.head = head;
+  *p = tag;
+  return p + 1;
+}
+
+/* Unsigned LEB128 of a 16-bit value; returns the end. */
 static NOINLINE uint8_t *put_varint(uint8_t *p, uint16_t v) {
   while (v >= 0x80u) {
     *p++ = (uint8_t)(v | 0x80u);
@@ -117,92 +203,324 @@ static NOINLINE uint8_t *put_varint(uint8_t *p, uint16_t v) {
   return p;
 }
 
-static NOINLINE uint8_t *put_varint32(uint8_t *p, uint32_t v) {
-  while (v >= 0x80u) {
-    *p++ = (uint8_t)(v | 0x80u);
-    v >>= 7;
+#endif /* !WSN_ASM_CORE */
+
+/* `kind` of emit: the tag plus which fields follow the first one. */
+#define F_B 0x10u   /* a second field b */
+#define F_C 0x20u   /* a third field (rt_arg3) */
+#define F_RAW 0x40u /* b is the raw little-endian 16-bit checksum of CHECK/VIOLATION */
+#define TAG(kind) ((uint8_t)((kind) & 0x0Fu))
+
+/* The one record writer: tag, varint a, then b and c as `kind` says, then `extra` payload
+ * bytes the caller writes through the returned pointer (NULL: nothing may be written).
+ * The fields are assembled first, since the record's size decides where it starts; one static
+ * scratch serves every writer because all of them run with interrupts disabled (and it saves
+ * a stack frame on AVR). Interrupts must be disabled. */
+__attribute__((used)) uint8_t rt_rec[3 * 3];
+#if !WSN_ASM_CORE
+static NOINLINE uint8_t *emit(uint16_t a, uint8_t kind, uint16_t b, uint16_t extra) {
+  uint8_t *const rec = rt_rec;
+  uint8_t *e = put_varint(rec, a), *p, *q;
+  if (kind & F_RAW) {
+    e[0] = (uint8_t)b;
+    e[1] = (uint8_t)(b >> 8);
+    e += 2;
+  } else if (kind & F_B) {
+    e = put_varint(e, b);
   }
-  *p++ = (uint8_t)v;
+  if (kind & F_C)
+    e = put_varint(e, rt_arg3);
+  p = reserve(TAG(kind), (uint16_t)(1 + (e - rec) + extra));
+  if (p) {
+    /* volatile: a plain loop becomes a memcpy call, and there is no libc on the mote. */
+    volatile uint8_t *d = p;
+    for (q = rec; q != e;)
+      *d++ = *q++;
+    p = (uint8_t *)d;
+  }
   return p;
 }
 
-/* Write a record: the n bytes assembled in `rec` (tag and fixed fields) followed by `extra`
- * payload bytes the caller fills through the returned pointer. When the record does not fit
- * in what is left of the current segment, one PAD byte (0x00) ends the segment there (the
- * decoder ignores the rest of it) and the record starts the next segment. Returns NULL when
- * nothing may be written (frozen; record larger than a segment, which marks the trace
- * DROPPED). Interrupts must be disabled. */
-static NOINLINE uint8_t *emit(const uint8_t *rec, uint8_t n, uint16_t extra) {
-  uint16_t total, room;
-  uint8_t *p;
-  init_locked();
-  if (FLAGS & WSN_TRACE_FLAG_FROZEN)
-    return NULL;
-  if (extra > (uint16_t)(WSN_TRACE_SEG_SIZE - n)) {
-    FLAGS |= WSN_TRACE_FLAG_DROPPED;
-    return NULL;
-  }
-  total = (uint16_t)(n + extra);
-  room = (uint16_t)(WSN_TRACE_SEG_SIZE - HDR.head % WSN_TRACE_SEG_SIZE);
-  if (room < total) {
-    __wsn_trace.data[HDR.head] = WSN_REC_PAD;
-    commit(room);
-  }
-  p = &__wsn_trace.data[HDR.head];
-  /* LOG type 4: the first anchor reached in a segment writes a checkpoint, which disarms the
-   * flag; done before commit, which re-arms it if this record fills the segment exactly. */
-  if (rec[0] == WSN_REC_CHECKPOINT)
-    rt_armed = 0;
-  commit(total);
-  {
-    /* volatile: a plain loop becomes a memcpy call, and there is no libc on the mote. */
-    volatile uint8_t *d = p;
-    while (n--)
-      *d++ = *rec++;
-    return (uint8_t *)d;
-  }
+#elif defined(__AVR__)
+/* uint8_t *emit(uint16_t a r25:24, uint8_t kind r22, uint16_t b r21:20, uint16_t extra
+ * r19:18), as the C version: fields into rt_rec (X), the record's size, then the ring (head
+ * in Z; one PAD and the next segment when it does not fit; entering a segment wraps at
+ * buf_size and arms the anchor flag), tag and fields copied, payload pointer returned (0:
+ * frozen or too large, which sets DROPPED). Uses only call-clobbered registers; r1 stays 0. */
+#define emit __wsn_rt_emit
+WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_ARG uint16_t b,
+                                 WSN_ARG uint16_t extra) {
+  __asm__ __volatile__(
+      "  ldi r26, lo8(__wsn_rt_rec)\n"
+      "  ldi r27, hi8(__wsn_rt_rec)\n"
+      "  rcall .Lwsn_vput\n"           /* a */
+      "  sbrs r22, 6\n"                /* F_RAW: b as two raw bytes */
+      "  rjmp 1f\n"
+      "  st X+, r20\n"
+      "  st X+, r21\n"
+      "1:\n"
+      "  movw r24, r20\n"
+      "  sbrc r22, 4\n"                /* F_B: b as a varint */
+      "  rcall .Lwsn_vput\n"
+      "  sbrs r22, 5\n"                /* F_C: rt_arg3 as a varint */
+      "  rjmp 2f\n"
+      "  lds r24, __wsn_rt_arg3\n"
+      "  lds r25, __wsn_rt_arg3+1\n"
+      "  rcall .Lwsn_vput\n"
+      "2:\n"
+      "  mov r23, r26\n"               /* r23 = bytes of fields (1..9) */
+      "  subi r23, lo8(__wsn_rt_rec)\n"
+      "  lds r24, __wsn_trace+18\n"    /* flags */
+      "  sec\n"                        /* n = extra + fields + 1 (the tag) */
+      "  adc r18, r23\n"
+      "  adc r19, r1\n"
+      "  brcs 3f\n"
+      "  sbrc r24, 2\n"                /* frozen: nothing */
+      "  rjmp .Lwsn_null\n"
+      "  cpi r18, 1\n"                 /* n > 256: larger than a segment */
+      "  ldi r25, 1\n"
+      "  cpc r19, r25\n"
+      "  brlo 4f\n"
+      "3:\n"
+      "  ori r24, 8\n"                 /* DROPPED */
+      "  sts __wsn_trace+18, r24\n"
+      ".Lwsn_null:\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "  ret\n"
+      "4:\n"
+      "  lds r30, __wsn_trace+16\n"    /* Z = head */
+      "  lds r31, __wsn_trace+17\n"
+      "  mov r24, r30\n"               /* (head % 256) + n > 256: PAD, next segment */
+      "  clr r25\n"
+      "  add r24, r18\n"
+      "  adc r25, r19\n"
+      "  ldi r20, 1\n"
+      "  cpi r24, 1\n"
+      "  cpc r25, r20\n"
+      "  brlo 5f\n"
+      "  movw r26, r30\n"
+      "  subi r26, lo8(-(__wsn_trace+32))\n"
+      "  sbci r27, hi8(-(__wsn_trace+32))\n"
+      "  st X, r1\n"
+      "  clr r30\n"
+      "  inc r31\n"
+      "  rcall .Lwsn_enter\n"
+      "5:\n"
+      "  mov r24, r22\n"               /* the tag; a checkpoint disarms before head moves */
+      "  andi r24, 15\n"
+      "  cpi r24, 6\n"
+      "  brne 6f\n"
+      "  sts __wsn_rt_armed, r1\n"
+      "6:\n"
+      "  movw r26, r30\n"              /* X = &data[head] */
+      "  subi r26, lo8(-(__wsn_trace+32))\n"
+      "  sbci r27, hi8(-(__wsn_trace+32))\n"
+      "  add r30, r18\n"               /* head += n; a full segment enters the next */
+      "  adc r31, r19\n"
+      "  tst r30\n"
+      "  brne 7f\n"
+      "  rcall .Lwsn_enter\n"
+      "7:\n"
+      "  sts __wsn_trace+17, r31\n"
+      "  sts __wsn_trace+16, r30\n"
+      "  st X+, r24\n"                 /* tag, then the fields */
+      "  ldi r30, lo8(__wsn_rt_rec)\n"
+      "  ldi r31, hi8(__wsn_rt_rec)\n"
+      "8:\n"
+      "  ld r0, Z+\n"
+      "  st X+, r0\n"
+      "  dec r23\n"
+      "  brne 8b\n"
+      "  movw r24, r26\n"
+      "  ret\n"
+      /* Z = the start of the segment writing enters: 0 after the last one (wraps += 1, flag
+       * WRAPPED), and the anchor flag is armed. Clobbers r0, r20; keeps X, r18-r19, r22-r24. */
+      ".Lwsn_enter:\n"
+      "  cpi r30, lo8(" WSN_STR(WSN_TRACE_BUF_SIZE) ")\n"
+      "  ldi r20, hi8(" WSN_STR(WSN_TRACE_BUF_SIZE) ")\n"
+      "  cpc r31, r20\n"
+      "  brne 2f\n"
+      "  ldi r30, lo8(__wsn_trace+20)\n"
+      "  ldi r31, hi8(__wsn_trace+20)\n"
+      "1:\n"                           /* the 32-bit wraps counter, carry by carry */
+      "  ld r0, Z\n"
+      "  inc r0\n"
+      "  st Z+, r0\n"
+      "  brne 3f\n"
+      "  cpi r30, lo8(__wsn_trace+24)\n"
+      "  brne 1b\n"
+      "3:\n"
+      "  lds r20, __wsn_trace+18\n"
+      "  ori r20, 1\n"
+      "  sts __wsn_trace+18, r20\n"
+      "  clr r30\n"
+      "  clr r31\n"
+      "2:\n"
+      "  ldi r20, 1\n"
+      "  sts __wsn_rt_armed, r20\n"
+      "  ret\n"
+      /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
+      ".Lwsn_vput:\n"
+      "  cpi r24, 0x80\n"
+      "  cpc r25, r1\n"
+      "  brlo 1f\n"
+      "  mov r0, r24\n"
+      "  set\n"
+      "  bld r0, 7\n"
+      "  st X+, r0\n"
+      "  lsl r24\n"                    /* r25:24 >>= 7 */
+      "  rol r25\n"
+      "  mov r24, r25\n"
+      "  ldi r25, 0\n"
+      "  rol r25\n"
+      "  rjmp .Lwsn_vput\n"
+      "1:\n"
+      "  st X+, r24\n"
+      "  ret\n");
 }
-
-/* A record of a tag and `nf` (1..3) fields, all varints except the raw little-endian 16-bit
- * checksum (second field) of CHECK/VIOLATION. Interrupts must be disabled. */
-static NOINLINE void emit_fields(uint8_t tag, uint8_t nf, uint16_t a, uint16_t b, uint16_t c) {
-  uint8_t *const rec = rt_rec;
-  uint8_t *p = rec;
-  *p++ = tag;
-  p = put_varint(p, a);
-  if (nf > 1) {
-    if (tag >= WSN_REC_CHECK) {
-      *p++ = (uint8_t)b;
-      *p++ = (uint8_t)(b >> 8);
-    } else {
-      p = put_varint(p, b);
-    }
-  }
-  if (nf > 2)
-    p = put_varint(p, c);
-  emit(rec, (uint8_t)(p - rec), 0);
+#else /* MSP430 */
+/* The same for MSP430: a r12, kind r13, b r14, extra r15, result r12; fields assembled at
+ * r11, head in r14, the record pointer in r13. Only r11-r15 (call-clobbered) are used. */
+#define emit __wsn_rt_emit
+WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_ARG uint16_t b,
+                                 WSN_ARG uint16_t extra) {
+  __asm__ __volatile__(
+      "  mov #__wsn_rt_rec, r11\n"
+      "  call #.Lwsn_vput\n"            /* a */
+      "  bit #0x40, r13\n"              /* F_RAW */
+      "  jz 1f\n"
+      "  mov.b r14, 0(r11)\n"
+      "  swpb r14\n"
+      "  mov.b r14, 1(r11)\n"
+      "  incd r11\n"
+      "  jmp 2f\n"
+      "1:\n"
+      "  bit #0x10, r13\n"              /* F_B */
+      "  jz 2f\n"
+      "  mov r14, r12\n"
+      "  call #.Lwsn_vput\n"
+      "2:\n"
+      "  bit #0x20, r13\n"              /* F_C */
+      "  jz 3f\n"
+      "  mov &__wsn_rt_arg3, r12\n"
+      "  call #.Lwsn_vput\n"
+      "3:\n"
+      "  sub #__wsn_rt_rec, r11\n"      /* r11 = bytes of fields */
+      "  add r11, r15\n"                /* n = extra + fields + 1 */
+      "  jc .Lwsn_drop\n"
+      "  inc r15\n"
+      "  jc .Lwsn_drop\n"
+      "  bit.b #4, &__wsn_trace+18\n"   /* frozen */
+      "  jnz .Lwsn_null\n"
+      "  cmp #257, r15\n"               /* larger than a segment */
+      "  jlo 4f\n"
+      ".Lwsn_drop:\n"
+      "  bis.b #8, &__wsn_trace+18\n"
+      ".Lwsn_null:\n"
+      "  clr r12\n"
+      "  ret\n"
+      "4:\n"
+      "  mov &__wsn_trace+16, r14\n"    /* head */
+      "  mov.b r14, r12\n"              /* (head % 256) + n > 256: PAD, next segment */
+      "  add r15, r12\n"
+      "  cmp #257, r12\n"
+      "  jlo 5f\n"
+      "  clr.b __wsn_trace+32(r14)\n"
+      "  and #0xff00, r14\n"
+      "  add #0x100, r14\n"
+      "  call #.Lwsn_enter\n"
+      "5:\n"
+      "  mov.b r13, r12\n"              /* the tag; a checkpoint disarms before head moves */
+      "  and #15, r12\n"
+      "  cmp #6, r12\n"
+      "  jne 6f\n"
+      "  clr.b &__wsn_rt_armed\n"
+      "6:\n"
+      "  mov r14, r13\n"                /* r13 = &data[head] */
+      "  add #__wsn_trace+32, r13\n"
+      "  add r15, r14\n"                /* head += n; a full segment enters the next */
+      "  tst.b r14\n"
+      "  jnz 7f\n"
+      "  call #.Lwsn_enter\n"
+      "7:\n"
+      "  mov r14, &__wsn_trace+16\n"
+      "  mov.b r12, 0(r13)\n"           /* tag, then the fields */
+      "  inc r13\n"
+      "  mov #__wsn_rt_rec, r12\n"
+      "8:\n"
+      "  mov.b @r12+, r14\n"
+      "  mov.b r14, 0(r13)\n"
+      "  inc r13\n"
+      "  dec r11\n"
+      "  jnz 8b\n"
+      "  mov r13, r12\n"
+      "  ret\n"
+      /* r14 = the start of the segment writing enters: 0 after the last one (wraps += 1, flag
+       * WRAPPED); arms the anchor flag. */
+      ".Lwsn_enter:\n"
+      "  cmp #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
+      "  jne 1f\n"
+      "  clr r14\n"
+      "  inc &__wsn_trace+20\n"
+      "  adc &__wsn_trace+22\n"
+      "  bis.b #1, &__wsn_trace+18\n"
+      "1:\n"
+      "  mov.b #1, &__wsn_rt_armed\n"
+      "  ret\n"
+      /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
+      ".Lwsn_vput:\n"
+      "  cmp #0x80, r12\n"
+      "  jlo 1f\n"
+      "  mov.b r12, 0(r11)\n"
+      "  bis.b #0x80, 0(r11)\n"
+      "  inc r11\n"
+      "  rla r12\n"                     /* r12 >>= 7: bits 7..14 via swpb, bit 15 from carry */
+      "  swpb r12\n"
+      "  mov.b r12, r12\n"
+      "  jnc .Lwsn_vput\n"
+      "  bis #0x100, r12\n"
+      "  jmp .Lwsn_vput\n"
+      "1:\n"
+      "  mov.b r12, 0(r11)\n"
+      "  inc r11\n"
+      "  ret\n");
 }
+#endif /* !WSN_ASM_CORE */
 
-/* A locked record of a tag and varint fields; ENTRY/EXIT also reset #gv_reference in the same
- * atomic step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */
-static NOINLINE void record(uint8_t tag, uint8_t nf, uint16_t a, uint16_t b, uint16_t c) {
+/* A locked record without payload; ENTRY/EXIT also reset #gv_reference in the same atomic
+ * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */
+static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  emit_fields(tag, nf, a, b, c);
-  if (tag <= WSN_REC_EXIT)
+  emit(a, kind, b, 0);
+  if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
 }
 
-void __wsn_rt_entry(uint16_t fid) { record(WSN_REC_ENTRY, 1, fid, 0, 0); }
-void __wsn_rt_exit(uint16_t fid) { record(WSN_REC_EXIT, 1, fid, 0, 0); }
-void __wsn_rt_sched(uint16_t task) { record(WSN_REC_SCHED, 1, task, 0, 0); }
-void __wsn_rt_skip_begin(uint16_t site) { record(WSN_REC_SKIP_BEGIN, 1, site, 0, 0); }
-void __wsn_rt_skip_end(uint16_t site) { record(WSN_REC_SKIP_END, 1, site, 0, 0); }
+void __wsn_rt_entry(uint16_t fid) { record(fid, WSN_REC_ENTRY, 0); }
+void __wsn_rt_exit(uint16_t fid) { record(fid, WSN_REC_EXIT, 0); }
+void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
+void __wsn_rt_skip_begin(uint16_t site) { record(site, WSN_REC_SKIP_BEGIN, 0); }
+void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
-  record(WSN_REC_SEND, 3, site, seq, dest);
+  wsn_irq_state_t s = wsn_port_irq_save();
+  rt_arg3 = dest;
+  emit(site, WSN_REC_SEND | F_B | F_C, seq, 0);
+  wsn_port_irq_restore(s);
 }
 void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
-  record(WSN_REC_RECV, 3, site, sender, seq);
+  wsn_irq_state_t s = wsn_port_irq_save();
+  rt_arg3 = seq;
+  emit(site, WSN_REC_RECV | F_B | F_C, sender, 0);
+  wsn_port_irq_restore(s);
+}
+/* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits). */
+void __wsn_rt_input16(uint16_t site, uint16_t value) {
+  record(site, WSN_REC_INPUT | F_B, value);
+}
+void __wsn_rt_input8(uint8_t site, uint8_t value) {
+  record(site, WSN_REC_INPUT | F_B, value);
 }
 
 /* LOG type 2 at a handler: the interrupted context's count goes into the record, is saved
@@ -211,55 +529,84 @@ void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
 void __wsn_rt_irq_entry(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint16_t count = __wsn_gv_reference;
-  emit_fields(WSN_REC_IRQ, 2, irq, count, 0);
-  if (rt_irq_depth < WSN_TRACE_IRQ_DEPTH)
-    rt_irq_saved[rt_irq_depth] = count;
+  uint8_t d = rt_irq_depth;
+  emit(irq, WSN_REC_IRQ | F_B, count, 0);
+  if (d < WSN_TRACE_IRQ_DEPTH)
+    rt_irq_saved[d] = count;
   else
     FLAGS |= WSN_TRACE_FLAG_DROPPED;
-  ++rt_irq_depth;
+  rt_irq_depth = (uint8_t)(d + 1);
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
 }
 
 void __wsn_rt_irq_exit(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  emit_fields(WSN_REC_IRQ_EXIT, 1, irq, 0, 0);
-  if (rt_irq_depth) {
-    --rt_irq_depth;
-    __wsn_gv_reference =
-        rt_irq_depth < WSN_TRACE_IRQ_DEPTH ? rt_irq_saved[rt_irq_depth] : 0;
+  uint8_t d = rt_irq_depth;
+  emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+  if (d) {
+    rt_irq_depth = --d;
+    __wsn_gv_reference = d < WSN_TRACE_IRQ_DEPTH ? rt_irq_saved[d] : 0;
   }
   wsn_port_irq_restore(s);
 }
 
-void __wsn_rt_input(uint16_t site, uint32_t value) {
-  uint8_t *const rec = rt_rec;
-  uint8_t *p = rec;
+/* The same records for handlers that keep the interrupted count themselves (what the
+ * lowering emits: the count lives in the handler's frame from entry to exit, so nesting has
+ * no depth limit and the runtime keeps no stack of counts). */
+uint16_t __wsn_rt_irq_enter(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  *p++ = WSN_REC_INPUT;
-  p = put_varint(p, site);
-  p = put_varint32(p, value);
-  emit(rec, (uint8_t)(p - rec), 0);
+  uint16_t count = __wsn_gv_reference;
+  emit(irq, WSN_REC_IRQ | F_B, count, 0);
+  __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
+  return count;
+}
+
+void __wsn_rt_irq_leave(uint16_t irq, uint16_t count) {
+  wsn_irq_state_t s = wsn_port_irq_save();
+  emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+  __wsn_gv_reference = count;
+  wsn_port_irq_restore(s);
+}
+
+void __wsn_rt_input(uint16_t site, uint32_t value) {
+  if (value <= 0xFFFFu) {
+    __wsn_rt_input16(site, (uint16_t)value);
+  } else {
+    /* Over 16 bits: the value's varint is assembled here (at most 5 bytes). */
+    uint8_t v[5], n = 0, *p;
+    wsn_irq_state_t s = wsn_port_irq_save();
+    while (value >= 0x80u) {
+      v[n++] = (uint8_t)(value | 0x80u);
+      value >>= 7;
+    }
+    v[n++] = (uint8_t)value;
+    p = emit(site, WSN_REC_INPUT, 0, n);
+    if (p) {
+      volatile uint8_t *d = p;
+      uint8_t i;
+      for (i = 0; i < n; ++i)
+        d[i] = v[i];
+    }
+    wsn_port_irq_restore(s);
+  }
 }
 
 /* Open a payload record `tag id len bytes[len]` and leave interrupts disabled until
  * __wsn_rt_record_end. The whole record is reserved (and head moved past it) here. */
 static NOINLINE void open_payload(uint8_t tag, uint16_t id, uint16_t len) {
-  uint8_t *const rec = rt_rec;
-  uint8_t *p = rec;
   rt_open_irq = wsn_port_irq_save();
-  *p++ = tag;
-  p = put_varint(p, id);
-  p = put_varint(p, len);
-  rt_cursor = emit(rec, (uint8_t)(p - rec), len);
+  rt_cursor = emit(id, tag | F_B, len, len);
   rt_left = rt_cursor ? len : 0;
 }
 
 uint8_t __wsn_rt_anchor_armed(void) {
   uint8_t armed;
   wsn_irq_state_t s = wsn_port_irq_save();
+#ifdef WSN_PORT_HOST
   init_locked();
+#endif
   armed = rt_armed && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
   wsn_port_irq_restore(s);
   return armed;
@@ -312,20 +659,28 @@ __attribute__((noinline, used)) void __wsn_violation_hook(uint16_t inv) {
   __asm__ __volatile__("nop" : : "r"(inv) : "memory");
 }
 
-void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc) {
-  uint8_t first_violation = 0;
-  wsn_irq_state_t s = wsn_port_irq_save();
-  emit_fields(ok ? WSN_REC_CHECK : WSN_REC_VIOLATION, 2, inv, crc, 0);
-  ++HDR.checks;
-  if (!ok && !(FLAGS & WSN_TRACE_FLAG_VIOLATION)) {
-    first_violation = 1;
-    HDR.violation = inv;
-    FLAGS |= WSN_TRACE_FLAG_VIOLATION;
-#if WSN_TRACE_BLACKBOX
-    FLAGS |= WSN_TRACE_FLAG_FROZEN;
+/* CHECK / VIOLATION and the header's check counter and violation fields; returns 1 at the
+ * first violation. Interrupts must be disabled. */
+static INLINE uint8_t check_locked(uint16_t inv, uint8_t ok, uint16_t crc) {
+  struct __wsn_trace_header *h = &HDR;
+  emit(inv, (ok ? WSN_REC_CHECK : WSN_REC_VIOLATION) | F_RAW, crc, 0);
+#if defined(__AVR__)
+  __asm__("" : "+r"(h)); /* base + displacement accesses: smaller on AVR */
 #endif
-  }
-  wsn_port_irq_restore(s);
+  ++h->checks;
+  if (ok || (h->flags & WSN_TRACE_FLAG_VIOLATION))
+    return 0;
+  h->violation = inv;
+#if WSN_TRACE_BLACKBOX
+  h->flags |= WSN_TRACE_FLAG_VIOLATION | WSN_TRACE_FLAG_FROZEN;
+#else
+  h->flags |= WSN_TRACE_FLAG_VIOLATION;
+#endif
+  return 1;
+}
+
+/* The hooks after a check: the check hook always, the violation hook at the first one. */
+static INLINE void check_hooks(uint16_t inv, uint8_t first_violation) {
   __wsn_check_hook(inv);
   if (first_violation) {
 #ifdef WSN_PORT_HOST
@@ -335,16 +690,236 @@ void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc) {
   }
 }
 
-/* CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF by the caller, MSB first, no final xor). */
+void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc) {
+  uint8_t first_violation;
+  wsn_irq_state_t s = wsn_port_irq_save();
+  first_violation = check_locked(inv, ok, crc);
+  wsn_port_irq_restore(s);
+  check_hooks(inv, first_violation);
+}
+
+/* CRC-16/CCITT-FALSE of one byte (poly 0x1021, MSB first). */
+static NOINLINE uint16_t crc_byte(uint16_t crc, uint8_t b) {
+  uint8_t i;
+  crc ^= (uint16_t)((uint16_t)b << 8);
+  for (i = 0; i < 8; ++i)
+    crc = (crc & 0x8000u) ? (uint16_t)((crc << 1) ^ 0x1021u) : (uint16_t)(crc << 1);
+  return crc;
+}
+
+/* CRC-16/CCITT-FALSE (init 0xFFFF by the caller, no final xor). */
 uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n) {
   const uint8_t *b = (const uint8_t *)p;
+  while (n--)
+    crc = crc_byte(crc, *b++);
+  return crc;
+}
+
+/*---------------------------------------------------------------------------------------------
+ * Table-driven records (spec/trace-format.md section 4). The lowering describes an effect,
+ * a check or a checkpoint by one constant table, so that a site costs one call:
+ *
+ *   effect      id u16, len u16, flags u8, n u8, n x (addr, size u8)
+ *   check       id u16, n u8, n x (addr, size u8)
+ *   checkpoint  id u16, len u16, n u8, n x (addr, size u8)
+ *
+ * All little-endian; addr is pointer-sized (2 bytes on AVR and MSP430, 8 on a 64-bit host);
+ * a variable larger than 255 bytes takes several pairs.
+ *
+ * Effect flags: bit 0 = write SKIP_END id first (the skip span's end and the effect in one
+ * atomic step), bits 1-2 = bytes of the return value (0-2, little-endian, from `ret`), which
+ * come first in the payload. The (addr, size) pairs list the variables in trace-map order;
+ * `len` is the payload length. On AVR the table lives in flash (read with lpm); elsewhere it
+ * is ordinary constant data.
+ *-------------------------------------------------------------------------------------------*/
+#if defined(__AVR__)
+static inline __attribute__((always_inline)) uint8_t tbl8(uintptr_t a) {
+  uint8_t r;
+  __asm__("lpm %0, Z" : "=r"(r) : "z"(a));
+  return r;
+}
+#else
+#define tbl8(a) (*(const uint8_t *)(a))
+#endif
+
+static NOINLINE uint16_t tbl16(uintptr_t a) {
+  return (uint16_t)(tbl8(a) | ((uint16_t)tbl8(a + 1) << 8));
+}
+
+/* A variable's address in a table: pointer-sized, little-endian (2 bytes on the motes). */
+#define ASZ ((uint8_t)sizeof(uintptr_t))
+#if UINTPTR_MAX == 0xFFFFu
+#define tbladdr(a) ((uintptr_t)tbl16(a))
+#else
+static uintptr_t tbladdr(uintptr_t a) {
+  uintptr_t v = 0;
+  uint8_t i = ASZ;
+  while (i--)
+    v = (v << 8) | tbl8(a + i);
+  return v;
+}
+#endif
+
+/* Walk n (addr, size) pairs at t: copy the bytes to dst, or, with dst NULL, fold them into
+ * the CRC. Returns the CRC. Interrupts must be disabled. */
+#if !WSN_ASM_CORE
+static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
+  uint16_t crc = 0xFFFFu;
+  uint8_t n = tbl8(t);
+  volatile uint8_t *d = dst; /* volatile: no memcpy call */
   while (n--) {
-    uint8_t i;
-    crc ^= (uint16_t)((uint16_t)*b++ << 8);
-    for (i = 0; i < 8; ++i)
-      crc = (crc & 0x8000u) ? (uint16_t)((crc << 1) ^ 0x1021u) : (uint16_t)(crc << 1);
+    const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
+    uint8_t size = tbl8(t + 1 + ASZ);
+    t += 1 + ASZ;
+    while (size--) {
+      uint8_t b = *src++;
+      if (d)
+        *d++ = b;
+      else
+        crc = crc_byte(crc, b);
+    }
   }
   return crc;
+}
+#elif defined(__AVR__)
+/* The same in AVR assembly: table in Z (flash, lpm), variable in Y, destination in X; the
+ * CRC-16/CCITT-FALSE step inline (crc ^= b << 8, then 8 x shift left, ^ 0x1021 on carry). */
+#define walk __wsn_rt_walk
+WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
+  __asm__ __volatile__(
+      "  push r28\n"
+      "  push r29\n"
+      "  movw r30, r24\n"
+      "  movw r26, r22\n"
+      "  ldi r24, 0xff\n"
+      "  ldi r25, 0xff\n"
+      "  lpm r23, Z+\n"               /* number of pairs */
+      "1:\n"
+      "  subi r23, 1\n"
+      "  brcs 5f\n"
+      "  lpm r28, Z+\n"               /* Y = address */
+      "  lpm r29, Z+\n"
+      "  lpm r22, Z+\n"               /* size */
+      "2:\n"
+      "  subi r22, 1\n"
+      "  brcs 1b\n"
+      "  ld r0, Y+\n"
+      "  adiw r26, 0\n"               /* no destination: CRC */
+      "  breq 3f\n"
+      "  st X+, r0\n"
+      "  rjmp 2b\n"
+      "3:\n"
+      "  eor r25, r0\n"
+      "  ldi r21, 8\n"
+      "4:\n"
+      "  lsl r24\n"
+      "  rol r25\n"
+      "  brcc 6f\n"
+      "  ldi r20, 0x21\n"
+      "  eor r24, r20\n"
+      "  ldi r20, 0x10\n"
+      "  eor r25, r20\n"
+      "6:\n"
+      "  dec r21\n"
+      "  brne 4b\n"
+      "  rjmp 2b\n"
+      "5:\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  ret\n");
+}
+#else /* MSP430 */
+/* The same for MSP430: table r15 (read bytewise: the pairs are not word aligned), variable
+ * r11, destination r13, CRC r12, pairs r14, size r10, bit count r9. */
+#define walk __wsn_rt_walk
+WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
+  __asm__ __volatile__(
+      "  push r10\n"
+      "  push r9\n"
+      "  mov r12, r15\n"
+      "  mov #-1, r12\n"
+      "  mov.b @r15+, r14\n"
+      "1:\n"
+      "  dec r14\n"                     /* borrow (C clear): no pair left */
+      "  jnc 5f\n"
+      "  mov.b @r15+, r11\n"
+      "  mov.b @r15+, r10\n"
+      "  swpb r10\n"
+      "  bis r10, r11\n"
+      "  mov.b @r15+, r10\n"
+      "2:\n"
+      "  dec r10\n"
+      "  jnc 1b\n"
+      "  mov.b @r11+, r9\n"
+      "  tst r13\n"
+      "  jz 3f\n"
+      "  mov.b r9, 0(r13)\n"
+      "  inc r13\n"
+      "  jmp 2b\n"
+      "3:\n"
+      "  swpb r9\n"
+      "  xor r9, r12\n"
+      "  mov #8, r9\n"
+      "4:\n"
+      "  rla r12\n"
+      "  jnc 6f\n"
+      "  xor #0x1021, r12\n"
+      "6:\n"
+      "  dec r9\n"
+      "  jnz 4b\n"
+      "  jmp 2b\n"
+      "5:\n"
+      "  pop r9\n"
+      "  pop r10\n"
+      "  ret\n");
+}
+#endif
+
+void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
+  wsn_irq_state_t s = wsn_port_irq_save();
+  uint16_t id = tbl16(t);
+  uint8_t flags = tbl8(t + 4);
+  uint8_t *p;
+  if (flags & 1u)
+    emit(id, WSN_REC_SKIP_END, 0, 0);
+  p = emit(id, WSN_REC_EFFECT | F_B, tbl16(t + 2), tbl16(t + 2));
+  if (p) {
+    flags >>= 1;
+    while (flags--) {
+      *p++ = (uint8_t)ret;
+      ret >>= 8;
+    }
+    walk(t + 5, p);
+  }
+  wsn_port_irq_restore(s);
+}
+
+void __wsn_rt_check_t(uintptr_t t, uint8_t ok) {
+  wsn_irq_state_t s = wsn_port_irq_save();
+  uint16_t inv = tbl16(t);
+  uint8_t first_violation = check_locked(inv, ok, walk(t + 2, NULL));
+  /* The hooks run before interrupts come back, as when the lowering wrapped the call; then
+   * the check counts as one reference (a count point, spec/instrumentation.md section 8). */
+  check_hooks(inv, first_violation);
+  ++__wsn_gv_reference;
+  wsn_port_irq_restore(s);
+}
+
+void __wsn_rt_checkpoint_t(uintptr_t t) {
+  wsn_irq_state_t s = wsn_port_irq_save();
+#ifdef WSN_PORT_HOST
+  init_locked();
+#endif
+  if (rt_armed) {
+    uint16_t len = tbl16(t + 2);
+    uint8_t *p = emit(tbl16(t), WSN_REC_CHECKPOINT | F_B, len, len);
+    if (p) {
+      walk(t + 4, p);
+      /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5). */
+      __wsn_gv_reference = 0;
+    }
+  }
+  wsn_port_irq_restore(s);
 }
 
 void __wsn_rt_drain(void (*put)(uint8_t)) {

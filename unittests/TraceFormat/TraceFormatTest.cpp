@@ -298,6 +298,110 @@ TEST_F(TraceFormat, NestedHandlersRestoreCounts) {
   EXPECT_EQ(R[2].Fields[1], 2u);
 }
 
+// A table of the table-driven entry points (trace.c): the little-endian head bytes, the
+// pair count, then (pointer-sized address, size) pairs.
+struct Table {
+  std::vector<uint8_t> B;
+  Table &u8(uint8_t V) {
+    B.push_back(V);
+    return *this;
+  }
+  Table &u16(uint16_t V) { return u8(uint8_t(V)).u8(uint8_t(V >> 8)); }
+  Table &pairs(std::initializer_list<std::pair<const void *, uint8_t>> Vars) {
+    u8(uint8_t(Vars.size()));
+    for (auto [P, Size] : Vars) {
+      uintptr_t A = reinterpret_cast<uintptr_t>(P);
+      for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+        u8(uint8_t(A >> (8 * I)));
+      u8(Size);
+    }
+    return *this;
+  }
+  uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
+};
+
+// The table-driven entry points write the same records as the call chains they replace
+// (the lowering's default), with the count rules of spec/instrumentation.md section 11.
+TEST_F(TraceFormat, TableEntryPointsRoundTrip) {
+  TraceWriter W = makeWriter();
+  uint8_t G1[3] = {1, 2, 3};
+  uint16_t G2 = 0xBEEF;
+  uint8_t Big[200];
+  for (unsigned I = 0; I < sizeof(Big); ++I)
+    Big[I] = uint8_t(I * 7);
+
+  // Checkpoint of two globals: armed at the start of segment 0, count reset to 0.
+  Table Ck;
+  Ck.u16(4).u16(5).pairs({{G1, 3}, {&G2, 2}});
+  __wsn_gv_reference = 9;
+  __wsn_rt_checkpoint_t(Ck.addr());
+  W.checkpoint(4, std::vector<uint8_t>{1, 2, 3, 0xEF, 0xBE});
+  EXPECT_EQ(__wsn_gv_reference, 0);
+  // Not armed any more: nothing written, the count stays.
+  __wsn_gv_reference = 3;
+  __wsn_rt_checkpoint_t(Ck.addr());
+  EXPECT_EQ(__wsn_gv_reference, 3);
+
+  // SKIP_END merged into the effect, a 2-byte return value first, one variable in two pairs.
+  Table Ef;
+  Ef.u16(200).u16(2 + 150).u8(1 | (2 << 1)).pairs({{Big, 100}, {Big + 100, 50}});
+  __wsn_rt_skip_begin(200);                 W.skipBegin(200);
+  __wsn_rt_effect_t(Ef.addr(), 0x1234);     W.skipEnd(200);
+  std::vector<uint8_t> EfBytes = {0x34, 0x12};
+  EfBytes.insert(EfBytes.end(), Big, Big + 150);
+  W.effect(200, EfBytes);
+  // Without SKIP_END and without a return value.
+  Table Ef2;
+  Ef2.u16(7).u16(1).u8(0).pairs({{G1 + 2, 1}});
+  __wsn_rt_effect_t(Ef2.addr(), 0xFFFF);    W.effect(7, std::vector<uint8_t>{3});
+
+  // Check: CRC-16 over the variables in table order, then the count goes up by one.
+  Table Chk;
+  Chk.u16(300).pairs({{&G2, 2}, {G1, 3}});
+  std::vector<uint8_t> In = {0xEF, 0xBE, 1, 2, 3};
+  __wsn_gv_reference = 7;
+  __wsn_rt_check_t(Chk.addr(), 1);          W.check(300, true, crc16(In));
+  EXPECT_EQ(__wsn_gv_reference, 8);
+
+  // 16-bit inputs: the same INPUT record as the 32-bit entry.
+  __wsn_rt_input16(5, 0x7F);                W.input(5, 0x7F);
+  __wsn_rt_input16(6, 0xFFFF);              W.input(6, 0xFFFF);
+  __wsn_rt_input(7, 0x10000);               W.input(7, 0x10000);
+
+  __wsn_rt_check_t(Chk.addr(), 0);          W.check(300, false, crc16(In));
+  EXPECT_EQ(__wsn_gv_reference, 9);
+  EXPECT_EQ(__wsn_trace.hdr.violation, 300);
+
+  EXPECT_EQ(W.bytes(), std::vector<uint8_t>(runtimeBytes().begin(), runtimeBytes().end()));
+  std::vector<TraceRecord> R = decodeRuntime();
+  ASSERT_EQ(R.size(), 10u);
+  EXPECT_EQ(R[0].Kind, RecordKind::Checkpoint);
+  EXPECT_EQ(R[2].Kind, RecordKind::SkipEnd);
+  EXPECT_EQ(R[3].Kind, RecordKind::Effect);
+  EXPECT_EQ(R[3].Payload, EfBytes);
+  EXPECT_EQ(R[5].Kind, RecordKind::Check);
+  EXPECT_EQ(R[5].Fields[1], crc16(In));
+  EXPECT_EQ(R[9].Kind, RecordKind::Violation);
+}
+
+// A frozen (black-box) trace: table checkpoints neither write nor reset the count; checks
+// still count.
+TEST_F(TraceFormat, TableEntryPointsWhenFrozen) {
+  uint8_t G = 1;
+  Table Chk, Ck;
+  Chk.u16(1).pairs({{&G, 1}});
+  Ck.u16(2).u16(1).pairs({{&G, 1}});
+  __wsn_rt_check_t(Chk.addr(), 0);
+  uint16_t Head = __wsn_trace.hdr.head;
+  __wsn_gv_reference = 4;
+  __wsn_rt_checkpoint_t(Ck.addr());
+  EXPECT_EQ(__wsn_gv_reference, 4);
+  __wsn_rt_check_t(Chk.addr(), 1);
+  EXPECT_EQ(__wsn_gv_reference, 5);
+  EXPECT_EQ(__wsn_trace.hdr.head, Head);
+  EXPECT_EQ(__wsn_trace.hdr.checks, 2u);
+}
+
 TEST_F(TraceFormat, InterruptKeysCountEntryExitRecords) {
   __wsn_rt_entry(1);
   __wsn_gv_reference = 4;

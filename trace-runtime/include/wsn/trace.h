@@ -125,6 +125,10 @@ void __wsn_rt_exit(uint16_t fid);
 void __wsn_rt_irq_entry(uint16_t irq);
 /* LOG 2: IRQ_EXIT irq; restores the interrupted context's #gv_reference. */
 void __wsn_rt_irq_exit(uint16_t irq);
+/* LOG 2, the same records without the runtime's stack of counts: irq_enter returns the
+ * interrupted context's #gv_reference, which the handler passes back to irq_leave. */
+uint16_t __wsn_rt_irq_enter(uint16_t irq);
+void __wsn_rt_irq_leave(uint16_t irq, uint16_t count);
 /* LOG 3: SCHED task. */
 void __wsn_rt_sched(uint16_t task);
 
@@ -143,6 +147,10 @@ void __wsn_rt_record_end(void);
 
 /* LOG 5: INPUT site value (value already masked to the used bits). */
 void __wsn_rt_input(uint16_t site, uint32_t value);
+/* LOG 5: INPUT site value for values of at most 16 bits (the same record; smaller calls). */
+void __wsn_rt_input16(uint16_t site, uint16_t value);
+/* The same for a site id and a value below 256. */
+void __wsn_rt_input8(uint8_t site, uint8_t value);
 /* LOG 5: INPUT_BYTES site n bytes[n]. */
 void __wsn_rt_input_bytes(uint16_t site, const void *p, uint16_t n);
 
@@ -162,6 +170,17 @@ void __wsn_rt_skip_end(uint16_t site);
 void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc);
 /* CRC-16/CCITT-FALSE step: fold n bytes at p into crc (start with 0xFFFF). */
 uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n);
+
+/* Table-driven records: one call per site with a constant table `t` (its address) that
+ * lists the record's id, length and variables as (address, size) pairs; the layouts are in
+ * trace.c and spec/trace-format.md section 4. On AVR the table is in flash (program memory).
+ * __wsn_rt_effect_t: [SKIP_END id, if flagged, then] EFFECT id len ret-bytes variables, in one
+ * atomic step. __wsn_rt_check_t: CRC-16 over the variables, then __wsn_rt_check, then
+ * #gv_reference += 1, with interrupts disabled throughout. __wsn_rt_checkpoint_t: when the
+ * anchor flag is armed, CHECKPOINT id len variables and #gv_reference = 0, atomically. */
+void __wsn_rt_effect_t(uintptr_t t, uint16_t ret);
+void __wsn_rt_check_t(uintptr_t t, uint8_t ok);
+void __wsn_rt_checkpoint_t(uintptr_t t);
 
 /* Break-point hooks for simulators and debuggers: they do nothing, are never inlined and are
  * never merged with each other. */

@@ -1,7 +1,8 @@
 ; crt0.S - minimal reset code for MSP430 motes built by wsn-cc (no msp430 crt exists here).
 ;
 ; Reset: set the stack pointer to the top of RAM, let __wsn_watchdog_init decide about the
-; watchdog (the default holds it), copy initialised data from flash to RAM, clear .bss, call
+; watchdog (the default holds it), copy initialised data from flash to RAM, clear .bss, run
+; the trace runtime's initialisation (section .init.wsn_rtinit, empty without it), call
 ; main, and if main ever returns, sleep in LPM4 forever with interrupts off.
 ; Symbols come from the family linker script (wsn-msp430.ld).
 
@@ -33,6 +34,10 @@ __wsn_reset:
         inc     r13
         jmp     .Lclear
 .Lcleared:
+        ; falls through: .init.wsn_rtinit (the trace runtime's header set-up, when linked),
+        ; then .init.wsn_main; the linker script keeps the three sections in this order.
+        .size   __wsn_reset, .-__wsn_reset
+        .section .init.wsn_main,"ax",@progbits
         call    #main
         .globl  __wsn_exit
 __wsn_exit:
@@ -41,7 +46,6 @@ __wsn_exit:
 .Lhalt:
         bis     #0x00f0, r2             ; LPM4 (CPUOFF|OSCOFF|SCG0|SCG1), GIE clear
         jmp     .Lhalt
-        .size   __wsn_reset, .-__wsn_reset
 
 ; Default watchdog policy: hold it (WDTCTL = WDTPW | WDTHOLD). A program that wants the
 ; watchdog defines its own __wsn_watchdog_init (it runs before .data/.bss are set up).

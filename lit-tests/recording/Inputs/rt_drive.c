@@ -1,0 +1,125 @@
+/* rt_drive.c - drives every trace runtime entry point with a seeded pseudo-random sequence
+ * that wraps the ring several times, then ends with a violation (black-box freeze). Built for
+ * AVR (run in wsn-sim) and for the host, it must give the same records: the runtime's code
+ * paths are target-specific (table reads with lpm on AVR, pointer widths, init at reset), the
+ * format is not. */
+#include "wsn/trace.h"
+
+#if defined(__AVR__)
+#define TBL const __flash
+#else
+#define TBL const
+#endif
+
+#ifndef STEPS
+#define STEPS 700
+#endif
+
+struct pair {
+  const void *addr;
+  uint8_t size;
+} __attribute__((packed));
+struct eff2 {
+  uint16_t id, len;
+  uint8_t flags, n;
+  struct pair p[2];
+} __attribute__((packed));
+struct eff0 {
+  uint16_t id, len;
+  uint8_t flags, n;
+} __attribute__((packed));
+struct chk2 {
+  uint16_t id;
+  uint8_t n;
+  struct pair p[2];
+} __attribute__((packed));
+struct ckp3 {
+  uint16_t id, len;
+  uint8_t n;
+  struct pair p[3];
+} __attribute__((packed));
+
+uint8_t g1[3];
+uint16_t g2;
+uint8_t big[40];
+
+/* SKIP_END merged, 2-byte return value; no SKIP_END, 1-byte return, id over 127;
+ * no variables at all. */
+static TBL struct eff2 ef_a = {21, 2 + 3 + 2, 1 | (2 << 1), 2, {{g1, 3}, {&g2, 2}}};
+static TBL struct eff2 ef_b = {300, 1 + 40 + 1, 1 << 1, 2, {{big, 40}, {g1 + 1, 1}}};
+static TBL struct eff0 ef_c = {5, 0, 1, 0};
+static TBL struct chk2 ck_a = {2, 2, {{&g2, 2}, {big + 3, 7}}};
+static TBL struct ckp3 cp_a = {1, 3 + 2 + 40, 3, {{g1, 3}, {&g2, 2}, {big, 40}}};
+
+static uint32_t rnd_state = 12345;
+static uint16_t rnd(void) {
+  rnd_state = rnd_state * 1103515245u + 12345u;
+  return (uint16_t)(rnd_state >> 12);
+}
+
+static void mutate(void) {
+  uint16_t r = rnd();
+  g1[r % 3] = (uint8_t)(r >> 3);
+  g2 = (uint16_t)(g2 * 31u + r);
+  big[r % 40] ^= (uint8_t)(r >> 5);
+}
+
+int main(void) {
+  uint16_t i;
+  __wsn_gv_reference = 0;
+  for (i = 0; i < STEPS; ++i) {
+    uint16_t r = rnd(), v = rnd();
+    mutate();
+    __wsn_gv_reference = (uint16_t)(__wsn_gv_reference + (r & 3));
+    switch (r % 17) {
+    case 0: __wsn_rt_entry((uint16_t)(v % 300)); break;
+    case 1: __wsn_rt_exit((uint16_t)(v % 300)); break;
+    case 2:
+      __wsn_rt_irq_entry((uint16_t)(v % 9));
+      __wsn_gv_reference = (uint16_t)(v & 0x7FF);
+      __wsn_rt_irq_exit((uint16_t)(v % 9));
+      break;
+    case 3: __wsn_rt_sched(v); break;
+    case 4: __wsn_rt_input8((uint8_t)v, (uint8_t)(v >> 8)); break;
+    case 5: __wsn_rt_input16((uint16_t)(v % 1000), rnd()); break;
+    case 6: __wsn_rt_input((uint16_t)(v % 200), ((uint32_t)rnd() << 16) | v); break;
+    case 7: __wsn_rt_input_bytes((uint16_t)(v % 50), big, (uint16_t)(v % 20)); break;
+    case 8: __wsn_rt_send((uint16_t)(v % 4), 0xFFFF, r); break;
+    case 9: __wsn_rt_recv((uint16_t)(v % 4), (uint16_t)(v % 7), r); break;
+    case 10:
+      __wsn_rt_skip_begin(21);
+      __wsn_rt_effect_t((uintptr_t)&ef_a, v);
+      break;
+    case 11: __wsn_rt_effect_t((uintptr_t)&ef_b, v); break;
+    case 12:
+      __wsn_rt_skip_begin(5);
+      __wsn_rt_effect_t((uintptr_t)&ef_c, 0);
+      break;
+    case 13: __wsn_rt_checkpoint_t((uintptr_t)&cp_a); break;
+    case 14:
+      if (__wsn_rt_anchor_armed()) {
+        __wsn_rt_checkpoint_begin(7, 4);
+        __wsn_rt_put(g1, 2);
+        __wsn_rt_put(&g2, 2);
+        __wsn_rt_record_end();
+      }
+      break;
+    case 15: __wsn_rt_check_t((uintptr_t)&ck_a, 1); break;
+    default:
+      __wsn_rt_check((uint16_t)(v % 5), 1, __wsn_crc16(0xFFFF, big, 8));
+      __wsn_rt_effect_begin(9, 3);
+      __wsn_rt_put(g1, 3);
+      __wsn_rt_record_end();
+      break;
+    }
+  }
+  /* Every record carries the counts the runtime kept; the last one shows the final count. */
+  __wsn_rt_input16(999, __wsn_gv_reference);
+  __wsn_rt_check_t((uintptr_t)&ck_a, 0);
+  __wsn_rt_entry(1); /* frozen: not written */
+#if defined(__AVR__) || defined(__MSP430__)
+  for (;;) {
+  }
+#endif
+  return 0;
+}
