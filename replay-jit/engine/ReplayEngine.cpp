@@ -715,7 +715,11 @@ Error ReplayRunner::prepareTrace() {
 
 Expected<ReplayOutcome> ReplayRunner::run() {
   ReplayMachine &RM = *Machine;
-  std::memset(RM.Mem, 0, ReplayMemBytes);
+  // The JIT'd array starts zeroed; later runs clear what the previous left.
+  if (Ran)
+    std::memset(RM.Mem, 0, ReplayMemBytes);
+  Ran = true;
+  RM.Events.reserve(4096);
   RM.Log.reset();
   RM.Map = Opts.Map;
   RM.Events.clear();

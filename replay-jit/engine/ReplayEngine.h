@@ -197,6 +197,7 @@ private:
   /// function when replay resumes there).
   std::map<std::string, unsigned> FnArgs;
   llvm::Error prepareTrace();
+  bool Ran = false; ///< run() was called before (memory must be cleared)
 };
 
 /// Reads an IR file (.ll or .bc), lowers it for replay, and JITs it.

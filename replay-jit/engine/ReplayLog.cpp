@@ -35,14 +35,30 @@ void ReplayEnd::log(raw_ostream &OS) const {
 std::error_code ReplayEnd::convertToErrorCode() const { return inconvertibleErrorCode(); }
 
 namespace {
-std::string op(StringRef Name, std::initializer_list<std::pair<const char *, uint64_t>> Args) {
-  std::string S = Name.str();
-  for (auto &A : Args)
-    S += std::string(" ") + A.first + "=" + std::to_string(A.second);
-  return S;
-}
 std::string hex16(uint32_t V) { return "0x" + utohexstr(V & 0xFFFF, /*LowerCase=*/true); }
 constexpr uint32_t CountMask = 0xFFFF; // __wsn_gv_reference is a uint16_t
+} // namespace
+
+std::string OpText::str() const {
+  std::string S = Name;
+  for (unsigned I = 0; I < N; ++I)
+    S += std::string(" ") + Args[I].first + "=" + std::to_string(Args[I].second);
+  if (HasChecksum)
+    S += " checksum=" + hex16(Checksum);
+  return S;
+}
+
+namespace {
+/// The description of an op, formatted only when a message needs it (the
+/// success path of every trace op must stay cheap).
+OpText op(const char *Name, std::initializer_list<std::pair<const char *, uint64_t>> Args) {
+  OpText T;
+  T.Name = Name;
+  for (auto &A : Args)
+    if (T.N < 3)
+      T.Args[T.N++] = A;
+  return T;
+}
 } // namespace
 
 ReplayLog::ReplayLog(const PreprocessedTrace &P, ReplayLogOptions Opts)
@@ -68,7 +84,10 @@ Error ReplayLog::endError() const {
   return make_error<ReplayEnd>(ReplayEnd::EndOfTrace, Next, "");
 }
 
-Error ReplayLog::checkRunning(const std::string &Op) {
+Error ReplayLog::checkRunning(const OpText &OpT) {
+  if (St == State::Running)
+    return Error::success();
+  std::string Op = OpT.str();
   switch (St) {
   case State::Running:
     return Error::success();
@@ -95,7 +114,7 @@ void ReplayLog::consumed(size_t Index) {
 }
 
 Expected<const TraceRecord *> ReplayLog::expect(RecordKind K, uint32_t Id,
-                                                const std::string &Op) {
+                                                const OpText &Op) {
   if (Error E = checkRunning(Op))
     return std::move(E);
   if (Next >= limit()) {
@@ -104,7 +123,7 @@ Expected<const TraceRecord *> ReplayLog::expect(RecordKind K, uint32_t Id,
   }
   const TraceRecord &R = P.Records[Next];
   if (R.Kind != K || R.id() != Id)
-    return diverge(Next, describeRecord(R), Op);
+    return diverge(Next, describeRecord(R), Op.str());
   size_t I = Next;
   if (K != RecordKind::Irq && !Ctx.empty())
     Ctx.back().LastOwn = I;
@@ -117,11 +136,11 @@ Expected<const TraceRecord *> ReplayLog::expect(RecordKind K, uint32_t Id,
 //===----------------------------------------------------------------------===//
 
 Expected<ArrayRef<uint8_t>> ReplayLog::takeCheckpoint(uint32_t Anchor) {
-  std::string Op = ::wsn::op("wsn.anchor (start)", {{"anchor", Anchor}});
+  OpText Op = ::wsn::op("wsn.anchor (start)", {{"anchor", Anchor}});
   if (St != State::BeforeStart)
     return createStringError(inconvertibleErrorCode(),
                              "%s: the start checkpoint was already taken; executed %s",
-                             P.TraceName.c_str(), Op.c_str());
+                             P.TraceName.c_str(), Op.str().c_str());
   St = State::Running;
   Next = P.Start;
   Ctx.assign(1, Context());
@@ -148,7 +167,7 @@ bool ReplayLog::armedAfter(size_t Index) const {
 }
 
 Expected<const TraceRecord *> ReplayLog::onAnchor(uint32_t Anchor) {
-  std::string Op = ::wsn::op("wsn.anchor", {{"anchor", Anchor}});
+  OpText Op = ::wsn::op("wsn.anchor", {{"anchor", Anchor}});
   if (Error E = checkRunning(Op))
     return std::move(E);
   bool ArmedNow = armedAfter(Next - 1);
@@ -175,7 +194,7 @@ Expected<const TraceRecord *> ReplayLog::onAnchor(uint32_t Anchor) {
       return endError();
     }
     return diverge(Next, describeRecord(P.Records[Next]),
-                   Op + " (a new segment was entered: a checkpoint was due here)");
+                   Op.str() + " (a new segment was entered: a checkpoint was due here)");
   }
   return nullptr;
 }
@@ -236,14 +255,14 @@ Error ReplayLog::onExit(uint32_t Fid) {
 }
 
 Error ReplayLog::onIrqEntry(uint32_t Irq) {
-  std::string Op = ::wsn::op("wsn.irq.entry", {{"irq", Irq}});
+  OpText Op = ::wsn::op("wsn.irq.entry", {{"irq", Irq}});
   if (Error E = checkRunning(Op))
     return E;
   uint32_t Cur = Ctx.back().Count;
   if (Next < limit()) {
     const TraceRecord &R = P.Records[Next];
     if (R.Kind == RecordKind::Irq && R.id() == Irq && R.Fields[1] != (Cur & CountMask))
-      return diverge(Next, describeRecord(R), Op + " at count " + std::to_string(Cur));
+      return diverge(Next, describeRecord(R), Op.str() + " at count " + std::to_string(Cur));
   }
   auto R = expect(RecordKind::Irq, Irq, Op);
   if (!R)
@@ -262,12 +281,12 @@ Error ReplayLog::onIrqEntry(uint32_t Irq) {
 }
 
 Error ReplayLog::onIrqExit(uint32_t Irq) {
-  std::string Op = ::wsn::op("wsn.irq.exit", {{"irq", Irq}});
+  OpText Op = ::wsn::op("wsn.irq.exit", {{"irq", Irq}});
   if (Error E = checkRunning(Op))
     return E;
   if (Ctx.size() < 2)
     return diverge(Next, Next < P.Records.size() ? describeRecord(P.Records[Next]) : "nothing",
-                   Op + " with no handler active");
+                   Op.str() + " with no handler active");
   auto R = expect(RecordKind::IrqExit, Irq, Op);
   if (!R)
     return R.takeError();
@@ -276,7 +295,7 @@ Error ReplayLog::onIrqExit(uint32_t Irq) {
 }
 
 Error ReplayLog::addCount(uint32_t N) {
-  std::string Op = ::wsn::op("wsn.region.end", {{"n", N}});
+  OpText Op = ::wsn::op("wsn.region.end", {{"n", N}});
   if (Error E = checkRunning(Op))
     return E;
   Context &C = Ctx.back();
@@ -289,7 +308,7 @@ Error ReplayLog::addCount(uint32_t N) {
     uint32_t Want = P.Records[Next].Fields[1];
     if (C.Count <= CountMask && Want < C.Count)
       return diverge(Next, describeRecord(P.Records[Next]),
-                     Op + " taking the count from " + std::to_string(Old) + " to " +
+                     Op.str() + " taking the count from " + std::to_string(Old) + " to " +
                          std::to_string(C.Count));
   }
   return Error::success();
@@ -321,13 +340,13 @@ Expected<uint32_t> ReplayLog::takeInput(uint32_t Site) {
 }
 
 Expected<ArrayRef<uint8_t>> ReplayLog::takeInputBytes(uint32_t Site, uint32_t Len) {
-  std::string Op = ::wsn::op("wsn.input.bytes", {{"site", Site}, {"len", Len}});
+  OpText Op = ::wsn::op("wsn.input.bytes", {{"site", Site}, {"len", Len}});
   if (Error E = checkRunning(Op))
     return std::move(E);
   if (Next < limit()) {
     const TraceRecord &R = P.Records[Next];
     if (R.Kind == RecordKind::InputBytes && R.id() == Site && R.Payload.size() != Len)
-      return diverge(Next, describeRecord(R), Op);
+      return diverge(Next, describeRecord(R), Op.str());
   }
   auto R = expect(RecordKind::InputBytes, Site, Op);
   if (!R)
@@ -336,27 +355,27 @@ Expected<ArrayRef<uint8_t>> ReplayLog::takeInputBytes(uint32_t Site, uint32_t Le
 }
 
 Error ReplayLog::onSend(uint32_t Site, uint32_t Dest, uint32_t Seq) {
-  std::string Op = ::wsn::op("wsn.send", {{"site", Site}, {"seq", Seq}, {"dest", Dest}});
+  OpText Op = ::wsn::op("wsn.send", {{"site", Site}, {"seq", Seq}, {"dest", Dest}});
   if (Error E = checkRunning(Op))
     return E;
   if (Next < limit()) {
     const TraceRecord &R = P.Records[Next];
     if (R.Kind == RecordKind::Send && R.id() == Site && (R.Fields[1] != Seq || R.Fields[2] != Dest))
-      return diverge(Next, describeRecord(R), Op);
+      return diverge(Next, describeRecord(R), Op.str());
   }
   auto R = expect(RecordKind::Send, Site, Op);
   return R ? Error::success() : R.takeError();
 }
 
 Error ReplayLog::onRecv(uint32_t Site, uint32_t Sender, uint32_t Seq) {
-  std::string Op = ::wsn::op("wsn.recv", {{"site", Site}, {"sender", Sender}, {"seq", Seq}});
+  OpText Op = ::wsn::op("wsn.recv", {{"site", Site}, {"sender", Sender}, {"seq", Seq}});
   if (Error E = checkRunning(Op))
     return E;
   if (Next < limit()) {
     const TraceRecord &R = P.Records[Next];
     if (R.Kind == RecordKind::Recv && R.id() == Site &&
         (R.Fields[1] != Sender || R.Fields[2] != Seq))
-      return diverge(Next, describeRecord(R), Op);
+      return diverge(Next, describeRecord(R), Op.str());
   }
   auto R = expect(RecordKind::Recv, Site, Op);
   return R ? Error::success() : R.takeError();
@@ -455,7 +474,9 @@ Expected<ArrayRef<uint8_t>> ReplayLog::takeEffect(uint32_t Site) {
 //===----------------------------------------------------------------------===//
 
 Expected<bool> ReplayLog::onCheck(uint32_t Inv, bool Ok, uint16_t Crc) {
-  std::string Op = ::wsn::op("wsn.check", {{"inv", Inv}, {"ok", Ok}}) + " checksum=" + hex16(Crc);
+  OpText Op = ::wsn::op("wsn.check", {{"inv", Inv}, {"ok", Ok}});
+  Op.HasChecksum = true;
+  Op.Checksum = Crc;
   if (Error E = checkRunning(Op))
     return std::move(E);
   if (Next >= limit()) {
@@ -466,7 +487,7 @@ Expected<bool> ReplayLog::onCheck(uint32_t Inv, bool Ok, uint16_t Crc) {
   bool IsCheck = R.Kind == RecordKind::Check || R.Kind == RecordKind::Violation;
   if (!IsCheck || R.id() != Inv || (R.Kind == RecordKind::Check) != Ok ||
       R.Fields[1] != Crc)
-    return diverge(Next, describeRecord(R), Op);
+    return diverge(Next, describeRecord(R), Op.str());
   size_t I = Next;
   Ctx.back().LastOwn = I;
   consumed(I);

@@ -69,6 +69,17 @@ public:
   std::string What;
 };
 
+/// An op as messages name it ("wsn.check inv=1 ok=1 checksum=0x1a2b"),
+/// formatted lazily.
+struct OpText {
+  const char *Name = "";
+  std::pair<const char *, uint64_t> Args[3];
+  unsigned N = 0;
+  bool HasChecksum = false;
+  uint16_t Checksum = 0;
+  std::string str() const;
+};
+
 struct ReplayLogOptions {
   /// The recorder resets #gv_reference when it writes a CHECKPOINT (the
   /// proposal in spec/replay-log.md). Without it the count of the start context
@@ -149,8 +160,8 @@ private:
     bool UnknownBase = false; ///< start context before its first reset
     size_t LastOwn = 0;       ///< last record consumed by this context itself
   };
-  llvm::Error checkRunning(const std::string &Op);
-  llvm::Expected<const TraceRecord *> expect(RecordKind K, uint32_t Id, const std::string &Op);
+  llvm::Error checkRunning(const OpText &Op);
+  llvm::Expected<const TraceRecord *> expect(RecordKind K, uint32_t Id, const OpText &Op);
   llvm::Error diverge(size_t At, std::string Expected, std::string Executed);
   llvm::Error endError() const;
   void consumed(size_t Index);
