@@ -19,7 +19,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -117,6 +119,8 @@ private:
   /// call, passed back at every exit.
   DenseMap<const Function *, Value *> HandlerCounts;
   SmallPtrSet<const Function *, 4> CompactHandlers;
+  /// Region begins reached only with interrupts disabled (see interruptsOffRegions).
+  SmallPtrSet<const TraceOp *, 16> InsideAtomic;
   /// SKIP_END ops written by the effect call right after them, and those effects.
   SmallPtrSet<const TraceOp *, 8> MergedSkipEnds, EffectsAfterSkip;
 };
@@ -462,7 +466,8 @@ Error RecordLowerer::lower(TraceOp &Op) {
       Simple("__wsn_rt_skip_end");
     break;
   case TraceOpKind::RegionBegin: {
-    Value *S = irqSave(B);
+    // Inside an atomic section interrupts are already off: only the count update remains.
+    Value *S = InsideAtomic.count(&Op) ? nullptr : irqSave(B);
     OpenRegions[{Op.getFunction(), Op.id()}] = S;
     break;
   }
@@ -539,6 +544,99 @@ Error readInto(Expected<std::vector<MDT>> V, DenseMap<uint32_t, MDT> &Out,
   return Error::success();
 }
 
+/// What an instruction does to the interrupt enable flag: true = disables it, false = may
+/// enable it (or sets it from a variable), nullopt = leaves it alone. Conservative: inline
+/// asm is read token by token, the last interrupt-relevant token decides (nesC's atomic
+/// start ends in `cli` / `dint; nop`, TinyOS's sleep in `cli` / `dint; nop`); any call
+/// other than a trace op or an intrinsic may enable; so may a store to SREG (AVR data
+/// address 0x5F, how nesC's atomic end restores it).
+static std::optional<bool> interruptEffect(const Instruction &I, RecordTarget T) {
+  if (auto *CB = dyn_cast<CallBase>(&I)) {
+    if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+      std::optional<bool> Last;
+      SmallVector<StringRef, 16> Tokens;
+      StringRef(IA->getAsmString()).split(Tokens, " ", -1, false);
+      for (StringRef Tok : Tokens) {
+        for (StringRef W : {Tok}) {
+          SmallVector<StringRef, 4> Parts;
+          W.split(Parts, "\n", -1, false);
+          for (StringRef P : Parts) {
+            P = P.trim(" \t,;");
+            std::string L = P.lower();
+            if ((T == RecordTarget::AVR && L == "cli") ||
+                (T == RecordTarget::MSP430 && L == "dint"))
+              Last = true;
+            else if (L == "sei" || L == "eint" || L == "reti" || L == "out" ||
+                     L == "bis" || L == "bic" || StringRef(L).contains("r2") ||
+                     StringRef(L).contains("sreg") || StringRef(L).contains("0x3f"))
+              Last = false;
+          }
+        }
+      }
+      if (!Last && IA->getAsmString().find_first_not_of(" \t\n") != std::string::npos &&
+          StringRef(IA->getConstraintString()).contains("r2"))
+        Last = false;
+      return Last;
+    }
+    if (isa<TraceOp>(CB) || isa<IntrinsicInst>(CB))
+      return std::nullopt;
+    return false;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    if (T == RecordTarget::AVR)
+      if (auto *CE = dyn_cast<ConstantExpr>(SI->getPointerOperand()))
+        if (CE->getOpcode() == Instruction::IntToPtr)
+          if (auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
+            if (CI->getZExtValue() == 0x5F)
+              return false;
+  return std::nullopt;
+}
+
+/// The region begins of F reached only with interrupts disabled: a forward must-analysis
+/// over the CFG (function entry: unknown; a block is "off" at entry when it is off at the
+/// end of every predecessor).
+static void interruptsOffRegions(Function &F, RecordTarget T,
+                                 SmallPtrSetImpl<const TraceOp *> &Out) {
+  if (F.isDeclaration() || T == RecordTarget::Host)
+    return;
+  DenseMap<const BasicBlock *, bool> OffAtEnd;
+  auto Run = [&](const BasicBlock &BB, bool Off, bool Collect) {
+    for (const Instruction &I : BB) {
+      if (Collect && Off)
+        if (auto *Op = dyn_cast<TraceOp>(&I))
+          if (Op->kind() == TraceOpKind::RegionBegin)
+            Out.insert(Op);
+      if (std::optional<bool> E = interruptEffect(I, T))
+        Off = *E;
+    }
+    return Off;
+  };
+  auto OffAtStart = [&](const BasicBlock &BB) {
+    if (BB.isEntryBlock() || pred_empty(&BB))
+      return false;
+    for (const BasicBlock *P : predecessors(&BB)) {
+      auto It = OffAtEnd.find(P);
+      if (It != OffAtEnd.end() && !It->second)
+        return false;
+    }
+    return true;
+  };
+  for (BasicBlock &BB : F) // optimistic start: every block off at its end
+    OffAtEnd[&BB] = true;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock &BB : F) {
+      bool End = Run(BB, OffAtStart(BB), false);
+      if (End != OffAtEnd[&BB]) {
+        OffAtEnd[&BB] = End;
+        Changed = true;
+      }
+    }
+  }
+  for (BasicBlock &BB : F)
+    Run(BB, OffAtStart(BB), true);
+}
+
 Expected<RecordLoweringStats> RecordLowerer::run() {
   TraceMetadata MD(M);
   if (Error E = readInto(MD.anchors(), Anchors,
@@ -556,6 +654,8 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
     for (Instruction &I : instructions(F))
       if (auto *Op = dyn_cast<TraceOp>(&I))
         Ops.push_back(Op);
+  for (Function &F : M)
+    interruptsOffRegions(F, T, InsideAtomic);
   if (WsnRecordTables) {
     // A handler keeps the interrupted count in its frame when its one IRQ entry op is in
     // the entry block (so it dominates every exit op).
