@@ -102,6 +102,16 @@ static std::vector<size_t> lastEvents(const ReplayRunner &R, unsigned Max) {
   return Idx;
 }
 
+/// The number (since reset) of the check at record Idx: the header counts
+/// every check of the run, so the last check record is check Header.Checks.
+static uint64_t checkNumber(const PreprocessedTrace &P, size_t Idx) {
+  uint64_t After = 0;
+  for (size_t I = Idx + 1; I < P.Records.size(); ++I)
+    if (P.Records[I].Kind == RecordKind::Check || P.Records[I].Kind == RecordKind::Violation)
+      ++After;
+  return P.Header.Checks >= After ? P.Header.Checks - After : 0;
+}
+
 static const TraceRecord *stopRecord(const PreprocessedTrace &P, const ReplayOutcome &Out) {
   return Out.StopRecord < P.Records.size() ? &P.Records[Out.StopRecord] : nullptr;
 }
@@ -137,7 +147,7 @@ void printReport(raw_ostream &OS, raw_ostream &Err, ReplayRunner &R,
          << Inv << " " << (I ? I->Function : std::string("?")) << Where << " at record "
          << Out.StopRecord << (SR ? " (offset " + std::to_string(32 + SR->RingOffset) + ")"
                                    : std::string())
-         << ", check " << P->Header.Checks - 0 << " of the run\n";
+         << ", check " << checkNumber(*P, Out.StopRecord) << " of the run\n";
       if (I) {
         OS << "  invariant inputs:\n";
         std::map<std::string, const ReplayGlobal *> ByName;
@@ -208,7 +218,8 @@ json::Object reportJSON(ReplayRunner &R, const PreprocessedTrace *P, const Trace
       Kind = "error";
     Stop["kind"] = Kind;
     Stop["record"] = int64_t(Out.StopRecord);
-    Stop["checks"] = int64_t(P->Header.Checks);
+    Stop["checks"] = int64_t(Out.Reason == ReplayStop::Stopped ? checkNumber(*P, Out.StopRecord)
+                                                                : P->Header.Checks);
     if (SR && (SR->Kind == RecordKind::Check || SR->Kind == RecordKind::Violation) &&
         Out.Reason == ReplayStop::Stopped) {
       Stop["invariant"] = int64_t(SR->id());
