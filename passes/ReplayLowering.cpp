@@ -281,6 +281,12 @@ Error Lowerer::placeGlobals() {
       continue;
     }
     uint64_t Size = TDL.getTypeAllocSize(GV.getValueType());
+    if (std::optional<uint32_t> A = parseLatchSymbolName(GV.getName())) {
+      // A latch register named in checkpoints and effects: its I/O cell.
+      GAddr[&GV] = *A;
+      Result.Globals.push_back({GV.getName().str(), *A, uint32_t(Size), false, false});
+      continue;
+    }
     if (GV.getAddressSpace() != 0) {
       // AVR PROGMEM / __flash data is in program memory, not the data space.
       // It is an error only if the replayed code touches it (translateConstant).
@@ -850,6 +856,10 @@ void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
     return;
   // SREG is modelled: cli/sei and SREG save/restore keep it in mem.
   if (CA && T.SREGAddr && CA->getZExtValue() == T.SREGAddr)
+    return;
+  // Latch registers read back the program's own writes; checkpoints and
+  // effects restore them (spec/instrumentation.md, "Latch registers").
+  if (CA && T.isLatch(CA->getZExtValue()))
     return;
   if (Opts.AllowUntracedIO)
     return;
