@@ -169,7 +169,10 @@ Expected<PreprocessedTrace> preprocessTrace(const TraceFile &File,
   if (Start == Rs.size())
     return fail(O, "trace has no checkpoint (" + Twine(Rs.size()) +
                        " records in the retained tail; no anchor site wrote one, so replay "
-                       "has no known state to start from)");
+                       "has no known state to start from). The " +
+                       Twine(File.header().BufSize) +
+                       "-byte ring held less than one pass of the main loop: rebuild with a "
+                       "larger ring (wsn-cc --trace-buf) or fewer traced events per pass");
   P.Start = Start;
   P.StartAnchor = Rs[Start].id();
 
