@@ -26,6 +26,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -106,6 +107,40 @@ std::vector<uint8_t> readFile(StringRef Path) {
   return std::vector<uint8_t>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
 }
 
+/// The module hash the firmware image carries (`__wsn_module_hash`), if it has
+/// one: a trace replay must use the ELF built from the same module.
+std::optional<uint32_t> elfModuleHash(StringRef Path) {
+  auto Bin = object::ObjectFile::createObjectFile(Path);
+  if (!Bin) {
+    std::string Msg = toString(Bin.takeError());
+    badInput(Path + ": " + Msg);
+  }
+  object::ObjectFile &Obj = *Bin->getBinary();
+  for (const object::SymbolRef &Sym : Obj.symbols()) {
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name || *Name != "__wsn_module_hash")
+      continue;
+    Expected<uint64_t> Addr = Sym.getAddress();
+    Expected<object::section_iterator> Sec = Sym.getSection();
+    if (!Addr || !Sec || *Sec == Obj.section_end()) {
+      consumeError(Addr.takeError());
+      consumeError(Sec.takeError());
+      return std::nullopt;
+    }
+    Expected<StringRef> Data = (*Sec)->getContents();
+    if (!Data) {
+      consumeError(Data.takeError());
+      return std::nullopt;
+    }
+    uint64_t Off = *Addr - (*Sec)->getAddress();
+    if (Off + 4 > Data->size())
+      return std::nullopt;
+    const uint8_t *B = reinterpret_cast<const uint8_t *>(Data->data()) + Off;
+    return uint32_t(B[0]) | uint32_t(B[1]) << 8 | uint32_t(B[2]) << 16 | uint32_t(B[3]) << 24;
+  }
+  return std::nullopt;
+}
+
 /// The K-th check since reset: the trace header counts every check the mote
 /// made, so the last CHECK/VIOLATION record of the tail is check number
 /// Header.Checks.
@@ -176,6 +211,22 @@ int main(int argc, char **argv) {
     } else {
       Map = std::move(*FromIR);
     }
+  }
+
+  // Checkpoints and effects hold the mote's addresses: a trace replay places
+  // the globals where the recorded image had them, so it needs that image.
+  if (!TracePath.empty()) {
+    if (Elf.empty())
+      badInput("--trace needs --elf, the firmware image that recorded the trace (its "
+               "addresses are the ones checkpoints and pointers hold)");
+    std::optional<uint32_t> H = elfModuleHash(Elf);
+    if (!H)
+      badInput(Elf + ": no __wsn_module_hash: not a traced image (built with wsn-cc "
+                     "without --no-trace?)");
+    if (*H != Map->ModuleHash)
+      badInput(Elf + ": firmware image of module 0x" + utohexstr(*H) + ", but " + Input +
+               " is module 0x" + utohexstr(Map->ModuleHash) +
+               ": the image was not built from this program");
   }
 
   std::optional<wsn::PreprocessedTrace> P;
