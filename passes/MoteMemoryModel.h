@@ -67,8 +67,8 @@ struct MoteTarget {
 };
 
 /// The name of the symbol that stands for latch register Addr in
-/// checkpoints and effects ("__wsn_io_0x3b"); wsn-cc defines it at link time
-/// and the replay lowering places it at Addr.
+/// checkpoints and effects ("__wsn_io_0x3b"); the record lowering uses Addr in
+/// its place and the replay lowering places it at Addr.
 std::string latchSymbolName(uint32_t Addr);
 /// The address encoded in a latch symbol name, if Name is one.
 std::optional<uint32_t> parseLatchSymbolName(llvm::StringRef Name);

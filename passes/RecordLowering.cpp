@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RecordLowering.h"
+#include "MoteMemoryModel.h"
 
 #include "TraceOps.h"
 
@@ -261,12 +262,10 @@ Value *RecordLowerer::emitCrc(IRBuilder<> &B, const VarList &L, Function &User) 
 }
 
 Constant *RecordLowerer::varAddr(GlobalVariable *G) const {
-  StringRef Name = G->getName();
-  uint64_t Addr;
-  if (G->isDeclaration() && Name.consume_front("__wsn_io_0x") &&
-      !Name.getAsInteger(16, Addr))
-    return ConstantExpr::getIntToPtr(
-        ConstantInt::get(M.getDataLayout().getIntPtrType(Ctx, 0), Addr), G->getType());
+  if (G->isDeclaration())
+    if (std::optional<uint32_t> Addr = parseLatchSymbolName(G->getName()))
+      return ConstantExpr::getIntToPtr(
+          ConstantInt::get(M.getDataLayout().getIntPtrType(Ctx, 0), *Addr), G->getType());
   return G;
 }
 

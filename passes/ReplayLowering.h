@@ -88,6 +88,13 @@ struct ReplayLoweringResult {
   uint32_t StackTop = 0;
   uint32_t StackLimit = 0; // one past the highest global
   std::vector<std::string> Warnings;
+  /// The placement of the global named Name, or null.
+  const ReplayGlobal *global(llvm::StringRef Name) const {
+    for (const ReplayGlobal &G : Globals)
+      if (G.Name == Name)
+        return &G;
+    return nullptr;
+  }
 };
 
 /// Lowers M in place. Errors list every unsupported construct with its source

@@ -637,9 +637,6 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
 Error ReplayRunner::prepareTrace() {
   ReplayMachine &RM = *Machine;
   const TraceMap &Map = *Opts.Map;
-  std::map<std::string, const ReplayGlobal *> ByName;
-  for (const ReplayGlobal &G : Info.Globals)
-    ByName[G.Name] = &G;
   auto Resolve = [&](const std::vector<TraceMap::Var> &In, const std::string &What,
                      std::vector<ReplayMachine::Var> &Out) -> Error {
     Out.clear();
@@ -648,17 +645,17 @@ Error ReplayRunner::prepareTrace() {
       RV.Global = V.IsGlobal;
       RV.Size = V.Size;
       if (V.IsGlobal) {
-        auto It = ByName.find(V.Name);
-        if (It == ByName.end())
+        const ReplayGlobal *G = Info.global(V.Name);
+        if (!G)
           return createStringError(inconvertibleErrorCode(),
                                    "%s: global '%s' of the trace map is not in the program",
                                    What.c_str(), V.Name.c_str());
-        if (It->second->Size != V.Size)
+        if (G->Size != V.Size)
           return createStringError(
               inconvertibleErrorCode(),
               "%s: global '%s' has %u bytes in the trace map but %u in the program",
-              What.c_str(), V.Name.c_str(), V.Size, It->second->Size);
-        RV.Addr = It->second->Addr;
+              What.c_str(), V.Name.c_str(), V.Size, G->Size);
+        RV.Addr = G->Addr;
       }
       Out.push_back(RV);
     }

@@ -901,29 +901,6 @@ Error Pipeline::run() {
     break;
   }
   llvm::append_range(Cmd, Objs);
-  // Latch registers named in checkpoints and effects (__wsn_io_0xNN, see
-  // spec/instrumentation.md) are absolute symbols at their I/O address.
-  if (O.Target != TargetKind::Host) {
-    auto Buf = MemoryBuffer::getFile(AppObj);
-    if (!Buf)
-      return makeError(AppObj + ": " + Buf.getError().message());
-    auto Obj = object::ObjectFile::createObjectFile((*Buf)->getMemBufferRef());
-    if (!Obj)
-      return Obj.takeError();
-    for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
-      Expected<StringRef> Name = Sym.getName();
-      if (!Name)
-        return Name.takeError();
-      // The name format is wsn::latchSymbolName (passes/MoteMemoryModel.h).
-      StringRef Hex = *Name;
-      uint32_t A;
-      if (!Hex.consume_front("__wsn_io_0x") || Hex.getAsInteger(16, A))
-        continue;
-      uint64_t Val = A + (O.Target == TargetKind::AVR ? 0x800000 : 0);
-      std::string Def = formatv("--defsym={0}={1:x}", *Name, Val).str();
-      Cmd.push_back(O.Target == TargetKind::AVR ? "-Wl," + Def : Def);
-    }
-  }
   llvm::append_range(Cmd, std::vector<std::string>{"-o", Image});
   if (Error E = exec("link", Cmd))
     return E;

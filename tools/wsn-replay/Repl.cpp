@@ -513,12 +513,7 @@ std::string Repl::contextAt(size_t NumEvents) {
   return Out;
 }
 
-const ReplayGlobal *Repl::findGlobal(StringRef Name) {
-  for (const ReplayGlobal &G : R.info().Globals)
-    if (G.Name == Name)
-      return &G;
-  return nullptr;
-}
+const ReplayGlobal *Repl::findGlobal(StringRef Name) { return R.info().global(Name); }
 
 /// The C type of a global: from debug info, else from the trace map, else "".
 std::string Repl::cTypeOf(const ReplayGlobal &G, const DIType **DI) {

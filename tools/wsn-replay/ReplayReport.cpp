@@ -102,6 +102,12 @@ static std::vector<size_t> lastEvents(const ReplayRunner &R, unsigned Max) {
   return Idx;
 }
 
+/// The replayed value of a global of the trace map.
+static std::string varValue(ReplayRunner &R, const TraceMap::Var &V) {
+  const ReplayGlobal *G = R.info().global(V.Name);
+  return G ? formatValue(R.memory(), G->Addr, V.Size, V.CType) : "<not placed>";
+}
+
 /// The number (since reset) of the check at record Idx: the header counts
 /// every check of the run, so the last check record is check Header.Checks.
 static uint64_t checkNumber(const PreprocessedTrace &P, size_t Idx) {
@@ -150,17 +156,9 @@ void printReport(raw_ostream &OS, raw_ostream &Err, ReplayRunner &R,
          << ", check " << checkNumber(*P, Out.StopRecord) << " of the run\n";
       if (I) {
         OS << "  invariant inputs:\n";
-        std::map<std::string, const ReplayGlobal *> ByName;
-        for (const ReplayGlobal &G : R.info().Globals)
-          ByName[G.Name] = &G;
-        for (const TraceMap::Var &V : I->Inputs) {
-          auto It = ByName.find(V.Name);
+        for (const TraceMap::Var &V : I->Inputs)
           OS << "    " << (V.CType.empty() ? "?" : V.CType) << " " << V.Name << " = "
-             << (It == ByName.end() ? std::string("<not placed>")
-                                    : formatValue(R.memory(), It->second->Addr, V.Size,
-                                                  V.CType))
-             << "\n";
-        }
+             << varValue(R, V) << "\n";
       }
       break;
     }
@@ -225,19 +223,10 @@ json::Object reportJSON(ReplayRunner &R, const PreprocessedTrace *P, const Trace
       Stop["invariant"] = int64_t(SR->id());
       if (const TraceMap::Invariant *I = Map->invariant(SR->id())) {
         Stop["function"] = I->Function;
-        std::map<std::string, const ReplayGlobal *> ByName;
-        for (const ReplayGlobal &G : R.info().Globals)
-          ByName[G.Name] = &G;
         json::Array Vars;
-        for (const TraceMap::Var &V : I->Inputs) {
-          auto It = ByName.find(V.Name);
+        for (const TraceMap::Var &V : I->Inputs)
           Vars.push_back(json::Object{
-              {"name", V.Name},
-              {"ctype", V.CType},
-              {"value", It == ByName.end()
-                            ? std::string("<not placed>")
-                            : formatValue(R.memory(), It->second->Addr, V.Size, V.CType)}});
-        }
+              {"name", V.Name}, {"ctype", V.CType}, {"value", varValue(R, V)}});
         Stop["variables"] = std::move(Vars);
       }
     }
