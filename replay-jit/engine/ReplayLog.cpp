@@ -234,8 +234,10 @@ Error ReplayLog::compareCheckpoint(const TraceRecord &R, ArrayRef<uint8_t> Repla
 // LOG 1 / LOG 2
 //===----------------------------------------------------------------------===//
 
-Error ReplayLog::onEntry(uint32_t Fid) {
-  auto R = expect(RecordKind::Entry, Fid, ::wsn::op("wsn.func.entry", {{"fid", Fid}}));
+/// ENTRY and EXIT: one more position of the interrupt key, and the current
+/// context's count starts again at 0 (section 2.1).
+Error ReplayLog::onEntryOrExit(RecordKind K, uint32_t Fid, const OpText &Op) {
+  auto R = expect(K, Fid, Op);
   if (!R)
     return R.takeError();
   ++Position;
@@ -244,14 +246,12 @@ Error ReplayLog::onEntry(uint32_t Fid) {
   return Error::success();
 }
 
+Error ReplayLog::onEntry(uint32_t Fid) {
+  return onEntryOrExit(RecordKind::Entry, Fid, ::wsn::op("wsn.func.entry", {{"fid", Fid}}));
+}
+
 Error ReplayLog::onExit(uint32_t Fid) {
-  auto R = expect(RecordKind::Exit, Fid, ::wsn::op("wsn.func.exit", {{"fid", Fid}}));
-  if (!R)
-    return R.takeError();
-  ++Position;
-  Ctx.back().Count = 0;
-  Ctx.back().UnknownBase = false;
-  return Error::success();
+  return onEntryOrExit(RecordKind::Exit, Fid, ::wsn::op("wsn.func.exit", {{"fid", Fid}}));
 }
 
 Error ReplayLog::onIrqEntry(uint32_t Irq) {

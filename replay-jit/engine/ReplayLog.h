@@ -161,6 +161,7 @@ private:
     size_t LastOwn = 0;       ///< last record consumed by this context itself
   };
   llvm::Error checkRunning(const OpText &Op);
+  llvm::Error onEntryOrExit(RecordKind K, uint32_t Fid, const OpText &Op);
   llvm::Expected<const TraceRecord *> expect(RecordKind K, uint32_t Id, const OpText &Op);
   llvm::Error diverge(size_t At, std::string Expected, std::string Executed);
   llvm::Error endError() const;
