@@ -42,6 +42,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <map>
 
@@ -163,6 +164,12 @@ private:
 
   FunctionCallee callback(StringRef Name, Type *Ret, ArrayRef<Type *> Params,
                           bool NoReturn = false);
+  GlobalVariable *CursorGV = nullptr;
+  std::vector<Function *> FastHelpers;
+  /// The inline consumer of callback Op (spec/replay-log.md section 2.7), a
+  /// helper inlined into its callers once every function is lowered.
+  Function *fastHelper(StringRef Op);
+  void inlineFastHelpers();
   Value *hostAddr(IRBuilder<> &B, Value *Addr);
   Value *toAddr(IRBuilder<> &B, Value *V) { // any int -> i16 mote address
     return B.CreateZExtOrTrunc(V, I16);
@@ -535,6 +542,168 @@ FunctionCallee Lowerer::callback(StringRef Name, Type *Ret,
       F->addFnAttr(Attribute::NoReturn);
   }
   return FC;
+}
+
+Function *Lowerer::fastHelper(StringRef Op) {
+  using namespace replayabi;
+  std::string Name = ("__wsn_inline_" + Op).str();
+  if (Function *F = NM->getFunction(Name))
+    return F;
+  if (!CursorGV)
+    CursorGV = new GlobalVariable(*NM, ArrayType::get(I8, sizeof(ReplayCursor)), false,
+                                  GlobalValue::ExternalLinkage, nullptr, replayabi::Cursor);
+  bool IsInput = Op == "input", IsAnchor = Op == "anchor", IsRegion = Op == "region_end";
+  Type *Ret = IsInput ? (Type *)I64 : VoidTy;
+  SmallVector<Type *, 3> Params;
+  if (IsAnchor)
+    Params = {I32, I32, HostPtr};
+  else if (IsInput || IsRegion)
+    Params = {I32, I32};
+  else
+    Params = {I32};
+  FunctionCallee Slow = callback(Op, Ret, Params);
+  Function *F = Function::Create(FunctionType::get(Ret, Params, false),
+                                 GlobalValue::InternalLinkage, Name, NM.get());
+  F->addFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  FastHelpers.push_back(F);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
+  BasicBlock *Fast = BasicBlock::Create(Ctx, "inline", F);
+  BasicBlock *SlowBB = BasicBlock::Create(Ctx, "callback", F);
+  {
+    IRBuilder<> SB(SlowBB);
+    SmallVector<Value *, 3> Args;
+    for (Argument &A : F->args())
+      Args.push_back(&A);
+    Value *V = SB.CreateCall(Slow, Args);
+    if (IsInput)
+      SB.CreateRet(V);
+    else
+      SB.CreateRetVoid();
+  }
+  IRBuilder<> B(Entry);
+  auto Field = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
+    return IB.CreateConstInBoundsGEP1_32(I8, CursorGV, Off);
+  };
+  auto Load = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
+    return IB.CreateLoad(I32, Field(IB, Off));
+  };
+  if (IsRegion) {
+    // wsn.region.end n: the count stays below the pending interrupt's; when
+    // it reaches it exactly, the interrupt's handler runs now (section 2.7).
+    Value *C = B.CreateAdd(Load(B, cursoroff::Count), F->getArg(1));
+    Value *IrqAt = Load(B, cursoroff::IrqAt);
+    BasicBlock *Due = BasicBlock::Create(Ctx, "due", F);
+    B.CreateCondBr(B.CreateICmpULT(C, IrqAt), Fast, Due);
+    IRBuilder<> FB(Fast);
+    FB.CreateStore(C, Field(FB, cursoroff::Count));
+    FB.CreateRetVoid();
+    BasicBlock *Lookup = BasicBlock::Create(Ctx, "due.lookup", F);
+    BasicBlock *Call = BasicBlock::Create(Ctx, "due.call", F);
+    BasicBlock *Unconsumed = BasicBlock::Create(Ctx, "due.unconsumed", F);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "due.done", F);
+    IRBuilder<> DB(Due);
+    Value *Recs = DB.CreateLoad(HostPtr, Field(DB, cursoroff::Recs));
+    Value *N = DB.CreateLoad(I32, Field(DB, cursoroff::Next));
+    Value *Rec = DB.CreateInBoundsGEP(I8, Recs, DB.CreateShl(DB.CreateZExt(N, I64), 4));
+    Value *Flags = DB.CreateLoad(I32, DB.CreateConstInBoundsGEP1_32(I8, Rec, 12));
+    Value *Irq = DB.CreateLShr(Flags, 8);
+    Value *Can = DB.CreateAnd(
+        DB.CreateICmpEQ(C, IrqAt),
+        DB.CreateICmpNE(DB.CreateAnd(Flags, ConstantInt::get(I32, FastIrqDispatch)),
+                        ConstantInt::get(I32, 0)));
+    Can = DB.CreateAnd(Can, DB.CreateICmpULT(Irq, Load(DB, cursoroff::NHandlers)));
+    DB.CreateCondBr(Can, Lookup, SlowBB);
+    IRBuilder<> LB(Lookup);
+    Value *Tab = LB.CreateLoad(HostPtr, Field(LB, cursoroff::Handlers));
+    Value *H = LB.CreateLoad(HostPtr, LB.CreateInBoundsGEP(HostPtr, Tab, LB.CreateZExt(Irq, I64)));
+    LB.CreateCondBr(LB.CreateIsNotNull(H), Call, SlowBB);
+    IRBuilder<> CB(Call);
+    CB.CreateStore(C, Field(CB, cursoroff::Count));
+    CB.CreateCall(FunctionType::get(VoidTy, false), H);
+    // The handler's wsn.irq.entry consumes the IRQ record.
+    Value *After = CB.CreateLoad(I32, Field(CB, cursoroff::Next));
+    CB.CreateCondBr(CB.CreateICmpEQ(After, N), Unconsumed, Done);
+    IRBuilder<> UB(Unconsumed);
+    UB.CreateCall(callback("irq_unconsumed", VoidTy, {I32}), {Irq});
+    UB.CreateRetVoid();
+    IRBuilder<> EB(Done);
+    EB.CreateRetVoid();
+    return F;
+  }
+  Value *Recs = B.CreateLoad(HostPtr, Field(B, cursoroff::Recs));
+  Value *N = B.CreateLoad(I32, Field(B, cursoroff::Next));
+  Value *Rec = B.CreateInBoundsGEP(I8, Recs, B.CreateShl(B.CreateZExt(N, I64), 4));
+  auto RecField = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
+    return IB.CreateLoad(I32, IB.CreateConstInBoundsGEP1_32(I8, Rec, Off));
+  };
+  if (IsAnchor) {
+    Value *Quiet = B.CreateAnd(RecField(B, 12), ConstantInt::get(I32, FastAnchorQuiet));
+    B.CreateCondBr(B.CreateICmpNE(Quiet, ConstantInt::get(I32, 0)), Fast, SlowBB);
+    IRBuilder<> FB(Fast);
+    FB.CreateRetVoid();
+    return F;
+  }
+  uint8_t Kind = Op == "func_entry" ? 0x01 : Op == "func_exit" ? 0x02
+               : Op == "irq_entry"  ? 0x03 : Op == "irq_exit"  ? 0x04 : 0x07;
+  Value *Want = B.CreateOr(ConstantInt::get(I32, fastKey(Kind, 0)), F->getArg(0));
+  Value *Ok = B.CreateICmpEQ(RecField(B, 0), Want);
+  Value *Depth = nullptr;
+  if (Op == "irq_entry") {
+    Depth = Load(B, cursoroff::Depth);
+    Value *Count16 = B.CreateAnd(Load(B, cursoroff::Count), ConstantInt::get(I32, 0xFFFF));
+    Ok = B.CreateAnd(Ok, B.CreateICmpEQ(RecField(B, 4), Count16));
+    Ok = B.CreateAnd(Ok, B.CreateICmpULT(Depth, ConstantInt::get(I32, FastMaxDepth)));
+  } else if (Op == "irq_exit") {
+    Depth = Load(B, cursoroff::Depth);
+    Ok = B.CreateAnd(Ok, B.CreateICmpNE(Depth, ConstantInt::get(I32, 0)));
+  }
+  B.CreateCondBr(Ok, Fast, SlowBB);
+  IRBuilder<> FB(Fast);
+  FB.CreateStore(FB.CreateAdd(N, ConstantInt::get(I32, 1)), Field(FB, cursoroff::Next));
+  FB.CreateStore(RecField(FB, 8), Field(FB, cursoroff::IrqAt));
+  auto SavedSlot = [&](Value *Idx) {
+    return FB.CreateInBoundsGEP(
+        I8, Field(FB, cursoroff::Saved),
+        FB.CreateShl(FB.CreateZExt(Idx, I64), 2));
+  };
+  if (Op == "func_entry" || Op == "func_exit") {
+    FB.CreateStore(ConstantInt::get(I32, 0), Field(FB, cursoroff::Count));
+    FB.CreateStore(FB.CreateAdd(Load(FB, cursoroff::Position), ConstantInt::get(I32, 1)),
+                   Field(FB, cursoroff::Position));
+  } else if (Op == "irq_entry") {
+    FB.CreateStore(Load(FB, cursoroff::Count), SavedSlot(Depth));
+    FB.CreateStore(FB.CreateAdd(Depth, ConstantInt::get(I32, 1)), Field(FB, cursoroff::Depth));
+    FB.CreateStore(ConstantInt::get(I32, 0), Field(FB, cursoroff::Count));
+  } else if (Op == "irq_exit") {
+    Value *D = FB.CreateSub(Depth, ConstantInt::get(I32, 1));
+    FB.CreateStore(D, Field(FB, cursoroff::Depth));
+    FB.CreateStore(FB.CreateLoad(I32, SavedSlot(D)), Field(FB, cursoroff::Count));
+  }
+  if (IsInput)
+    FB.CreateRet(FB.CreateZExt(RecField(FB, 4), I64));
+  else
+    FB.CreateRetVoid();
+  return F;
+}
+
+void Lowerer::inlineFastHelpers() {
+  for (Function *F : FastHelpers) {
+    SmallVector<CallBase *, 16> Calls;
+    for (User *U : F->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        Calls.push_back(CB);
+    for (CallBase *CB : Calls) {
+      InlineFunctionInfo IFI;
+      InlineResult R = InlineFunction(*CB, IFI);
+      if (!R.isSuccess())
+        error(nullptr, "internal: cannot inline " + F->getName() + ": " +
+                           R.getFailureReason());
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
+  FastHelpers.clear();
 }
 
 Value *Lowerer::hostAddr(IRBuilder<> &B, Value *Addr) {
@@ -1226,7 +1395,14 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
     for (unsigned A = 0; A < NArgs; ++A)
       Args.push_back(A == 0 ? ConstId(0)
                             : B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(A)), I32));
-    B.CreateCall(callback(CBName, VoidTy, Tys), Args);
+    bool Inline = Opts.InlineLog && (CBName == "func_entry" || CBName == "func_exit" ||
+                                     CBName == "irq_entry" || CBName == "irq_exit" ||
+                                     CBName == "region_end");
+    if (Inline && isa<ConstantInt>(Args[0]) &&
+        cast<ConstantInt>(Args[0])->getZExtValue() < (1u << 24))
+      B.CreateCall(fastHelper(CBName), Args);
+    else
+      B.CreateCall(callback(CBName, VoidTy, Tys), Args);
   };
   if (Op == "func.entry")
     return Simple("func_entry", 1);
@@ -1236,8 +1412,11 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
     return Simple("irq_entry", 1);
   if (Op == "irq.exit")
     return Simple("irq_exit", 1);
-  if (Op == "region.begin")
+  if (Op == "region.begin") {
+    if (Opts.InlineLog)
+      return; // replay has nothing to do at a region's start
     return Simple("region_begin", 1);
+  }
   if (Op == "region.end")
     return Simple("region_end", 2);
   if (Op == "sched")
@@ -1270,8 +1449,12 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
       error(&CB, Name + ": unexpected signature");
       return;
     }
-    Value *V = B.CreateCall(callback(Input ? "input" : "effect", I64, {I32, I32}),
-                            {ConstId(0), ConstantInt::get(I32, RT->getBitWidth())});
+    Value *Id = ConstId(0);
+    bool Inline = Input && Opts.InlineLog && isa<ConstantInt>(Id) &&
+                  cast<ConstantInt>(Id)->getZExtValue() < (1u << 24);
+    Value *V = B.CreateCall(Inline ? FunctionCallee(fastHelper("input"))
+                                   : callback(Input ? "input" : "effect", I64, {I32, I32}),
+                            {Id, ConstantInt::get(I32, RT->getBitWidth())});
     VMap[&CB] = B.CreateTrunc(V, RT, CB.getName());
     return;
   }
@@ -1294,7 +1477,8 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
     for (unsigned A = 0; A < N; ++A)
       B.CreateStore(B.CreateZExt(mapValue(CB.getArgOperand(A + 1)), I32),
                     B.CreateConstGEP1_32(I32, Arr, A));
-    B.CreateCall(callback("anchor", VoidTy, {I32, I32, HostPtr}),
+    B.CreateCall(Opts.InlineLog ? FunctionCallee(fastHelper("anchor"))
+                                : callback("anchor", VoidTy, {I32, I32, HostPtr}),
                  {ConstId(0), ConstantInt::get(I32, N), Arr});
     return;
   }
@@ -1695,6 +1879,7 @@ Expected<ReplayLoweringResult> Lowerer::run() {
       lowerFunction(F);
   buildInitMemory();
   buildFnPtrTable();
+  inlineFastHelpers();
 
   if (!Errors.empty()) {
     std::string Msg;

@@ -15,6 +15,8 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,61 @@ inline constexpr const char *FnPtr = "__wsn_replay_fnptr";
 inline constexpr const char *StackPtr = "__wsn_sp";
 /// Callback prefix; every callback is `__wsn_replay_<name>`.
 inline constexpr const char *CallbackPrefix = "__wsn_replay_";
+/// The replay log's cursor (a ReplayCursor the engine defines). The lowering
+/// consumes the common records inline through it and calls the callback of
+/// the op only when the inline test fails (spec/replay-log.md section 2.7).
+inline constexpr const char *Cursor = "__wsn_replay_cursor";
+
+/// One record as inline code sees it (16 bytes, fields at 0/4/8/12).
+struct FastRecord {
+  /// FastKeyBit | kind << 24 | id when the op of that kind and id may consume
+  /// the record inline; 0 when it must go through the callback.
+  uint32_t Key;
+  /// INPUT: the value; IRQ: the recorded count.
+  uint32_t Val;
+  /// The cursor's IrqAt after consuming this record inline.
+  uint32_t IrqAt;
+  /// FastAnchorQuiet: an anchor visit with the cursor at this record writes
+  /// and checks nothing (the recorder wrote no checkpoint there).
+  /// FastIrqDispatch: an IRQ record whose handler (irq id in bits 8-31) the
+  /// count update that reaches its count may call directly.
+  uint32_t Flags;
+};
+inline constexpr uint32_t FastKeyBit = 0x80000000u;
+inline constexpr uint32_t FastAnchorQuiet = 1;
+inline constexpr uint32_t FastIrqDispatch = 2;
+inline constexpr uint32_t FastMaxDepth = 32;
+inline constexpr uint32_t fastKey(uint8_t Kind, uint32_t Id) {
+  return Id < (1u << 24) ? FastKeyBit | uint32_t(Kind) << 24 | Id : 0;
+}
+
+/// The cursor shared by the ReplayLog and the inline code.
+struct ReplayCursor {
+  const FastRecord *Recs; ///< 0: indexed by Next; all zero when inline is off
+  uint32_t Next;          ///< 8: index of the next record to consume
+  uint32_t Count;         ///< 12: #gv_reference of the current context
+  /// 16: a count update may stay inline while the new count is below this.
+  uint32_t IrqAt;
+  uint32_t Position;               ///< 20: ENTRY/EXIT consumed since the start
+  uint32_t Depth;                  ///< 24: handler nesting depth
+  uint32_t Saved[FastMaxDepth];    ///< 28: counts of the interrupted contexts
+  void (*const *Handlers)();       ///< 160: handler by irq id (null: none)
+  uint32_t NHandlers;              ///< 168
+};
+namespace cursoroff {
+inline constexpr unsigned Recs = 0, Next = 8, Count = 12, IrqAt = 16, Position = 20,
+                          Depth = 24, Saved = 28, Handlers = 160, NHandlers = 168;
+}
+static_assert(sizeof(FastRecord) == 16, "inline code indexes records by 16 bytes");
+static_assert(offsetof(ReplayCursor, Next) == cursoroff::Next &&
+                  offsetof(ReplayCursor, Count) == cursoroff::Count &&
+                  offsetof(ReplayCursor, IrqAt) == cursoroff::IrqAt &&
+                  offsetof(ReplayCursor, Position) == cursoroff::Position &&
+                  offsetof(ReplayCursor, Depth) == cursoroff::Depth &&
+                  offsetof(ReplayCursor, Saved) == cursoroff::Saved &&
+                  offsetof(ReplayCursor, Handlers) == cursoroff::Handlers &&
+                  offsetof(ReplayCursor, NHandlers) == cursoroff::NHandlers,
+              "the inline code's offsets");
 } // namespace replayabi
 
 struct ReplayLoweringOptions {
@@ -64,6 +121,11 @@ struct ReplayLoweringOptions {
   /// (loc: "file:line:col (in function)"). Off by default, and then nothing
   /// is emitted: the replay code is the same as without the option.
   bool WatchStores = false;
+  /// Consume ENTRY/EXIT/IRQ/IRQ_EXIT/INPUT records, count updates and quiet
+  /// anchor visits inline through the cursor (replayabi::Cursor), calling
+  /// the callback only when the inline test fails. Off: every op calls its
+  /// callback (the lowered IR of earlier versions).
+  bool InlineLog = true;
 };
 
 /// Where one mote global lives in the replay memory.

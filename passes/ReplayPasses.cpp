@@ -8,7 +8,7 @@ using namespace llvm;
 
 namespace {
 /// Parses the parameters of `wsn-lower<replay;elf=F;mcu=M;stop-at=FN;
-/// allow-untraced-io;require-elf>`.
+/// allow-untraced-io;require-elf;no-inline-log>`.
 Expected<wsn::ReplayLoweringOptions> parseReplayParams(StringRef Params) {
   wsn::ReplayLoweringOptions O;
   SmallVector<StringRef, 6> Parts;
@@ -25,11 +25,13 @@ Expected<wsn::ReplayLoweringOptions> parseReplayParams(StringRef Params) {
       O.AllowUntracedIO = true;
     else if (P == "require-elf")
       O.RequireElfPlacement = true;
+    else if (P == "no-inline-log")
+      O.InlineLog = false;
     else
       return createStringError(inconvertibleErrorCode(),
                                "wsn-lower<replay>: unknown parameter '%s' "
                                "(expected elf=, mcu=, stop-at=, "
-                               "allow-untraced-io, require-elf)",
+                               "allow-untraced-io, require-elf, no-inline-log)",
                                P.str().c_str());
   }
   return O;

@@ -273,6 +273,31 @@ class Harness:
         if problems:
             res.message = "exit 0 but " + "; ".join(problems)
             return res
+        if self.args.live_every and res.seed % self.args.live_every == 0:
+            # The inline consumption of the lowered code (spec/replay-log.md section 2.7)
+            # must give exactly what the callback path gives: the same report, with every
+            # event of the interleaving.
+            full = cmd + ["--events", "1000000"]
+            docs = []
+            for extra in ([], ["--live-events"]):
+                rc2, out2, err2 = run(full + extra, self.args.timeout)
+                res.commands.append(shell_line(full + extra))
+                try:
+                    d = json.loads(out2)
+                except ValueError:
+                    d = None
+                if rc2 != rc or not isinstance(d, dict):
+                    res.message = "replay %s exited %d: %s" % (
+                        " ".join(extra) or "(inline)", rc2, first_line(err2) or first_line(out2))
+                    return res
+                d.pop("wall_seconds", None)
+                docs.append(d)
+            if docs[0] != docs[1]:
+                keys = sorted(k for k in set(docs[0]) | set(docs[1])
+                              if docs[0].get(k) != docs[1].get(k))
+                res.message = "inline and --live-events replays differ in: " + ", ".join(keys)
+                return res
+            res.detail["live_checked"] = True
         res.ok = True
         return res
 
@@ -485,6 +510,10 @@ def main():
     ap.add_argument("--show-messages", type=int, default=4,
                     help="distinct failure messages listed per row")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    ap.add_argument("--live-every", type=int, default=10,
+                    help="every N-th seed is replayed again with --live-events (every record "
+                         "through its callback) and must give the identical report with all "
+                         "events; 0: never")
     args = ap.parse_args()
 
     names = [e.name for e in EXAMPLES]

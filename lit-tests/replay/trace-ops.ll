@@ -1,7 +1,12 @@
 ; Every trace op (spec/trace-ops.md) becomes a __wsn_replay_* callback; value
 ; ops return the recorded value; the call between wsn.skip.begin/end is not
-; executed (its effect comes from the EFFECT record).
-; RUN: %opt -load-pass-plugin=%wsn_plugin -passes='wsn-lower<replay>' -S %s | FileCheck %s
+; executed (its effect comes from the EFFECT record). That is the lowering with
+; no-inline-log; by default (second RUN) ENTRY/EXIT/IRQ/IRQ_EXIT/INPUT records,
+; count updates and anchor visits are first tried inline through
+; @__wsn_replay_cursor (spec/replay-log.md section 2.7), and the callback is
+; the fallback.
+; RUN: %opt -load-pass-plugin=%wsn_plugin -passes='wsn-lower<replay;no-inline-log>' -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%wsn_plugin -passes='wsn-lower<replay>' -S %s | FileCheck %s --check-prefix=INL
 
 target datalayout = "e-P1-p:16:8-i8:8-i16:8-i32:8-i64:8-f32:8-f64:8-n8-a:8"
 target triple = "avr"
@@ -32,6 +37,32 @@ target triple = "avr"
 ; CHECK: call void @__wsn_replay_func_exit(i32 1)
 ; CHECK-NEXT: store i16 %wsn.sp0, ptr @__wsn_sp
 ; CHECK-NEXT: ret i16 %r
+; INL: @__wsn_replay_cursor = external global [176 x i8]
+; INL-LABEL: define i16 @main()
+; The ENTRY key (0x81000000 | fid 1) is compared with the cursor's record.
+; INL: [[RECS:%.*]] = load ptr, ptr @__wsn_replay_cursor
+; INL: [[N:%.*]] = load i32, ptr getelementptr inbounds (i8, ptr @__wsn_replay_cursor, i32 8)
+; INL: [[KEY:%.*]] = load i32, ptr
+; INL: icmp eq i32 [[KEY]], -2130706431
+; INL: call void @__wsn_replay_func_entry(i32 1)
+; INPUT key 0x87000000 | site 3; the inline value is the record's Val.
+; INL: icmp eq i32 {{.*}}, -2030043133
+; INL: call i64 @__wsn_replay_input(i32 3, i32 8)
+; INL: call void @__wsn_replay_input_bytes(i32 4, i32 257, i32 8)
+; Nothing at a region's start; the count update is compared with IrqAt.
+; INL-NOT: @__wsn_replay_region_begin
+; INL: load i32, ptr getelementptr inbounds (i8, ptr @__wsn_replay_cursor, i32 16)
+; INL: call void @__wsn_replay_region_end(i32 5, i32 1)
+; INL: call void @__wsn_replay_skip_begin(i32 6)
+; INL: call i64 @__wsn_replay_effect(i32 6, i32 16)
+; An anchor visit calls back unless the record's quiet flag is set.
+; INL: and i32 {{.*}}, 1
+; INL: call void @__wsn_replay_anchor(i32 1, i32 1, ptr %wsn.anchor.locals)
+; INL: call void @__wsn_replay_check(i32 0, i32 1)
+; INL: icmp eq i32 {{.*}}, -2113929215
+; INL: call void @__wsn_replay_func_exit(i32 1)
+; INL: ret i16
+; INL-NOT: define internal {{.*}}@__wsn_inline_
 define i16 @main() addrspace(1) {
   %loc = alloca i16
   call addrspace(1) void @wsn.func.entry(i32 1)

@@ -104,6 +104,8 @@ bool noTrace(const char *Op) {
 
 void addEvent(ReplayEvent::Kind K, uint32_t Id, uint32_t Value = 0) {
   ReplayMachine &RM = *Current;
+  if (!RM.LiveEvents)
+    return; // rebuilt from the consumed records after the run
   ReplayEvent E;
   E.K = K;
   E.Id = Id;
@@ -145,6 +147,7 @@ void drainAndMaybeStop() {
     }
     size_t Before = RM.Log->next();
     ++RM.HandlerDepth;
+    RM.Log->refreshInline();
     Fn();
     --RM.HandlerDepth;
     if (!RM.Pending && RM.Log->next() == Before)
@@ -156,6 +159,8 @@ void drainAndMaybeStop() {
   }
   if (RM.Pending)
     stopReplay(RM.StopReason);
+  if (RM.Log)
+    RM.Log->refreshInline(); // the JIT'd code continues: section 2.7
 }
 
 std::string hexBytes(ArrayRef<uint8_t> B) {
@@ -231,16 +236,42 @@ std::vector<uint8_t> loadVars(const std::vector<ReplayMachine::Var> &Vars,
   return Out;
 }
 
+/// True when the variables hold exactly Bytes (and Bytes has their size).
+bool varsEqual(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
+               const uint32_t *Locals, uint32_t NLocals) {
+  size_t Off = 0;
+  uint32_t LocalIdx = 0;
+  for (const ReplayMachine::Var &V : Vars) {
+    uint32_t Addr = V.Addr;
+    if (!V.Global)
+      Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
+    if (Off + V.Size > Bytes.size() || uint64_t(Addr) + V.Size > ReplayMemBytes ||
+        std::memcmp(Current->Mem + Addr, Bytes.data() + Off, V.Size) != 0)
+      return false;
+    Off += V.Size;
+  }
+  return Off == Bytes.size();
+}
+
 void doCheck(uint32_t Inv, bool Ok) {
   ReplayMachine &RM = *Current;
-  std::vector<uint8_t> Bytes;
+  // The checksum over the invariant's inputs in place, as __wsn_crc16 on
+  // the mote computes it over their bytes in map order.
+  // (Like loadVars, it stops at a variable outside the data space.)
+  uint16_t Crc = 0xFFFF;
   if (Inv < RM.InvInputs.size())
-    Bytes = loadVars(RM.InvInputs[Inv], nullptr, 0);
-  uint16_t Crc = wsn::crc16(0xFFFF, Bytes); // as __wsn_crc16 on the mote
+    for (const ReplayMachine::Var &V : RM.InvInputs[Inv]) {
+      if (uint64_t(V.Addr) + V.Size > ReplayMemBytes)
+        break;
+      Crc = wsn::crc16(Crc, ArrayRef<uint8_t>(RM.Mem + V.Addr, V.Size));
+    }
   ReplayLog &L = *RM.Log;
   Expected<bool> Stop = L.onCheck(Inv, Ok, Crc);
   if (!Stop) {
     // A checksum or outcome mismatch: name the replayed input values.
+    std::vector<uint8_t> Bytes;
+    if (Inv < RM.InvInputs.size())
+      Bytes = loadVars(RM.InvInputs[Inv], nullptr, 0);
     Error E = Stop.takeError();
     if (E.isA<ReplayDivergence>() && !Bytes.empty()) {
       std::string Extra = "; replayed invariant inputs: " + hexBytes(Bytes);
@@ -255,7 +286,11 @@ void doCheck(uint32_t Inv, bool Ok) {
   ++RM.Checks;
   addEvent(Ok ? ReplayEvent::Check : ReplayEvent::Violation, Inv);
   if (*Stop) {
-    setStop(ReplayStop::Stopped, L.statusMessage(), L.next() - 1);
+    size_t At = L.next() - 1;
+    setStop(ReplayStop::Stopped,
+            "stop reached at record " + std::to_string(At) + ": " +
+                describeRecord(L.trace().Records[At]),
+            At);
     return;
   }
   // The check is one counted reference (spec/instrumentation.md section 11).
@@ -283,9 +318,14 @@ void doAnchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
     return;
   }
   if (*R) {
-    std::vector<uint8_t> Mine = loadVars(Vars, Locals, N);
-    if (ok(L.compareCheckpoint(**R, Mine)))
-      addEvent(ReplayEvent::Checkpoint, Anchor);
+    // Equal bytes (the normal case) are seen in place; a difference is
+    // located and named by the log.
+    if (!varsEqual(Vars, (*R)->Payload, Locals, N)) {
+      std::vector<uint8_t> Mine = loadVars(Vars, Locals, N);
+      if (!ok(L.compareCheckpoint(**R, Mine)))
+        return;
+    }
+    addEvent(ReplayEvent::Checkpoint, Anchor);
   }
 }
 
@@ -340,6 +380,17 @@ static void cb_untraced_io(const char *Loc, uint32_t Addr) {
               " at " + Loc +
               ", in a function without trace ops: its value is not in the trace "
               "(the function should run only inside skipped calls)");
+}
+static void cb_irq_unconsumed(uint32_t Irq) {
+  // The inline dispatch (spec/replay-log.md section 2.7) ran the handler.
+  ReplayMachine &RM = *Current;
+  size_t At = RM.Log ? RM.Log->next() : 0;
+  setStop(ReplayStop::Error,
+          "handler " + (Irq < RM.HandlerNames.size() ? RM.HandlerNames[Irq] : std::string("?")) +
+              " of interrupt " + std::to_string(Irq) + " did not consume its IRQ record " +
+              std::to_string(At) + " (is it instrumented?)",
+          At);
+  stopReplay(RM.StopReason);
 }
 static void cb_sleep() {}
 static void cb_lpm(uint32_t) {}
@@ -555,6 +606,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   CB("sleep", (const void *)&cb_sleep);
   CB("lpm", (const void *)&cb_lpm);
   CB("resume", (const void *)&cb_resume);
+  CB("irq_unconsumed", (const void *)&cb_irq_unconsumed);
   CB("untraced_io", (const void *)&cb_untraced_io);
   CB("func_entry", (const void *)&cb_func_entry);
   CB("func_exit", (const void *)&cb_func_exit);
@@ -583,6 +635,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   CB("libc_strcpy", (const void *)&cb_libc_strcpy);
   CB("libc_strncpy", (const void *)&cb_libc_strncpy);
   CB("store", (const void *)&cb_store); // store watch (WatchStores)
+  Add(replayabi::Cursor, &R->Machine->Cursor);
   // Helpers the host backend may call for the lowered IR (memcpy for
   // llvm.memcpy, libm for float operations); never __wsn_ names.
   orc::JITDylib &JD = J.getMainJITDylib();
@@ -710,16 +763,144 @@ Error ReplayRunner::prepareTrace() {
   return Error::success();
 }
 
+Error ReplayRunner::prepare() {
+  if (!Opts.Trace || (PreparedTrace == Opts.Trace && PreparedMap == Opts.Map))
+    return Error::success();
+  if (!Opts.Map)
+    return createStringError(inconvertibleErrorCode(),
+                             "trace replay needs the program's trace map");
+  if (Error E = prepareTrace())
+    return E;
+  // Thesis 4.2: replay starts at the earliest checkpoint, inside the
+  // anchor's function, which the lowering lets resume at the anchor.
+  const TraceMap::Anchor *A = Opts.Map->anchor(Opts.Trace->StartAnchor);
+  if (!A)
+    return createStringError(inconvertibleErrorCode(),
+                             "the start checkpoint's anchor %u is not in the trace map",
+                             Opts.Trace->StartAnchor);
+  auto It = FnArgs.find(A->Function);
+  if (It == FnArgs.end())
+    return createStringError(inconvertibleErrorCode(),
+                             "anchor %u is in function '%s', which the program does "
+                             "not define",
+                             A->Id, A->Function.c_str());
+  if (It->second != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "anchor %u is in function '%s', which takes arguments: "
+                             "replay cannot resume there",
+                             A->Id, A->Function.c_str());
+  auto Sym = J->lookup(A->Function);
+  if (!Sym)
+    return Sym.takeError();
+  StartFn = Sym->toPtr<void *>();
+  FastTable = std::make_unique<ReplayFastTable>(buildFastTable(*Opts.Trace));
+  PreparedTrace = Opts.Trace;
+  PreparedMap = Opts.Map;
+  return Error::success();
+}
+
+namespace {
+/// The events a live run adds, from the records it consumed ([start, End)):
+/// one per consumed record except SKIP_BEGIN/SKIP_END, whose span is not
+/// consumed; handler depth counted from the IRQ record to its IRQ_EXIT.
+std::vector<ReplayEvent> eventsFromRecords(const PreprocessedTrace &P, size_t End) {
+  std::vector<ReplayEvent> Out;
+  std::vector<uint32_t> FnInst, IrqInst;
+  auto Bump = [](std::vector<uint32_t> &V, uint32_t I) {
+    if (V.size() <= I)
+      V.resize(I + 1, 0);
+    return ++V[I];
+  };
+  unsigned Depth = 0;
+  End = std::min(End, P.Records.size());
+  for (size_t I = P.Start; I < End; ++I) {
+    const TraceRecord &R = P.Records[I];
+    ReplayEvent E;
+    E.Id = R.id();
+    E.Record = I;
+    switch (R.Kind) {
+    case RecordKind::Entry:
+      E.K = ReplayEvent::Entry;
+      E.Instance = Bump(FnInst, R.id());
+      break;
+    case RecordKind::Exit: E.K = ReplayEvent::Exit; break;
+    case RecordKind::Irq:
+      ++Depth;
+      E.K = ReplayEvent::IrqEntry;
+      E.Instance = Bump(IrqInst, R.id());
+      break;
+    case RecordKind::IrqExit: E.K = ReplayEvent::IrqExit; break;
+    case RecordKind::Sched: E.K = ReplayEvent::Sched; break;
+    case RecordKind::Check: E.K = ReplayEvent::Check; break;
+    case RecordKind::Violation: E.K = ReplayEvent::Violation; break;
+    case RecordKind::Input:
+      E.K = ReplayEvent::Input;
+      E.Value = R.Fields[1];
+      break;
+    case RecordKind::InputBytes:
+      E.K = ReplayEvent::Input;
+      E.Value = uint32_t(R.Payload.size());
+      break;
+    case RecordKind::Effect: E.K = ReplayEvent::Effect; break;
+    case RecordKind::Checkpoint: E.K = ReplayEvent::Checkpoint; break;
+    case RecordKind::Send:
+      E.K = ReplayEvent::Send;
+      E.Value = R.Fields[1];
+      break;
+    case RecordKind::Recv:
+      E.K = ReplayEvent::Recv;
+      E.Value = R.Fields[2];
+      break;
+    case RecordKind::SkipBegin: {
+      unsigned D = 1;
+      size_t J = I + 1;
+      for (; J < End; ++J) {
+        RecordKind K = P.Records[J].Kind;
+        if (K == RecordKind::SkipBegin)
+          ++D;
+        else if (K == RecordKind::SkipEnd && --D == 0)
+          break;
+      }
+      I = J; // SKIP_END (no event) or the end
+      continue;
+    }
+    default:
+      continue;
+    }
+    E.Depth = Depth;
+    Out.push_back(E);
+    if (R.Kind == RecordKind::IrqExit && Depth)
+      --Depth;
+  }
+  return Out;
+}
+} // namespace
+
+const std::vector<ReplayEvent> &ReplayRunner::events() {
+  ReplayMachine &RM = *Machine;
+  if (!RM.EventsValid && Opts.Trace) {
+    RM.Events = eventsFromRecords(*Opts.Trace, EventsEnd);
+    RM.EventsValid = true;
+  }
+  return RM.Events;
+}
+
 Expected<ReplayOutcome> ReplayRunner::run() {
   ReplayMachine &RM = *Machine;
   // The JIT'd array starts zeroed; later runs clear what the previous left.
   if (Ran)
     std::memset(RM.Mem, 0, ReplayMemBytes);
   Ran = true;
-  RM.Events.reserve(4096);
   RM.Log.reset();
   RM.Map = Opts.Map;
+  RM.LiveEvents = Opts.LiveEvents || Opts.BreakAt || !Opts.Trace;
+  RM.EventsValid = true;
+  if (RM.LiveEvents)
+    RM.Events.reserve(4096);
   RM.Events.clear();
+  static const replayabi::FastRecord NoRecords[1] = {{0, 0, 0, 0}};
+  RM.Cursor = replayabi::ReplayCursor{};
+  RM.Cursor.Recs = NoRecords;
   RM.FnInstances.clear();
   RM.IrqInstances.clear();
   RM.Checks = 0;
@@ -735,36 +916,15 @@ Expected<ReplayOutcome> ReplayRunner::run() {
   void *Fn = EntryFn;
   unsigned Bits = EntryBits;
   if (Opts.Trace) {
-    if (!Opts.Map)
-      return createStringError(inconvertibleErrorCode(),
-                               "trace replay needs the program's trace map");
-    if (Error E = prepareTrace())
+    if (Error E = prepare())
       return std::move(E);
-    // Thesis 4.2: replay starts at the earliest checkpoint, inside the
-    // anchor's function, which the lowering lets resume at the anchor.
-    const TraceMap::Anchor *A = Opts.Map->anchor(Opts.Trace->StartAnchor);
-    if (!A)
-      return createStringError(inconvertibleErrorCode(),
-                               "the start checkpoint's anchor %u is not in the trace map",
-                               Opts.Trace->StartAnchor);
-    auto It = FnArgs.find(A->Function);
-    if (It == FnArgs.end())
-      return createStringError(inconvertibleErrorCode(),
-                               "anchor %u is in function '%s', which the program does "
-                               "not define",
-                               A->Id, A->Function.c_str());
-    if (It->second != 0)
-      return createStringError(inconvertibleErrorCode(),
-                               "anchor %u is in function '%s', which takes arguments: "
-                               "replay cannot resume there",
-                               A->Id, A->Function.c_str());
-    auto Sym = J->lookup(A->Function);
-    if (!Sym)
-      return Sym.takeError();
-    Fn = Sym->toPtr<void *>();
+    RM.Cursor.Handlers = RM.Handlers.data();
+    RM.Cursor.NHandlers = uint32_t(RM.Handlers.size());
+    Fn = StartFn;
     Bits = 0;
-    RM.ResumeAnchor = A->Id;
-    RM.Log = std::make_unique<ReplayLog>(*Opts.Trace, Opts.LogOptions);
+    RM.ResumeAnchor = Opts.Trace->StartAnchor;
+    RM.Log = std::make_unique<ReplayLog>(*Opts.Trace, Opts.LogOptions, &RM.Cursor,
+                                         FastTable.get(), !RM.LiveEvents);
   }
 
   ReplayOutcome Out;
@@ -818,6 +978,14 @@ Expected<ReplayOutcome> ReplayRunner::run() {
   if (Out.Reason == ReplayStop::Timeout)
     Out.Message = "replay did not stop within " + std::to_string(Opts.TimeoutSeconds) +
                   " s (no marker reached?)";
+  if (RM.Log && !RM.LiveEvents) {
+    // Section 2.7: the events of the consumed records; a checkpoint whose
+    // comparison diverged was consumed without an event.
+    EventsEnd = RM.Log->next();
+    if (RM.StopReason == ReplayStop::Diverged)
+      EventsEnd = std::min(EventsEnd, RM.StopRecord);
+    RM.EventsValid = false;
+  }
   if (RM.Log) {
     Out.RecordsConsumed = RM.Log->next();
     Out.Warnings = RM.Log->warnings();

@@ -94,7 +94,14 @@ struct ReplayRunOptions {
     return O;
   }();
   /// Called after every event; returning true stops the run (Breakpoint).
+  /// Setting it makes the events live (below).
   std::function<bool(const ReplayEvent &, size_t Index)> BreakAt;
+  /// Build the event list while the program runs (the REPL: breakpoints and
+  /// the store watch's event numbers), so every record goes through its
+  /// callback. Off (and no BreakAt): the lowered program consumes the common
+  /// records inline, and ReplayRunner::events() rebuilds the same list from
+  /// the consumed records after the run (spec/replay-log.md section 2.7).
+  bool LiveEvents = false;
 };
 
 //===-- Store watch (wsn-replay -i, the REPL's `why`) ---------------------===//
@@ -141,6 +148,13 @@ struct ReplayMachine {
   std::vector<void (*)()> Handlers;          ///< by irq id
   std::vector<std::string> HandlerNames;     ///< by irq id
   uint32_t ResumeAnchor = 0; ///< returned once by __wsn_replay_resume
+  /// The log's position and counts, read and advanced by the inline code
+  /// (@__wsn_replay_cursor); zero records when there is no log.
+  replayabi::ReplayCursor Cursor{};
+  /// Events are added as they happen (else rebuilt after the run).
+  bool LiveEvents = true;
+  /// Events holds the run's events (live, or rebuilt by events()).
+  bool EventsValid = true;
   std::vector<ReplayEvent> Events;
   std::vector<uint32_t> FnInstances, IrqInstances;
   uint32_t Checks = 0;
@@ -168,6 +182,12 @@ public:
   /// Zeroes the memory, writes the initial image, runs Entry until it
   /// returns, the marker is reached, or a replay error stops it.
   llvm::Expected<ReplayOutcome> run();
+  /// Resolves the trace map against the program and builds the trace's
+  /// inline table; run() does it when the trace or map changed. Separate so
+  /// that a caller can load everything before timing a run.
+  llvm::Error prepare();
+  /// The events of the last run, in order.
+  const std::vector<ReplayEvent> &events();
 
   ReplayMachine &machine() { return *Machine; }
   const ReplayRunOptions &options() const { return Opts; }
@@ -175,6 +195,8 @@ public:
   void setTrace(const PreprocessedTrace *T, const TraceMap *Map) {
     Opts.Trace = T;
     Opts.Map = Map;
+    PreparedTrace = nullptr;
+    PreparedMap = nullptr;
   }
   void setBreakAt(std::function<bool(const ReplayEvent &, size_t)> F) {
     Opts.BreakAt = std::move(F);
@@ -197,6 +219,12 @@ private:
   /// function when replay resumes there).
   std::map<std::string, unsigned> FnArgs;
   llvm::Error prepareTrace();
+  const PreprocessedTrace *PreparedTrace = nullptr;
+  const TraceMap *PreparedMap = nullptr;
+  std::unique_ptr<ReplayFastTable> FastTable;
+  void *StartFn = nullptr; ///< the start anchor's function
+  /// The last run: where the rebuilt event list ends.
+  size_t EventsEnd = 0;
   bool Ran = false; ///< run() was called before (memory must be cleared)
 };
 

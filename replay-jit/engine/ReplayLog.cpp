@@ -61,8 +61,35 @@ OpText op(const char *Name, std::initializer_list<std::pair<const char *, uint64
 }
 } // namespace
 
-ReplayLog::ReplayLog(const PreprocessedTrace &P, ReplayLogOptions Opts)
-    : P(P), Opts(Opts), Next(P.Start), LastCheckpoint(P.Start) {}
+ReplayLog::ReplayLog(const PreprocessedTrace &P, ReplayLogOptions Opts,
+                     replayabi::ReplayCursor *Cursor, const ReplayFastTable *T, bool Inline)
+    : P(P), Opts(Opts), Cur(Cursor ? *Cursor : OwnCursor), Table(T),
+      Inline(Inline && Opts.CheckpointResetsCount), LastCheckpoint(P.Start) {
+  if (!Table) {
+    OwnTable = std::make_unique<ReplayFastTable>(buildFastTable(P));
+    Table = OwnTable.get();
+  }
+  // The log's fields only (the engine sets the handler table).
+  Cur.Next = uint32_t(P.Start);
+  Cur.Count = Cur.Position = Cur.Depth = 0;
+  refreshInline();
+}
+
+void ReplayLog::refreshInline() {
+  if (!Inline || St != State::Running) {
+    Cur.Recs = Table->Zero.data();
+    Cur.IrqAt = 0; // every count update calls back
+    return;
+  }
+  Cur.Recs = Table->Recs.data();
+  Cur.IrqAt = UINT32_MAX;
+  if (Cur.Next < limit() && P.Records[Cur.Next].Kind == RecordKind::Irq) {
+    // The count may grow inline while it stays below the recorded one; the
+    // update that reaches it (or passes it: a divergence) calls back.
+    uint32_t Want = P.Records[Cur.Next].Fields[1];
+    Cur.IrqAt = Cur.Count < Want ? Want : 0;
+  }
+}
 
 Error ReplayLog::diverge(size_t At, std::string Expected, std::string Executed) {
   uint64_t Off = TraceHeaderSize;
@@ -81,7 +108,7 @@ Error ReplayLog::endError() const {
     size_t S = P.Coverage.StopRecord;
     return make_error<ReplayEnd>(ReplayEnd::StopReached, S, describeRecord(P.Records[S]));
   }
-  return make_error<ReplayEnd>(ReplayEnd::EndOfTrace, Next, "");
+  return make_error<ReplayEnd>(ReplayEnd::EndOfTrace, Cur.Next, "");
 }
 
 Error ReplayLog::checkRunning(const OpText &OpT) {
@@ -108,7 +135,7 @@ Error ReplayLog::checkRunning(const OpText &OpT) {
 }
 
 void ReplayLog::consumed(size_t Index) {
-  Next = Index + 1;
+  Cur.Next = uint32_t(Index + 1);
   if (Index == P.Coverage.StopRecord && P.Coverage.Stop != StopKind::End)
     St = State::StopReached;
 }
@@ -117,17 +144,14 @@ Expected<const TraceRecord *> ReplayLog::expect(RecordKind K, uint32_t Id,
                                                 const OpText &Op) {
   if (Error E = checkRunning(Op))
     return std::move(E);
-  if (Next >= limit()) {
+  if (Cur.Next >= limit()) {
     St = State::EndOfTrace;
     return endError();
   }
-  const TraceRecord &R = P.Records[Next];
+  const TraceRecord &R = P.Records[Cur.Next];
   if (R.Kind != K || R.id() != Id)
-    return diverge(Next, describeRecord(R), Op.str());
-  size_t I = Next;
-  if (K != RecordKind::Irq && !Ctx.empty())
-    Ctx.back().LastOwn = I;
-  consumed(I);
+    return diverge(Cur.Next, describeRecord(R), Op.str());
+  consumed(Cur.Next);
   return &R;
 }
 
@@ -142,10 +166,11 @@ Expected<ArrayRef<uint8_t>> ReplayLog::takeCheckpoint(uint32_t Anchor) {
                              "%s: the start checkpoint was already taken; executed %s",
                              P.TraceName.c_str(), Op.str().c_str());
   St = State::Running;
-  Next = P.Start;
-  Ctx.assign(1, Context());
-  Ctx[0].UnknownBase = !Opts.CheckpointResetsCount;
-  Ctx[0].LastOwn = P.Start;
+  Cur.Next = uint32_t(P.Start);
+  Cur.Count = 0;
+  Cur.Depth = 0;
+  Cur.Position = 0;
+  StartUnknown = !Opts.CheckpointResetsCount;
   auto R = expect(RecordKind::Checkpoint, Anchor, Op);
   if (!R)
     return R.takeError();
@@ -170,30 +195,27 @@ Expected<const TraceRecord *> ReplayLog::onAnchor(uint32_t Anchor) {
   OpText Op = ::wsn::op("wsn.anchor", {{"anchor", Anchor}});
   if (Error E = checkRunning(Op))
     return std::move(E);
-  bool ArmedNow = armedAfter(Next - 1);
-  bool ArmedOwn = armedAfter(Ctx.back().LastOwn);
-  if (Next < limit()) {
-    const TraceRecord &R = P.Records[Next];
+  bool ArmedNow = armedAfter(Cur.Next - 1);
+  bool ArmedOwn = armedAfter(Table->OwnAt[Cur.Next]);
+  if (Cur.Next < limit()) {
+    const TraceRecord &R = P.Records[Cur.Next];
     if (R.Kind == RecordKind::Checkpoint && R.id() == Anchor && ArmedNow) {
-      size_t I = Next;
-      Ctx.back().LastOwn = I;
+      size_t I = Cur.Next;
       consumed(I);
       LastCheckpoint = I;
-      if (Opts.CheckpointResetsCount) {
-        Ctx.back().Count = 0;
-        Ctx.back().UnknownBase = false;
-      }
+      if (Opts.CheckpointResetsCount)
+        resetCount();
       return &R;
     }
   }
   // Armed before any interrupt delivered since this context's last record:
   // the recorder checked the flag and must have written a checkpoint now.
   if (ArmedOwn) {
-    if (Next >= limit()) {
+    if (Cur.Next >= limit()) {
       St = State::EndOfTrace;
       return endError();
     }
-    return diverge(Next, describeRecord(P.Records[Next]),
+    return diverge(Cur.Next, describeRecord(P.Records[Cur.Next]),
                    Op.str() + " (a new segment was entered: a checkpoint was due here)");
   }
   return nullptr;
@@ -240,9 +262,8 @@ Error ReplayLog::onEntryOrExit(RecordKind K, uint32_t Fid, const OpText &Op) {
   auto R = expect(K, Fid, Op);
   if (!R)
     return R.takeError();
-  ++Position;
-  Ctx.back().Count = 0;
-  Ctx.back().UnknownBase = false;
+  ++Cur.Position;
+  resetCount();
   return Error::success();
 }
 
@@ -258,25 +279,29 @@ Error ReplayLog::onIrqEntry(uint32_t Irq) {
   OpText Op = ::wsn::op("wsn.irq.entry", {{"irq", Irq}});
   if (Error E = checkRunning(Op))
     return E;
-  uint32_t Cur = Ctx.back().Count;
-  if (Next < limit()) {
-    const TraceRecord &R = P.Records[Next];
-    if (R.Kind == RecordKind::Irq && R.id() == Irq && R.Fields[1] != (Cur & CountMask))
-      return diverge(Next, describeRecord(R), Op.str() + " at count " + std::to_string(Cur));
+  uint32_t Count = Cur.Count;
+  if (Cur.Next < limit()) {
+    const TraceRecord &R = P.Records[Cur.Next];
+    if (R.Kind == RecordKind::Irq && R.id() == Irq && R.Fields[1] != (Count & CountMask))
+      return diverge(Cur.Next, describeRecord(R),
+                     Op.str() + " at count " + std::to_string(Count));
   }
+  if (Cur.Depth >= replayabi::FastMaxDepth)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: interrupt handlers nest deeper than %u at record %u",
+                             P.TraceName.c_str(), replayabi::FastMaxDepth, Cur.Next);
   auto R = expect(RecordKind::Irq, Irq, Op);
   if (!R)
     return R.takeError();
-  if (Ctx.back().UnknownBase && (*R)->Fields[1] != 0)
+  if (Cur.Depth == 0 && StartUnknown && (*R)->Fields[1] != 0)
     Warnings.push_back(
-        "interrupt " + std::to_string(Irq) + " at " + recordPlace(**R, Next - 1) +
+        "interrupt " + std::to_string(Irq) + " at " + recordPlace(**R, Cur.Next - 1) +
         " was taken before the start context's first ENTRY/EXIT: its count (" +
         std::to_string((*R)->Fields[1]) +
         ") is relative to the count at the checkpoint, which the trace does not hold; replay "
         "assumed 0 there");
-  Context H;
-  H.LastOwn = Next - 1;
-  Ctx.push_back(H);
+  Cur.Saved[Cur.Depth++] = Count;
+  Cur.Count = 0;
   return Error::success();
 }
 
@@ -284,13 +309,14 @@ Error ReplayLog::onIrqExit(uint32_t Irq) {
   OpText Op = ::wsn::op("wsn.irq.exit", {{"irq", Irq}});
   if (Error E = checkRunning(Op))
     return E;
-  if (Ctx.size() < 2)
-    return diverge(Next, Next < P.Records.size() ? describeRecord(P.Records[Next]) : "nothing",
+  if (Cur.Depth == 0)
+    return diverge(Cur.Next,
+                   Cur.Next < P.Records.size() ? describeRecord(P.Records[Cur.Next]) : "nothing",
                    Op.str() + " with no handler active");
   auto R = expect(RecordKind::IrqExit, Irq, Op);
   if (!R)
     return R.takeError();
-  Ctx.pop_back(); // the interrupted context's count is back
+  Cur.Count = Cur.Saved[--Cur.Depth]; // the interrupted context's count is back
   return Error::success();
 }
 
@@ -298,27 +324,26 @@ Error ReplayLog::addCount(uint32_t N) {
   OpText Op = ::wsn::op("wsn.region.end", {{"n", N}});
   if (Error E = checkRunning(Op))
     return E;
-  Context &C = Ctx.back();
-  uint32_t Old = C.Count;
-  C.Count += N;
+  uint32_t Old = Cur.Count;
+  Cur.Count += N;
   // An interrupt recorded next must be taken at a count this context reaches
   // before its next record: the count only grows until then, and the recorder
   // takes interrupts only between regions (so never strictly inside Old..New).
-  if (Next < limit() && P.Records[Next].Kind == RecordKind::Irq) {
-    uint32_t Want = P.Records[Next].Fields[1];
-    if (C.Count <= CountMask && Want < C.Count)
-      return diverge(Next, describeRecord(P.Records[Next]),
+  if (Cur.Next < limit() && P.Records[Cur.Next].Kind == RecordKind::Irq) {
+    uint32_t Want = P.Records[Cur.Next].Fields[1];
+    if (Cur.Count <= CountMask && Want < Cur.Count)
+      return diverge(Cur.Next, describeRecord(P.Records[Cur.Next]),
                      Op.str() + " taking the count from " + std::to_string(Old) + " to " +
-                         std::to_string(C.Count));
+                         std::to_string(Cur.Count));
   }
   return Error::success();
 }
 
 std::optional<uint32_t> ReplayLog::pendingInterrupt() const {
-  if (St != State::Running || Next >= limit())
+  if (St != State::Running || Cur.Next >= limit())
     return std::nullopt;
-  const TraceRecord &R = P.Records[Next];
-  if (R.Kind == RecordKind::Irq && R.Fields[1] == (Ctx.back().Count & CountMask))
+  const TraceRecord &R = P.Records[Cur.Next];
+  if (R.Kind == RecordKind::Irq && R.Fields[1] == (Cur.Count & CountMask))
     return R.id();
   return std::nullopt;
 }
@@ -343,10 +368,10 @@ Expected<ArrayRef<uint8_t>> ReplayLog::takeInputBytes(uint32_t Site, uint32_t Le
   OpText Op = ::wsn::op("wsn.input.bytes", {{"site", Site}, {"len", Len}});
   if (Error E = checkRunning(Op))
     return std::move(E);
-  if (Next < limit()) {
-    const TraceRecord &R = P.Records[Next];
+  if (Cur.Next < limit()) {
+    const TraceRecord &R = P.Records[Cur.Next];
     if (R.Kind == RecordKind::InputBytes && R.id() == Site && R.Payload.size() != Len)
-      return diverge(Next, describeRecord(R), Op.str());
+      return diverge(Cur.Next, describeRecord(R), Op.str());
   }
   auto R = expect(RecordKind::InputBytes, Site, Op);
   if (!R)
@@ -358,10 +383,10 @@ Error ReplayLog::onSend(uint32_t Site, uint32_t Dest, uint32_t Seq) {
   OpText Op = ::wsn::op("wsn.send", {{"site", Site}, {"seq", Seq}, {"dest", Dest}});
   if (Error E = checkRunning(Op))
     return E;
-  if (Next < limit()) {
-    const TraceRecord &R = P.Records[Next];
+  if (Cur.Next < limit()) {
+    const TraceRecord &R = P.Records[Cur.Next];
     if (R.Kind == RecordKind::Send && R.id() == Site && (R.Fields[1] != Seq || R.Fields[2] != Dest))
-      return diverge(Next, describeRecord(R), Op.str());
+      return diverge(Cur.Next, describeRecord(R), Op.str());
   }
   auto R = expect(RecordKind::Send, Site, Op);
   return R ? Error::success() : R.takeError();
@@ -371,11 +396,11 @@ Error ReplayLog::onRecv(uint32_t Site, uint32_t Sender, uint32_t Seq) {
   OpText Op = ::wsn::op("wsn.recv", {{"site", Site}, {"sender", Sender}, {"seq", Seq}});
   if (Error E = checkRunning(Op))
     return E;
-  if (Next < limit()) {
-    const TraceRecord &R = P.Records[Next];
+  if (Cur.Next < limit()) {
+    const TraceRecord &R = P.Records[Cur.Next];
     if (R.Kind == RecordKind::Recv && R.id() == Site &&
         (R.Fields[1] != Sender || R.Fields[2] != Seq))
-      return diverge(Next, describeRecord(R), Op.str());
+      return diverge(Cur.Next, describeRecord(R), Op.str());
   }
   auto R = expect(RecordKind::Recv, Site, Op);
   return R ? Error::success() : R.takeError();
@@ -392,17 +417,17 @@ Error ReplayLog::onSkipBegin(uint32_t Site) {
   // execute the call, so it does not consume those records. A callback's
   // ENTRY/EXIT reset the count of the skipped call's context, which is the
   // caller's context: that reset is applied.
-  size_t Begin = Next - 1;
+  size_t Begin = Cur.Next - 1;
   std::vector<std::pair<RecordKind, uint32_t>> Frames;
   bool Reset = false;
-  for (size_t I = Next; I < limit(); ++I) {
+  for (size_t I = Cur.Next; I < limit(); ++I) {
     const TraceRecord &X = P.Records[I];
     if (I == P.Coverage.StopRecord && X.Kind == RecordKind::Violation) {
       Warnings.push_back("the stop record (" + recordPlace(X, I) +
                          ") lies inside the call skipped at site " + std::to_string(Site) +
                          " (" + recordPlace(P.Records[Begin], Begin) +
                          "): replay cannot execute it");
-      Next = I;
+      Cur.Next = uint32_t(I);
       St = State::EndOfTrace;
       return Error::success();
     }
@@ -412,11 +437,9 @@ Error ReplayLog::onSkipBegin(uint32_t Site) {
         if (X.id() != Site)
           return diverge(I, describeRecord(X),
                          "the end of the call skipped at site " + std::to_string(Site));
-        if (Reset) {
-          Ctx.back().Count = 0;
-          Ctx.back().UnknownBase = false;
-        }
-        Next = I;
+        if (Reset)
+          resetCount();
+        Cur.Next = uint32_t(I);
         return Error::success();
       }
       Frames.pop_back();
@@ -452,7 +475,7 @@ Error ReplayLog::onSkipBegin(uint32_t Site) {
   Warnings.push_back("the call skipped at site " + std::to_string(Site) + " (" +
                      recordPlace(P.Records[Begin], Begin) +
                      ") had not returned when the trace ends");
-  Next = limit();
+  Cur.Next = uint32_t(limit());
   St = State::EndOfTrace;
   return Error::success();
 }
@@ -479,18 +502,16 @@ Expected<bool> ReplayLog::onCheck(uint32_t Inv, bool Ok, uint16_t Crc) {
   Op.Checksum = Crc;
   if (Error E = checkRunning(Op))
     return std::move(E);
-  if (Next >= limit()) {
+  if (Cur.Next >= limit()) {
     St = State::EndOfTrace;
     return endError();
   }
-  const TraceRecord &R = P.Records[Next];
+  const TraceRecord &R = P.Records[Cur.Next];
   bool IsCheck = R.Kind == RecordKind::Check || R.Kind == RecordKind::Violation;
   if (!IsCheck || R.id() != Inv || (R.Kind == RecordKind::Check) != Ok ||
       R.Fields[1] != Crc)
-    return diverge(Next, describeRecord(R), Op.str());
-  size_t I = Next;
-  Ctx.back().LastOwn = I;
-  consumed(I);
+    return diverge(Cur.Next, describeRecord(R), Op.str());
+  consumed(Cur.Next);
   return St == State::StopReached;
 }
 
@@ -500,7 +521,7 @@ std::string ReplayLog::statusMessage() const {
     return "waiting for the start checkpoint (anchor " + std::to_string(P.StartAnchor) + ", " +
            recordPlace(P.Records[P.Start], P.Start) + ")";
   case State::Running:
-    return "running at record " + std::to_string(Next);
+    return "running at record " + std::to_string(Cur.Next);
   case State::Diverged:
     return DivergedMessage;
   case State::StopReached:
@@ -508,6 +529,120 @@ std::string ReplayLog::statusMessage() const {
     return toString(endError());
   }
   return "";
+}
+
+//===----------------------------------------------------------------------===//
+// The inline table (section 2.7)
+//===----------------------------------------------------------------------===//
+
+ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
+  using replayabi::FastRecord;
+  ReplayFastTable T;
+  size_t N = P.Records.size();
+  T.Recs.assign(N + 1, FastRecord{0, 0, 0, 0});
+  T.Zero.assign(N + 1, FastRecord{0, 0, 0, 0});
+  T.OwnAt.assign(N + 1, uint32_t(P.Start));
+  if (P.Start >= N)
+    return T;
+  size_t Stop = std::min(P.Coverage.StopRecord, N - 1);
+
+  // Keys: only records strictly between the start checkpoint and the stop
+  // record (those two go through the callbacks, which change the state). A
+  // record after which an interrupt is due at once must call back too: the
+  // callback's drain runs the handler.
+  for (size_t I = P.Start + 1; I < Stop; ++I) {
+    const TraceRecord &R = P.Records[I];
+    const TraceRecord &Nx = P.Records[I + 1];
+    bool IrqNext = Nx.Kind == RecordKind::Irq;
+    FastRecord &F = T.Recs[I];
+    F.IrqAt = UINT32_MAX;
+    switch (R.Kind) {
+    case RecordKind::Entry:
+    case RecordKind::Exit:
+      // The count restarts at 0, so an interrupt recorded at count c > 0
+      // right after is due when the count reaches c.
+      if (IrqNext && Nx.Fields[1] == 0)
+        continue;
+      if (IrqNext)
+        F.IrqAt = Nx.Fields[1];
+      F.Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
+      break;
+    case RecordKind::Irq:
+    case RecordKind::IrqExit:
+    case RecordKind::Input:
+      if (IrqNext)
+        continue;
+      F.Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
+      F.Val = R.Kind == RecordKind::IrqExit ? 0 : R.Fields[1];
+      break;
+    default:
+      break;
+    }
+  }
+
+  // Own records and quiet anchor visits, by following the contexts exactly
+  // as ReplayLog consumes the records (section 2.4): an own record is one the
+  // context consumed itself (an IRQ belongs to the handler it starts); a
+  // skipped call's records are not consumed, its SKIP_END is.
+  std::vector<uint32_t> Own{uint32_t(P.Start)};
+  size_t LastCk = P.Start;
+  bool CkInSkip = false; // a checkpoint the replay does not consume
+  auto Armed = [&](size_t Index) {
+    const TraceRecord &L = P.Records[Index];
+    if (L.Segment != P.Records[LastCk].Segment)
+      return true;
+    return P.Header.SegSize && (L.RingOffset + L.Size) % P.Header.SegSize == 0;
+  };
+  for (size_t I = P.Start + 1; I <= Stop; ++I) {
+    const TraceRecord &R = P.Records[I];
+    T.OwnAt[I] = Own.back();
+    if (R.Kind == RecordKind::Irq && R.id() < (1u << 24))
+      T.Recs[I].Flags |= replayabi::FastIrqDispatch | R.id() << 8;
+    if (R.Kind != RecordKind::Checkpoint && !CkInSkip && !Armed(Own.back()))
+      T.Recs[I].Flags |= replayabi::FastAnchorQuiet;
+    switch (R.Kind) {
+    case RecordKind::Irq:
+      Own.push_back(uint32_t(I));
+      break;
+    case RecordKind::IrqExit:
+      if (Own.size() > 1)
+        Own.pop_back();
+      break;
+    case RecordKind::Checkpoint:
+      Own.back() = uint32_t(I);
+      LastCk = I;
+      break;
+    case RecordKind::SkipBegin: {
+      unsigned Depth = 1;
+      size_t J = I + 1;
+      for (; J <= Stop; ++J) {
+        RecordKind K = P.Records[J].Kind;
+        if (K == RecordKind::Checkpoint)
+          CkInSkip = true;
+        if (K == RecordKind::SkipBegin)
+          ++Depth;
+        else if (K == RecordKind::SkipEnd && --Depth == 0)
+          break;
+      }
+      if (J > Stop) { // the span reaches the stop record: replay ends in it
+        for (size_t K = I + 1; K <= N; ++K)
+          T.OwnAt[K] = uint32_t(I);
+        return T;
+      }
+      for (size_t K = I + 1; K <= J; ++K)
+        T.OwnAt[K] = uint32_t(I);
+      Own.back() = uint32_t(J);
+      I = J; // the next cursor position is the record after SKIP_END
+      break;
+    }
+    default:
+      Own.back() = uint32_t(I);
+      break;
+    }
+  }
+  for (size_t I = Stop + 1; I <= N; ++I)
+    T.OwnAt[I] = Own.back();
+  return T;
 }
 
 } // namespace wsn

@@ -24,11 +24,13 @@
 #define WSN_REPLAY_ENGINE_REPLAYLOG_H
 
 #include "Preprocessor.h"
+#include "ReplayLowering.h" // replayabi::ReplayCursor, FastRecord
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -88,12 +90,33 @@ struct ReplayLogOptions {
   bool CheckpointResetsCount = false;
 };
 
+/// The records as the inline code of the lowered program consumes them
+/// (spec/replay-log.md section 2.7). Built once per trace.
+struct ReplayFastTable {
+  /// By record index, one past the last record included (the cursor may
+  /// point there). Key 0 where the record must go through the callback.
+  std::vector<replayabi::FastRecord> Recs;
+  /// The same size, all zero: what the cursor points at when inline
+  /// consumption is off (every inline test fails).
+  std::vector<replayabi::FastRecord> Zero;
+  /// The last record the current context consumed itself when the cursor is
+  /// at record i (section 2.4's "own" record); a function of the consumed
+  /// prefix, which replay consumes in recorded order.
+  std::vector<uint32_t> OwnAt;
+};
+ReplayFastTable buildFastTable(const PreprocessedTrace &P);
+
 class ReplayLog {
 public:
   enum class State { BeforeStart, Running, StopReached, EndOfTrace, Diverged };
 
-  /// P must outlive the log.
-  explicit ReplayLog(const PreprocessedTrace &P, ReplayLogOptions Opts = {});
+  /// P must outlive the log. Cursor: where the log keeps its position and
+  /// counts (the engine passes the one its inline code reads; null: the log's
+  /// own). Table: buildFastTable(P), outliving the log (null: built here).
+  /// Inline: let the inline code consume records (needs CheckpointResetsCount).
+  explicit ReplayLog(const PreprocessedTrace &P, ReplayLogOptions Opts = {},
+                     replayabi::ReplayCursor *Cursor = nullptr,
+                     const ReplayFastTable *Table = nullptr, bool Inline = false);
 
   // --- LOG 4: the start point and later anchors ----------------------------
   /// Consumes the start checkpoint (it must be for Anchor); returns its bytes.
@@ -138,13 +161,18 @@ public:
   // --- status -----------------------------------------------------------------
   State state() const { return St; }
   /// Index of the next record to consume.
-  size_t next() const { return Next; }
+  size_t next() const { return Cur.Next; }
   /// #gv_reference of the current context.
-  uint32_t count() const { return Ctx.empty() ? 0 : Ctx.back().Count; }
+  uint32_t count() const { return Cur.Count; }
   /// Handler nesting depth (0: the main program).
-  unsigned depth() const { return Ctx.empty() ? 0 : unsigned(Ctx.size() - 1); }
+  unsigned depth() const { return Cur.Depth; }
   /// ENTRY/EXIT records consumed since the start (the interrupt-table position).
-  uint32_t position() const { return Position; }
+  uint32_t position() const { return Cur.Position; }
+  /// Recomputes what the inline code reads besides the position and counts
+  /// (the record table it may consume and the count limit of the pending
+  /// interrupt). The engine calls it before JIT'd code runs again after a
+  /// callback (spec/replay-log.md section 2.7).
+  void refreshInline();
   /// "running at record N", "stop reached at record N: ...", "end of trace at
   /// record N", "diverged at record N".
   std::string statusMessage() const;
@@ -155,11 +183,6 @@ public:
   unsigned skippedInterrupts() const { return SkippedInterrupts; }
 
 private:
-  struct Context {
-    uint32_t Count = 0;       ///< unwrapped; the runtime's counter is 16 bits
-    bool UnknownBase = false; ///< start context before its first reset
-    size_t LastOwn = 0;       ///< last record consumed by this context itself
-  };
   llvm::Error checkRunning(const OpText &Op);
   llvm::Error onEntryOrExit(RecordKind K, uint32_t Fid, const OpText &Op);
   llvm::Expected<const TraceRecord *> expect(RecordKind K, uint32_t Id, const OpText &Op);
@@ -169,13 +192,26 @@ private:
   bool armedAfter(size_t Index) const;
   size_t limit() const { return P.Coverage.StopRecord + 1; }
 
+  void resetCount() {
+    Cur.Count = 0;
+    if (Cur.Depth == 0)
+      StartUnknown = false;
+  }
+
   const PreprocessedTrace &P;
   ReplayLogOptions Opts;
   State St = State::BeforeStart;
-  size_t Next = 0;
+  /// Next record, the current context's count (unwrapped; the runtime's
+  /// counter is 16 bits), the interrupted contexts' counts.
+  replayabi::ReplayCursor OwnCursor{};
+  replayabi::ReplayCursor &Cur;
+  std::unique_ptr<ReplayFastTable> OwnTable;
+  const ReplayFastTable *Table;
+  bool Inline;
+  /// The start context's count is relative to an unknown base until its
+  /// first reset (only without CheckpointResetsCount).
+  bool StartUnknown = false;
   size_t LastCheckpoint = 0;
-  uint32_t Position = 0;
-  std::vector<Context> Ctx;
   std::vector<std::string> Warnings;
   unsigned SkippedInterrupts = 0;
   std::string DivergedMessage;

@@ -312,7 +312,7 @@ private:
   ReplayOutcome Last;
 
   void loadDebugInfo();
-  const std::vector<ReplayEvent> &events() { return R.machine().Events; }
+  const std::vector<ReplayEvent> &events() { return R.events(); }
 
   /// Re-runs the replay from the start, stopping after the first event for
   /// which Stop(event, index) holds. Returns false on an engine error.

@@ -93,7 +93,7 @@ static bool interleavingEvent(const ReplayEvent &E) {
 }
 
 static std::vector<size_t> lastEvents(const ReplayRunner &R, unsigned Max) {
-  const auto &Ev = const_cast<ReplayRunner &>(R).machine().Events;
+  const auto &Ev = const_cast<ReplayRunner &>(R).events();
   std::vector<size_t> Idx;
   for (size_t I = Ev.size(); I-- > 0 && Idx.size() < Max;)
     if (interleavingEvent(Ev[I]))
@@ -181,7 +181,7 @@ void printReport(raw_ostream &OS, raw_ostream &Err, ReplayRunner &R,
     if (!Idx.empty()) {
       OS << "  interleaving (last " << Idx.size() << " events):\n";
       for (size_t I : Idx) {
-        const ReplayEvent &E = R.machine().Events[I];
+        const ReplayEvent &E = const_cast<ReplayRunner &>(R).events()[I];
         OS << "    [record " << E.Record << "] " << std::string(2 * E.Depth, ' ')
            << describeEvent(*Map, E) << "\n";
       }
@@ -235,7 +235,7 @@ json::Object reportJSON(ReplayRunner &R, const PreprocessedTrace *P, const Trace
                               {"anchor", int64_t(P->StartAnchor)}};
     json::Array Ev;
     for (size_t I : lastEvents(R, MaxEvents)) {
-      const ReplayEvent &E = R.machine().Events[I];
+      const ReplayEvent &E = const_cast<ReplayRunner &>(R).events()[I];
       Ev.push_back(json::Object{{"record", int64_t(E.Record)},
                                 {"depth", int64_t(E.Depth)},
                                 {"event", describeEvent(*Map, E)}});

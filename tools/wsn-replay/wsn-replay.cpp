@@ -80,6 +80,12 @@ static cl::opt<bool> PrintLayout("print-layout", cl::desc("print the placement o
 static cl::opt<bool> AllowIO("allow-untraced-io",
                              cl::desc("let untraced I/O reads read the replay memory"),
                              cl::cat(Cat));
+static cl::opt<bool> LiveEvents(
+    "live-events",
+    cl::desc("consume every record through its callback, building the events as the "
+             "program runs (the REPL's mode; the default consumes the common records "
+             "inline)"),
+    cl::cat(Cat));
 static cl::opt<bool> Gdb("gdb", cl::desc("register JIT'd code with gdb"), cl::cat(Cat));
 static cl::opt<unsigned> Timeout("timeout", cl::init(60),
                                  cl::desc("wall-clock limit in seconds (0: none)"),
@@ -256,6 +262,7 @@ int main(int argc, char **argv) {
   RO.Entry = Entry;
   RO.TimeoutSeconds = Timeout;
   RO.DebuggerSupport = Gdb;
+  RO.LiveEvents = LiveEvents || Interactive; // the REPL's breakpoints and `why`
   if (P) {
     RO.Trace = &*P;
     RO.Map = &*Map;
@@ -290,6 +297,8 @@ int main(int argc, char **argv) {
   if (Interactive)
     return wsn::runRepl(*Runner, *P, *Map, outs(), errs(), Input);
 
+  if (Error E = Runner->prepare())
+    badInput(toString(std::move(E)));
   auto OutOr = Runner->run();
   if (!OutOr)
     badInput(toString(OutOr.takeError()));
