@@ -808,3 +808,91 @@ TEST(ReplayLog, StartAtAnotherAnchorDiverges) {
 }
 
 } // namespace
+
+namespace {
+// The inline consumption of the lowered code (spec/replay-log.md section 2.7): the table
+// says which records an op may consume without calling back, and the log and the inline
+// code share one cursor.
+TEST(ReplayLogInline, TableKeysCountsAndFlags) {
+  using namespace wsn::replayabi;
+  TraceWriter W = writer();
+  W.checkpoint(1, {});  // 0: the start, always through the callback
+  W.entry(1);           // 1: an interrupt at count 2 follows
+  W.irq(1, 2);          // 2
+  W.irqExit(1);         // 3
+  W.exit(1);            // 4: an interrupt at count 0 follows: call back (the drain)
+  W.irq(2, 0);          // 5
+  W.irqExit(2);         // 6
+  W.input(3, 77);       // 7
+  W.entry(2);           // 8
+  W.irq(1, 1);          // 9
+  W.irqExit(1);         // 10
+  W.exit(2);            // 11
+  W.check(1, false, 0); // 12: the stop record
+  PreprocessedTrace P = preprocess(W);
+  ReplayFastTable T = buildFastTable(P);
+  ASSERT_EQ(T.Recs.size(), P.Records.size() + 1);
+  auto Key = [&](size_t I) { return T.Recs[I].Key; };
+  EXPECT_EQ(Key(0), 0u);
+  EXPECT_EQ(Key(1), fastKey(uint8_t(RecordKind::Entry), 1));
+  EXPECT_EQ(T.Recs[1].IrqAt, 2u);
+  EXPECT_EQ(Key(2), fastKey(uint8_t(RecordKind::Irq), 1));
+  EXPECT_EQ(T.Recs[2].Val, 2u);
+  EXPECT_EQ(T.Recs[2].Flags & ~FastAnchorQuiet, FastIrqDispatch | 1u << 8);
+  EXPECT_EQ(Key(3), fastKey(uint8_t(RecordKind::IrqExit), 1));
+  EXPECT_EQ(T.Recs[3].IrqAt, UINT32_MAX);
+  EXPECT_EQ(Key(4), 0u);
+  EXPECT_EQ(Key(7), fastKey(uint8_t(RecordKind::Input), 3));
+  EXPECT_EQ(T.Recs[7].Val, 77u);
+  EXPECT_EQ(T.Recs[8].IrqAt, 1u);
+  EXPECT_EQ(Key(12), 0u);
+  EXPECT_EQ(Key(13), 0u);
+  // One segment, no checkpoint due: every anchor visit after the start is quiet.
+  for (size_t I = 1; I <= 12; ++I)
+    EXPECT_TRUE(T.Recs[I].Flags & FastAnchorQuiet) << I;
+  // Own records: inside handler 1 (cursor at its IRQ_EXIT) the handler's IRQ; after it,
+  // the function's ENTRY again.
+  EXPECT_EQ(T.OwnAt[3], 2u);
+  EXPECT_EQ(T.OwnAt[4], 1u);
+  for (const FastRecord &Z : T.Zero)
+    EXPECT_EQ(Z.Key, 0u);
+
+  // The shared cursor: what inline code does is seen by the log and the other way round.
+  ReplayLogOptions O;
+  O.CheckpointResetsCount = true;
+  ReplayCursor Cur{};
+  ReplayLog L(P, O, &Cur, &T, /*Inline=*/true);
+  EXPECT_EQ(Cur.Recs, T.Zero.data()); // not running yet: every inline test fails
+  ASSERT_OK(L.takeCheckpoint(1).takeError());
+  L.refreshInline();
+  ASSERT_EQ(Cur.Recs, T.Recs.data());
+  // Inline ENTRY, as the lowered code does it.
+  const FastRecord &R1 = Cur.Recs[Cur.Next];
+  ASSERT_EQ(R1.Key, fastKey(uint8_t(RecordKind::Entry), 1));
+  Cur.Next++, Cur.Count = 0, Cur.IrqAt = R1.IrqAt, Cur.Position++;
+  EXPECT_EQ(L.next(), 2u);
+  EXPECT_EQ(L.position(), 1u);
+  // A count update below IrqAt stays inline; the one reaching it calls back.
+  Cur.Count += 1;
+  EXPECT_EQ(L.pendingInterrupt(), std::nullopt);
+  ASSERT_OK(L.addCount(1));
+  EXPECT_EQ(L.pendingInterrupt(), std::optional<uint32_t>(1));
+  ASSERT_OK(L.onIrqEntry(1));
+  L.refreshInline();
+  EXPECT_EQ(Cur.Depth, 1u);
+  EXPECT_EQ(Cur.Saved[0], 2u);
+  EXPECT_EQ(Cur.IrqAt, UINT32_MAX);
+  ASSERT_OK(L.onIrqExit(1));
+  EXPECT_EQ(L.count(), 2u);
+  ASSERT_OK(L.onExit(1));
+  L.refreshInline();
+  EXPECT_EQ(Cur.IrqAt, 0u); // interrupt 2 is due at once: every count update calls back
+  // Without inline consumption the cursor never leaves the zero table.
+  ReplayCursor Off{};
+  ReplayLog L2(P, O, &Off, &T, /*Inline=*/false);
+  ASSERT_OK(L2.takeCheckpoint(1).takeError());
+  L2.refreshInline();
+  EXPECT_EQ(Off.Recs, T.Zero.data());
+  EXPECT_EQ(Off.IrqAt, 0u);
+}
+} // namespace
