@@ -169,6 +169,7 @@ private:
   /// The inline consumer of callback Op (spec/replay-log.md section 2.7), a
   /// helper inlined into its callers once every function is lowered.
   Function *fastHelper(StringRef Op);
+  Function *regionDue();
   void inlineFastHelpers();
   Value *hostAddr(IRBuilder<> &B, Value *Addr);
   Value *toAddr(IRBuilder<> &B, Value *V) { // any int -> i16 mote address
@@ -589,46 +590,20 @@ Function *Lowerer::fastHelper(StringRef Op) {
     return IB.CreateLoad(I32, Field(IB, Off));
   };
   if (IsRegion) {
-    // wsn.region.end n: the count stays below the pending interrupt's; when
-    // it reaches it exactly, the interrupt's handler runs now (section 2.7).
+    // wsn.region.end n: the count stays below the pending interrupt's (the
+    // inline part); reaching it goes to one shared out-of-line function.
     Value *C = B.CreateAdd(Load(B, cursoroff::Count), F->getArg(1));
-    Value *IrqAt = Load(B, cursoroff::IrqAt);
-    BasicBlock *Due = BasicBlock::Create(Ctx, "due", F);
-    B.CreateCondBr(B.CreateICmpULT(C, IrqAt), Fast, Due);
+    B.CreateCondBr(B.CreateICmpULT(C, Load(B, cursoroff::IrqAt)), Fast, SlowBB);
     IRBuilder<> FB(Fast);
     FB.CreateStore(C, Field(FB, cursoroff::Count));
     FB.CreateRetVoid();
-    BasicBlock *Lookup = BasicBlock::Create(Ctx, "due.lookup", F);
-    BasicBlock *Call = BasicBlock::Create(Ctx, "due.call", F);
-    BasicBlock *Unconsumed = BasicBlock::Create(Ctx, "due.unconsumed", F);
-    BasicBlock *Done = BasicBlock::Create(Ctx, "due.done", F);
-    IRBuilder<> DB(Due);
-    Value *Recs = DB.CreateLoad(HostPtr, Field(DB, cursoroff::Recs));
-    Value *N = DB.CreateLoad(I32, Field(DB, cursoroff::Next));
-    Value *Rec = DB.CreateInBoundsGEP(I8, Recs, DB.CreateShl(DB.CreateZExt(N, I64), 4));
-    Value *Flags = DB.CreateLoad(I32, DB.CreateConstInBoundsGEP1_32(I8, Rec, 12));
-    Value *Irq = DB.CreateLShr(Flags, 8);
-    Value *Can = DB.CreateAnd(
-        DB.CreateICmpEQ(C, IrqAt),
-        DB.CreateICmpNE(DB.CreateAnd(Flags, ConstantInt::get(I32, FastIrqDispatch)),
-                        ConstantInt::get(I32, 0)));
-    Can = DB.CreateAnd(Can, DB.CreateICmpULT(Irq, Load(DB, cursoroff::NHandlers)));
-    DB.CreateCondBr(Can, Lookup, SlowBB);
-    IRBuilder<> LB(Lookup);
-    Value *Tab = LB.CreateLoad(HostPtr, Field(LB, cursoroff::Handlers));
-    Value *H = LB.CreateLoad(HostPtr, LB.CreateInBoundsGEP(HostPtr, Tab, LB.CreateZExt(Irq, I64)));
-    LB.CreateCondBr(LB.CreateIsNotNull(H), Call, SlowBB);
-    IRBuilder<> CB(Call);
-    CB.CreateStore(C, Field(CB, cursoroff::Count));
-    CB.CreateCall(FunctionType::get(VoidTy, false), H);
-    // The handler's wsn.irq.entry consumes the IRQ record.
-    Value *After = CB.CreateLoad(I32, Field(CB, cursoroff::Next));
-    CB.CreateCondBr(CB.CreateICmpEQ(After, N), Unconsumed, Done);
-    IRBuilder<> UB(Unconsumed);
-    UB.CreateCall(callback("irq_unconsumed", VoidTy, {I32}), {Irq});
-    UB.CreateRetVoid();
-    IRBuilder<> EB(Done);
-    EB.CreateRetVoid();
+    // Instead of the callback, the due function (which may call it).
+    BasicBlock *DueBB = BasicBlock::Create(Ctx, "due", F);
+    IRBuilder<> SB(DueBB);
+    SB.CreateCall(regionDue(), {F->getArg(0), F->getArg(1)});
+    SB.CreateRetVoid();
+    cast<BranchInst>(Entry->getTerminator())->setSuccessor(1, DueBB);
+    SlowBB->eraseFromParent();
     return F;
   }
   Value *Recs = B.CreateLoad(HostPtr, Field(B, cursoroff::Recs));
@@ -684,6 +659,65 @@ Function *Lowerer::fastHelper(StringRef Op) {
     FB.CreateRet(FB.CreateZExt(RecField(FB, 4), I64));
   else
     FB.CreateRetVoid();
+  return F;
+}
+
+Function *Lowerer::regionDue() {
+  using namespace replayabi;
+  const char *Name = "__wsn_inline_region_due";
+  if (Function *F = NM->getFunction(Name))
+    return F;
+  // A count update reached IrqAt (or IrqAt is 0: inline consumption is off).
+  // When the new count is exactly the due interrupt's and the record allows
+  // it, the handler runs now (section 2.7); otherwise the callback decides.
+  FunctionCallee Slow = callback("region_end", VoidTy, {I32, I32});
+  Function *F = Function::Create(FunctionType::get(VoidTy, {I32, I32}, false),
+                                 GlobalValue::InternalLinkage, Name, NM.get());
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  auto Field = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
+    return IB.CreateConstInBoundsGEP1_32(I8, CursorGV, Off);
+  };
+  auto Load = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
+    return IB.CreateLoad(I32, Field(IB, Off));
+  };
+  BasicBlock *Due = BasicBlock::Create(Ctx, "entry", F);
+  BasicBlock *Lookup = BasicBlock::Create(Ctx, "lookup", F);
+  BasicBlock *Call = BasicBlock::Create(Ctx, "call", F);
+  BasicBlock *Unconsumed = BasicBlock::Create(Ctx, "unconsumed", F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+  BasicBlock *SlowBB = BasicBlock::Create(Ctx, "callback", F);
+  IRBuilder<> SB(SlowBB);
+  SB.CreateCall(Slow, {F->getArg(0), F->getArg(1)});
+  SB.CreateRetVoid();
+  IRBuilder<> DB(Due);
+  Value *C = DB.CreateAdd(Load(DB, cursoroff::Count), F->getArg(1));
+  Value *Recs = DB.CreateLoad(HostPtr, Field(DB, cursoroff::Recs));
+  Value *N = DB.CreateLoad(I32, Field(DB, cursoroff::Next));
+  Value *Rec = DB.CreateInBoundsGEP(I8, Recs, DB.CreateShl(DB.CreateZExt(N, I64), 4));
+  Value *Flags = DB.CreateLoad(I32, DB.CreateConstInBoundsGEP1_32(I8, Rec, 12));
+  Value *Irq = DB.CreateLShr(Flags, 8);
+  Value *Can = DB.CreateAnd(
+      DB.CreateICmpEQ(C, Load(DB, cursoroff::IrqAt)),
+      DB.CreateICmpNE(DB.CreateAnd(Flags, ConstantInt::get(I32, FastIrqDispatch)),
+                      ConstantInt::get(I32, 0)));
+  Can = DB.CreateAnd(Can, DB.CreateICmpULT(Irq, Load(DB, cursoroff::NHandlers)));
+  DB.CreateCondBr(Can, Lookup, SlowBB);
+  IRBuilder<> LB(Lookup);
+  Value *Tab = LB.CreateLoad(HostPtr, Field(LB, cursoroff::Handlers));
+  Value *H = LB.CreateLoad(HostPtr, LB.CreateInBoundsGEP(HostPtr, Tab, LB.CreateZExt(Irq, I64)));
+  LB.CreateCondBr(LB.CreateIsNotNull(H), Call, SlowBB);
+  IRBuilder<> CB(Call);
+  CB.CreateStore(C, Field(CB, cursoroff::Count));
+  CB.CreateCall(FunctionType::get(VoidTy, false), H);
+  // The handler's wsn.irq.entry consumes the IRQ record.
+  Value *After = CB.CreateLoad(I32, Field(CB, cursoroff::Next));
+  CB.CreateCondBr(CB.CreateICmpEQ(After, N), Unconsumed, Done);
+  IRBuilder<> UB(Unconsumed);
+  UB.CreateCall(callback("irq_unconsumed", VoidTy, {I32}), {Irq});
+  UB.CreateRetVoid();
+  IRBuilder<> EB(Done);
+  EB.CreateRetVoid();
   return F;
 }
 

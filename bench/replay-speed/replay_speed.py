@@ -18,8 +18,10 @@ Method (issue 6: replay within 2x of native, at least 50x faster than the simula
 2. Replay: `wsn-replay FW.replay.bc --trace T --elf FW.elf --map FW.wmap --stop-after-checks K
    --expect-sram SRAM.bin --json`: wall time of the whole process (best of --repeat), and, with
    callgrind, the instructions executed inside the replay run (callgrind --toggle-collect on
-   --replay-exec-fn, default `*ReplayRunner::run*`: the JIT'd program and its trace callbacks,
-   without parsing, lowering and JIT compilation), besides the whole process.
+   --replay-exec-fn, default `*ReplayRunner::run*`: the JIT'd program, the inline record
+   consumption and the trace callbacks; without parsing, preprocessing, lowering, JIT
+   compilation and ReplayRunner::prepare, which resolves the trace map and builds the inline
+   record table once per trace), besides the whole process.
 
 3. Native: the same C sources compiled for the host with clang -Os (the optimisation level of
    the mote build), linked with examples/host/hal_script.c instead of the simulated host HAL.

@@ -52,7 +52,7 @@ target triple = "avr"
 ; Nothing at a region's start; the count update is compared with IrqAt.
 ; INL-NOT: @__wsn_replay_region_begin
 ; INL: load i32, ptr getelementptr inbounds (i8, ptr @__wsn_replay_cursor, i32 16)
-; INL: call void @__wsn_replay_region_end(i32 5, i32 1)
+; INL: call void @__wsn_inline_region_due(i32 5, i32 1)
 ; INL: call void @__wsn_replay_skip_begin(i32 6)
 ; INL: call i64 @__wsn_replay_effect(i32 6, i32 16)
 ; An anchor visit calls back unless the record's quiet flag is set.
@@ -62,7 +62,12 @@ target triple = "avr"
 ; INL: icmp eq i32 {{.*}}, -2113929215
 ; INL: call void @__wsn_replay_func_exit(i32 1)
 ; INL: ret i16
-; INL-NOT: define internal {{.*}}@__wsn_inline_
+; INL-NOT: define internal {{.*}}@__wsn_inline_{{[a-z_]+}}_{{entry|exit|input|anchor}}
+; The count reached IrqAt: the due interrupt's handler runs from here, or the callback decides.
+; INL-LABEL: define internal void @__wsn_inline_region_due(i32 %0, i32 %1)
+; INL: call void %{{.*}}()
+; INL: call void @__wsn_replay_irq_unconsumed(
+; INL: call void @__wsn_replay_region_end(i32 %0, i32 %1)
 define i16 @main() addrspace(1) {
   %loc = alloca i16
   call addrspace(1) void @wsn.func.entry(i32 1)

@@ -111,7 +111,10 @@ void addEvent(ReplayEvent::Kind K, uint32_t Id, uint32_t Value = 0) {
   E.Id = Id;
   E.Value = Value;
   E.Record = RM.Log && RM.Log->next() ? RM.Log->next() - 1 : 0;
-  E.Depth = RM.HandlerDepth;
+  // The log's handler depth (the IRQ_EXIT still inside its handler): a
+  // handler the drain runs right after another one's exit is not nested in
+  // it, although the engine's call stack still holds the exit callback.
+  E.Depth = RM.Log ? RM.Log->depth() + (K == ReplayEvent::IrqExit ? 1 : 0) : RM.HandlerDepth;
   auto Bump = [](std::vector<uint32_t> &V, uint32_t I) {
     if (V.size() <= I)
       V.resize(I + 1, 0);
