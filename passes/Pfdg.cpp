@@ -30,6 +30,10 @@ static cl::opt<std::string>
     WsnPfdgDot("wsn-pfdg-dot", cl::init(""),
                cl::desc("wsn-trace: write the PFDG as Graphviz to this file"),
                cl::value_desc("file"));
+static cl::opt<bool> WsnPfdgStats(
+    "wsn-pfdg-stats", cl::init(false),
+    cl::desc("wsn-trace: print how the PFDG was built (dependence pairs, "
+             "closest common ancestors by method, edges) to stderr"));
 static cl::opt<std::string>
     WsnPfdgJson("wsn-pfdg-json", cl::init(""),
                 cl::desc("wsn-trace: write the PFDG as JSON to this file"),
@@ -153,6 +157,19 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
       G.addDependence(*A, *B);
   }
   G.build();
+  if (WsnPfdgStats) {
+    // Diagnostics for bench/pfdg-scale (run.py --stats): how the dependence
+    // pairs were turned into edges (Algorithm 3) and how much work that was.
+    const PfdgGraph::BuildStats &St = G.buildStats();
+    errs() << formatv("wsn-pfdg-stats: functions={0} call_edges={1} "
+                      "pairs={2} rule1={3} fast={4} fallback={5} "
+                      "cca_tree={6} cca_search={7} cca_flow={8} trees={9} "
+                      "chain_edges={10} dependence_edges={11}\n",
+                      G.size(), G.callEdges().size(), St.Pairs, St.Rule1,
+                      St.Fast, St.Fallback, St.TreeChains, St.SearchChains,
+                      St.FlowChains, St.TreesBuilt, St.ChainEdges,
+                      G.dependenceEdges().size());
+  }
 
   auto SelOr = G.select(Opts.Level, Paths,
                         Opts.PathsFile.empty() ? "<paths>" : Opts.PathsFile);

@@ -580,6 +580,9 @@ void PfdgGraph::addDependenceChains(
 //    one pass in topological order (callees first; the idom of a node is the
 //    closest common dominator-tree ancestor of its callees), instead of the
 //    iterative data-flow solution;
+//  - tree edges already added to the result are marked in the tree itself
+//    (per side), so a later pair whose chains run along the same tree stops
+//    where an earlier one (or an earlier chain of the same pair) reached;
 //  - all scratch state lives in arrays indexed by node id, reset by touching
 //    only what was used, so a pair costs time linear in its ancestors with a
 //    small constant (no hash maps, no allocation per pair).
@@ -608,10 +611,18 @@ struct PfdgGraph::ChainFinder {
     // Topological keys (topoIndex) of Order, ascending (callees first); only
     // filled when no ancestor is recursive (keys are then distinct).
     std::vector<unsigned> SortedKeys;
+    // Tree edges already in the result: Emitted[K][V] == Serial means the
+    // edge at V and every one after it towards the target were added by some
+    // pair that used this tree on side K (0: towards F1, drawn reversed;
+    // 1: towards F2). The result is a set, so later pairs skip them. Serial
+    // numbers the builds, so a rebuilt slot starts with no marks.
+    unsigned Serial = 0;
+    mutable std::vector<unsigned> Emitted[2];
   };
   static constexpr unsigned NumTrees = 32;
   Tree Trees[NumTrees];
   uint64_t Clock = 0;
+  unsigned Serials = 0;
 
   // Per-pair scratch, indexed by node id (root included).
   std::vector<unsigned> Stamp; // == Epoch: node belongs to the current pair
@@ -631,7 +642,7 @@ struct PfdgGraph::ChainFinder {
   unsigned NumberedEpoch = 0, SeenEpoch = 0;
   std::vector<NodeId> RootKids; // entries, in local order
   std::vector<NodeId> SeqBuf, Chains[2], PathBuf[2];
-  std::vector<unsigned> Mark, EmitMark[2];
+  std::vector<unsigned> Mark;
   unsigned MarkEpoch = 0;
 
   // Flat copies of the graph for the hot loops: callers in compressed rows
@@ -648,11 +659,11 @@ struct PfdgGraph::ChainFinder {
         Side(N + 1, 0), Pos(N + 1, 0), Par(N + 1, -1), Level(N + 1, 0),
         Avoid(N + 1, false),
         LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0) {
-    EmitMark[0].assign(N + 1, 0);
-    EmitMark[1].assign(N + 1, 0);
     for (Tree &T : Trees) {
       T.Next.assign(N + 1, -1);
       T.Dist.assign(N + 1, 0);
+      T.Emitted[0].assign(N + 1, 0);
+      T.Emitted[1].assign(N + 1, 0);
     }
     CallerStart.assign(N + 2, 0);
     KeyOf.assign(N + 1, N);
@@ -695,6 +706,8 @@ struct PfdgGraph::ChainFinder {
         Victim = &T;
     }
     Tree &T = *Victim;
+    ++St.TreesBuilt;
+    T.Serial = ++Serials;
     for (NodeId V : T.Order)
       T.Next[V] = -1;
     T.Order.clear();
@@ -953,8 +966,6 @@ struct PfdgGraph::ChainFinder {
     // The union of the ancestors, in topological order of the reverse graph.
     if (++Epoch == 0) {
       std::fill(Stamp.begin(), Stamp.end(), 0);
-      for (auto &E : EmitMark)
-        std::fill(E.begin(), E.end(), 0);
       Epoch = 1;
     }
     // Merge the two (cached) sorted key lists; topological keys are
@@ -1101,14 +1112,14 @@ struct PfdgGraph::ChainFinder {
       return false;
     };
 
-    // Edges already emitted for this pair along the shortest-chain trees:
-    // EmitMark[K][V] == Epoch means the tree-K edge at V and every one after
-    // it towards the target are out (the result is a set of edges).
+    // Edges already emitted along the shortest-chain trees, by this pair or
+    // an earlier one with the same tree on the same side (Tree::Emitted).
     auto emitTreeChain = [&](int Kk, NodeId From) {
+      const Tree &T = *Tr[Kk];
       for (NodeId V = From; (int)V != next(Kk, V); V = next(Kk, V)) {
-        if (EmitMark[Kk][V] == Epoch)
+        if (T.Emitted[Kk][V] == T.Serial)
           return;
-        EmitMark[Kk][V] = Epoch;
+        T.Emitted[Kk][V] = T.Serial;
         if (Kk == 0)
           Out.push_back({(NodeId)next(0, V), V}); // towards F1, reversed
         else
@@ -1280,6 +1291,7 @@ void PfdgGraph::buildImpl(bool Reference) {
       Chain.clear();
       addDependenceChains(F1, F2, Chain);
     }
+    Stats.ChainEdges += Chain.size();
     for (auto E : Chain)
       keep(E);
   }

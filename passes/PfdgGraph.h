@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -93,6 +94,12 @@ public:
     /// chains were found: shortest-chain trees, two breadth-first searches,
     /// the two-path flow.
     unsigned TreeChains = 0, SearchChains = 0, FlowChains = 0;
+    /// Shortest-chain trees the fast finder computed (each costs a search
+    /// over the ancestors of its target; the rest were reused from its cache).
+    unsigned TreesBuilt = 0;
+    /// Edges drawn for rule-2 pairs before removing duplicates (the result
+    /// keeps dependenceEdges().size() distinct ones).
+    uint64_t ChainEdges = 0;
   };
   const BuildStats &buildStats() const { return Stats; }
 

@@ -8,9 +8,12 @@ then times `opt -passes=wsn-pfdg` against `opt -O2` on the same bitcode and
 prints a table. Targets: the analysis no slower than -O2, near-linear growth.
 
 usage: run.py [--build DIR] [--sizes 5000,10000,20000] [--seed N] [--keep DIR]
-              [--repeat N] [--check]
+              [--repeat N] [--check] [--stats]
 The last lines state whether the two targets hold: per-function time ratio
 (largest/smallest size) <= 1.5, and wsn-pfdg no slower than -O2.
+--stats adds, per size, how Algorithm 3 treated the dependence pairs (one
+untimed run with -wsn-pfdg-stats): rule-2 pairs, closest common ancestors per
+rule-2 pair, edges drawn per rule-2 pair, and the distinct dependence edges.
 """
 import argparse
 import os
@@ -119,6 +122,16 @@ def timed(cmd):
     return dt
 
 
+def stats(plugin, bc):
+    r = subprocess.run([f"{LLVM}/opt", f"-load-pass-plugin={plugin}", "-passes=wsn-pfdg",
+                        "-wsn-pfdg-stats", "-disable-output", bc],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = next((l for l in r.stderr.splitlines() if l.startswith("wsn-pfdg-stats:")), None)
+    if r.returncode != 0 or line is None:
+        sys.exit(f"wsn-pfdg -wsn-pfdg-stats failed on {bc} ({r.returncode}):\n{r.stderr}")
+    return {k: int(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -131,6 +144,8 @@ def main():
                     help="run each measurement N times and keep the fastest")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless both targets hold")
+    ap.add_argument("--stats", action="store_true",
+                    help="also print how the PFDG was built at each size")
     args = ap.parse_args()
     plugin = os.path.join(args.build, "lib", "WSNTrace.so")
     if not os.path.exists(plugin):
@@ -162,6 +177,16 @@ def main():
         rows.append((n, pfdg, o2, per_fn))
         print(f"{n:>9} {parse:>8.2f} {pfdg:>10.2f} {net:>7.2f} {o2:>8.2f} "
               f"{pfdg / o2:>8.2f} {per_fn:>9.1f}", flush=True)
+    if args.stats:
+        print("Algorithm 3 work (-wsn-pfdg-stats): rule-2 pairs, closest common ancestors "
+              "and edges drawn per rule-2 pair, distinct dependence edges")
+        print(f"{'functions':>9} {'rule-2':>8} {'CCA/pair':>9} {'drawn/pair':>11} {'dep edges':>10}")
+        for n in sizes:
+            st = stats(plugin, os.path.join(work, f"m{n}.bc"))
+            r2 = max(st["fast"] + st["fallback"], 1)
+            cca = st["cca_tree"] + st["cca_search"] + st["cca_flow"]
+            print(f"{n:>9} {r2:>8} {cca / r2:>9.1f} {st['chain_edges'] / r2:>11.1f} "
+                  f"{st['dependence_edges']:>10}", flush=True)
     ok = True
     if len(rows) >= 2:
         (n0, _, _, f0), (n1, _, _, f1) = rows[0], rows[-1]

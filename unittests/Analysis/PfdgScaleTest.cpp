@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -102,6 +103,9 @@ std::vector<int> levels(const PfdgGraph &G) {
 // How the fast finder drew the chains, summed over the graphs compared.
 struct Ways {
   unsigned Tree = 0, Search = 0, Flow = 0;
+  // Edges drawn before removing duplicates, by the fast finder and by the
+  // reference (the fast one skips tree edges an earlier pair already added).
+  uint64_t FastDrawn = 0, RefDrawn = 0;
 };
 
 void compareMany(const Shape &S, unsigned Seeds, unsigned SeedBase,
@@ -116,6 +120,15 @@ void compareMany(const Shape &S, unsigned Seeds, unsigned SeedBase,
     ASSERT_EQ(levels(Fst), levels(Ref)) << "seed " << Seed;
     EXPECT_EQ(Ref.buildStats().Fast, 0u);
     EXPECT_EQ(Fst.buildStats().Pairs, Ref.buildStats().Pairs);
+    for (const PfdgGraph *G : {&Fst, &Ref}) {
+      const PfdgGraph::BuildStats &St = G->buildStats();
+      EXPECT_EQ(St.Pairs, St.Rule1 + St.Fast + St.Fallback) << "seed " << Seed;
+    }
+    // At most two shortest-chain trees per pair (fewer when cached).
+    EXPECT_LE(Fst.buildStats().TreesBuilt,
+              2 * (Fst.buildStats().Fast + Fst.buildStats().Fallback));
+    EXPECT_LE(Fst.buildStats().ChainEdges, Ref.buildStats().ChainEdges)
+        << "seed " << Seed;
     Fast += Fst.buildStats().Fast;
     Fallback += Fst.buildStats().Fallback;
     Rule2 += Ref.buildStats().Fallback;
@@ -123,6 +136,8 @@ void compareMany(const Shape &S, unsigned Seeds, unsigned SeedBase,
       W->Tree += Fst.buildStats().TreeChains;
       W->Search += Fst.buildStats().SearchChains;
       W->Flow += Fst.buildStats().FlowChains;
+      W->FastDrawn += Fst.buildStats().ChainEdges;
+      W->RefDrawn += Ref.buildStats().ChainEdges;
     }
   }
 }
@@ -147,8 +162,12 @@ TEST(PfdgScale, FastChainsEqualReferenceOnRandomDags) {
   EXPECT_GT(W.Tree, 100u);
   EXPECT_GT(W.Search, 500u);
   EXPECT_GT(W.Flow, 100u);
-  std::printf("chains: %u from trees, %u from searches, %u from the flow\n",
-              W.Tree, W.Search, W.Flow);
+  // Tree edges added by an earlier pair are not drawn again.
+  EXPECT_LT(W.FastDrawn, W.RefDrawn);
+  std::printf("chains: %u from trees, %u from searches, %u from the flow; "
+              "edges drawn: %llu (reference %llu)\n",
+              W.Tree, W.Search, W.Flow, (unsigned long long)W.FastDrawn,
+              (unsigned long long)W.RefDrawn);
 }
 
 TEST(PfdgScale, FastChainsEqualReferenceWithRecursion) {
