@@ -291,6 +291,7 @@ class Harness:
                         " ".join(extra) or "(inline)", rc2, first_line(err2) or first_line(out2))
                     return res
                 d.pop("wall_seconds", None)
+                d.pop("jit_cached", None)
                 docs.append(d)
             if docs[0] != docs[1]:
                 keys = sorted(k for k in set(docs[0]) | set(docs[1])

@@ -3,6 +3,10 @@
 #include "TraceMap.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/ExecutionEngine/ObjectCache.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -10,9 +14,16 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <array>
 
 #include <csetjmp>
 #include <csignal>
@@ -568,7 +579,92 @@ static void cb_store(uint32_t Addr, uint32_t Size, const char *Loc) {
 } // extern "C"
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// The compiled-object cache: JIT compilation is most of a replay's process
+// time, and a firmware build is replayed many times (traces of many runs and
+// nodes, the fidelity harness). The key is the SHA-256 of the lowered
+// module's bitcode, the LLVM version and the host triple and CPU, so an entry
+// is only ever used for exactly the code it was compiled from. An entry holds
+// the object followed by its own SHA-256, checked on load: a damaged entry is
+// recompiled, never linked.
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string sha256Hex(ArrayRef<uint8_t> Data) {
+  std::array<uint8_t, 32> H = SHA256::hash(Data);
+  return toHex(H, /*LowerCase=*/true);
+}
+} // namespace
+
+class ReplayObjectCache : public ObjectCache {
+public:
+  explicit ReplayObjectCache(std::string Dir) : Dir(std::move(Dir)) {}
+  std::string path(const Module *M) const {
+    SmallString<256> P(Dir);
+    sys::path::append(P, M->getModuleIdentifier() + ".o");
+    return std::string(P);
+  }
+  void notifyObjectCompiled(const Module *M, MemoryBufferRef Obj) override {
+    if (!isKey(M) || sys::fs::create_directories(Dir))
+      return; // no cache directory: just not cached
+    std::string Final = path(M);
+    SmallString<256> Tmp;
+    int FD;
+    if (sys::fs::createUniqueFile(Final + ".tmp-%%%%%%", FD, Tmp))
+      return;
+    {
+      raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Obj.getBufferStart()),
+                              Obj.getBufferSize());
+      OS << Obj.getBuffer();
+      std::array<uint8_t, 32> H = SHA256::hash(Bytes);
+      OS.write(reinterpret_cast<const char *>(H.data()), H.size());
+      if (OS.has_error()) {
+        OS.clear_error();
+        sys::fs::remove(Tmp);
+        return;
+      }
+    }
+    if (sys::fs::rename(Tmp, Final))
+      sys::fs::remove(Tmp);
+  }
+  std::unique_ptr<MemoryBuffer> getObject(const Module *M) override {
+    if (!isKey(M))
+      return nullptr;
+    auto Buf = MemoryBuffer::getFile(path(M), /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf || (*Buf)->getBufferSize() <= 32)
+      return nullptr;
+    StringRef All = (*Buf)->getBuffer();
+    StringRef Obj = All.drop_back(32), Sum = All.take_back(32);
+    std::array<uint8_t, 32> H = SHA256::hash(arrayRefFromStringRef(Obj));
+    if (StringRef(reinterpret_cast<const char *>(H.data()), H.size()) != Sum)
+      return nullptr; // damaged: compile again (and overwrite it)
+    ++Hits;
+    return MemoryBuffer::getMemBufferCopy(Obj, M->getModuleIdentifier());
+  }
+  unsigned Hits = 0;
+
+private:
+  static bool isKey(const Module *M) {
+    return M->getModuleIdentifier().size() == 64 + 7 &&
+           StringRef(M->getModuleIdentifier()).starts_with("replay-");
+  }
+  std::string Dir;
+};
+
+std::string defaultJitCacheDir() {
+  SmallString<256> P;
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    P = X;
+  else if (!sys::path::cache_directory(P))
+    return "";
+  sys::path::append(P, "wsn-trace", "jit");
+  return std::string(P);
+}
+
 ReplayRunner::~ReplayRunner() = default;
+bool ReplayRunner::usedCachedObject() const { return Cache && Cache->Hits > 0; }
 
 Expected<std::unique_ptr<ReplayRunner>>
 ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> Lowered,
@@ -585,7 +681,16 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   R->Machine = std::make_unique<ReplayMachine>();
   R->Machine->StackLimit = Info.StackLimit;
 
-  auto JOrErr = orc::LLJITBuilder().create();
+  orc::LLJITBuilder JB;
+  if (!Opts.JitCacheDir.empty() && !Opts.DebuggerSupport) {
+    R->Cache = std::make_unique<ReplayObjectCache>(Opts.JitCacheDir);
+    ReplayObjectCache *C = R->Cache.get();
+    JB.setCompileFunctionCreator([C](orc::JITTargetMachineBuilder JTMB)
+                                     -> Expected<std::unique_ptr<orc::IRCompileLayer::IRCompiler>> {
+      return std::make_unique<orc::ConcurrentIRCompiler>(std::move(JTMB), C);
+    });
+  }
+  auto JOrErr = JB.create();
   if (!JOrErr)
     return JOrErr.takeError();
   R->J = std::move(*JOrErr);
@@ -671,6 +776,14 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
     return createStringError(inconvertibleErrorCode(),
                              "entry function '%s' must return void or an int",
                              Opts.Entry.c_str());
+  if (R->Cache) {
+    SmallVector<char, 0> BC;
+    raw_svector_ostream OS(BC);
+    WriteBitcodeToFile(*Lowered, OS);
+    OS << "|llvm " LLVM_VERSION_STRING "|" << J.getTargetTriple().str() << "|"
+       << sys::getHostCPUName();
+    Lowered->setModuleIdentifier("replay-" + sha256Hex(arrayRefFromStringRef(StringRef(BC.data(), BC.size()))));
+  }
   if (Error E = J.addIRModule(orc::ThreadSafeModule(std::move(Lowered), std::move(Ctx))))
     return std::move(E);
   auto MemSym = J.lookup(replayabi::Mem);

@@ -82,6 +82,9 @@ struct ReplayRunOptions {
   unsigned TimeoutSeconds = 20;
   /// Register JIT'd code with gdb (GDB JIT interface).
   bool DebuggerSupport = false;
+  /// Directory of compiled objects keyed by the lowered module's content
+  /// (empty: compile every time; not used with DebuggerSupport).
+  std::string JitCacheDir;
   /// Trace replay (thesis 4.2): the preprocessed trace and the program's
   /// trace map. Replay then starts at the trace's start checkpoint: the
   /// anchor's function is called and resumes at the anchor. Both must outlive
@@ -169,9 +172,16 @@ struct ReplayMachine {
 };
 
 /// A lowered module loaded into LLJIT, ready to run.
+/// $XDG_CACHE_HOME/wsn-trace/jit (or ~/.cache/...), "" when there is no home.
+std::string defaultJitCacheDir();
+
+class ReplayObjectCache;
+
 class ReplayRunner {
 public:
   ~ReplayRunner();
+  /// The program's code came from the object cache (no JIT compilation).
+  bool usedCachedObject() const;
   /// Takes a module already lowered by lowerModuleForReplay (with its
   /// context), and JIT-compiles it.
   static llvm::Expected<std::unique_ptr<ReplayRunner>>
@@ -208,6 +218,7 @@ public:
 
 private:
   ReplayRunner() = default;
+  std::unique_ptr<ReplayObjectCache> Cache; // declared before J: outlives it
   std::unique_ptr<llvm::orc::LLJIT> J;
   std::unique_ptr<ReplayMachine> Machine;
   ReplayLoweringResult Info;

@@ -86,6 +86,13 @@ static cl::opt<bool> LiveEvents(
              "program runs (the REPL's mode; the default consumes the common records "
              "inline)"),
     cl::cat(Cat));
+static cl::opt<std::string> JitCache(
+    "jit-cache",
+    cl::desc("directory of compiled replay code, keyed by the lowered program's content "
+             "(default: $XDG_CACHE_HOME/wsn-trace/jit or ~/.cache/wsn-trace/jit)"),
+    cl::value_desc("DIR"), cl::cat(Cat));
+static cl::opt<bool> NoJitCache("no-jit-cache",
+                                cl::desc("compile the replay code every time"), cl::cat(Cat));
 static cl::opt<bool> Gdb("gdb", cl::desc("register JIT'd code with gdb"), cl::cat(Cat));
 static cl::opt<unsigned> Timeout("timeout", cl::init(60),
                                  cl::desc("wall-clock limit in seconds (0: none)"),
@@ -262,6 +269,8 @@ int main(int argc, char **argv) {
   RO.Entry = Entry;
   RO.TimeoutSeconds = Timeout;
   RO.DebuggerSupport = Gdb;
+  if (!NoJitCache)
+    RO.JitCacheDir = JitCache.empty() ? wsn::defaultJitCacheDir() : std::string(JitCache);
   RO.LiveEvents = LiveEvents || Interactive; // the REPL's breakpoints and `why`
   if (P) {
     RO.Trace = &*P;
@@ -362,6 +371,7 @@ int main(int argc, char **argv) {
     O["status"] = Status;
     O["exit_code"] = RC;
     O["wall_seconds"] = Wall;
+    O["jit_cached"] = Runner->usedCachedObject();
     outs() << formatv("{0:2}", json::Value(std::move(O))) << "\n";
   } else {
     wsn::printReport(outs(), errs(), *Runner, P ? &*P : nullptr, Map ? &*Map : nullptr,
