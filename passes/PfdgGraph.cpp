@@ -575,11 +575,13 @@ void PfdgGraph::addDependenceChains(
 //    are kept in a small cache and shared by every pair with the same end;
 //    pairs are visited grouped by their second function, so the writer of a
 //    global serves all of its readers with one search;
-//  - when the ancestors of the pair contain no call cycle, the reverse call
-//    graph over them is acyclic and the dominators from the sink follow from
-//    one pass in topological order (callees first; the idom of a node is the
-//    closest common dominator-tree ancestor of its callees), instead of the
-//    iterative data-flow solution;
+//  - when the ancestors of the pair contain no call cycle, each tree also
+//    holds the dominators towards its target (one pass in topological order,
+//    callees first), and the closest common ancestors are the common
+//    ancestors whose dominator chains towards F1 and towards F2 are disjoint
+//    (no union of the two ancestor sets and no per-pair dominator solution);
+//    the same dominators let the search that avoids the first chain skip
+//    nodes that cannot reach its end;
 //  - tree edges already added to the result are marked in the tree itself
 //    (per side), so a later pair whose chains run along the same tree stops
 //    where an earlier one (or an earlier chain of the same pair) reached;
@@ -618,6 +620,12 @@ struct PfdgGraph::ChainFinder {
     // numbers the builds, so a rebuilt slot starts with no marks.
     unsigned Serial = 0;
     mutable std::vector<unsigned> Emitted[2];
+    // Dominators towards the target (only without recursive ancestors):
+    // IDom[V] is the node closest to V that every call chain from V down to
+    // the target passes through (the target's is itself); DomDepth its depth
+    // in that tree.
+    std::vector<NodeId> IDom;
+    std::vector<unsigned> DomDepth;
   };
   static constexpr unsigned NumTrees = 32;
   Tree Trees[NumTrees];
@@ -625,12 +633,7 @@ struct PfdgGraph::ChainFinder {
   unsigned Serials = 0;
 
   // Per-pair scratch, indexed by node id (root included).
-  std::vector<unsigned> Stamp; // == Epoch: node belongs to the current pair
-  unsigned Epoch = 0;
-  std::vector<uint8_t> Side;
-  std::vector<unsigned> Pos;   // position in Topo (1-based; 0 is the sink)
-  std::vector<unsigned> Topo;  // sink, then the union in topological order
-  std::vector<unsigned> IDom, Depth; // by position
+  unsigned Epoch = 0; // numbers the pairs (numberLikeReference)
   std::vector<int> Par;
   std::vector<unsigned> Level; // BFS level, valid where Par != -1
   std::vector<NodeId> Touched, BfsQ;
@@ -655,8 +658,8 @@ struct PfdgGraph::ChainFinder {
   std::vector<uint8_t> EntryFlag;
 
   ChainFinder(const PfdgGraph &G, BuildStats &St)
-      : G(G), St(St), N(G.Nodes.size()), Root(G.Nodes.size()), Stamp(N + 1, 0),
-        Side(N + 1, 0), Pos(N + 1, 0), Par(N + 1, -1), Level(N + 1, 0),
+      : G(G), St(St), N(G.Nodes.size()), Root(G.Nodes.size()),
+        Par(N + 1, -1), Level(N + 1, 0),
         Avoid(N + 1, false),
         LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0) {
     for (Tree &T : Trees) {
@@ -664,6 +667,8 @@ struct PfdgGraph::ChainFinder {
       T.Dist.assign(N + 1, 0);
       T.Emitted[0].assign(N + 1, 0);
       T.Emitted[1].assign(N + 1, 0);
+      T.IDom.assign(N + 1, ~0u);
+      T.DomDepth.assign(N + 1, 0);
     }
     CallerStart.assign(N + 2, 0);
     KeyOf.assign(N + 1, N);
@@ -731,14 +736,45 @@ struct PfdgGraph::ChainFinder {
     T.SortedKeys.clear();
     if (!T.HasRecursive) {
       T.SortedKeys.reserve(T.Order.size());
-      for (NodeId V : T.Order)
+      for (NodeId V : T.Order) {
         T.SortedKeys.push_back(topoIndex(V));
+        T.IDom[V] = ~0u;
+      }
       std::sort(T.SortedKeys.begin(), T.SortedKeys.end());
+      // Dominators towards the target in one topological pass (callees
+      // first): a node's idom is the meet of its callees among the ancestors,
+      // pushed forward to the callers as each node is finished.
+      auto meet = [&](NodeId A, NodeId B) {
+        while (A != B) {
+          if (T.DomDepth[A] < T.DomDepth[B])
+            std::swap(A, B);
+          A = T.IDom[A];
+        }
+        return A;
+      };
+      for (unsigned Key : T.SortedKeys) {
+        NodeId V = NodeOfKey[Key];
+        if (V == Target) {
+          T.IDom[V] = V;
+          T.DomDepth[V] = 0;
+        } else {
+          assert(T.IDom[V] != ~0u && "an ancestor reaches the target");
+          T.DomDepth[V] = T.DomDepth[T.IDom[V]] + 1;
+        }
+        forEachReverseSucc(V, [&](NodeId C) {
+          T.IDom[C] = T.IDom[C] == ~0u ? V : meet(V, T.IDom[C]);
+        });
+      }
     }
     return T;
   }
 
-  bool inUnion(NodeId V) const { return Stamp[V] == Epoch; }
+  // The two trees of the current pair; the union of the two ancestor sets
+  // is read off them.
+  const Tree *Cur[2] = {nullptr, nullptr};
+  bool inUnion(NodeId V) const {
+    return Cur[0]->Next[V] != -1 || Cur[1]->Next[V] != -1;
+  }
 
   // Reproduces the order in which addDependenceChains numbers the ancestors
   // (its depth-first walks from F1, then from F2), which fixes the order of
@@ -963,80 +999,51 @@ struct PfdgGraph::ChainFinder {
       return false;
     const Tree *Tr[2] = {&T1, &T2};
 
-    // The union of the ancestors, in topological order of the reverse graph.
+    Cur[0] = &T1;
+    Cur[1] = &T2;
     if (++Epoch == 0) {
-      std::fill(Stamp.begin(), Stamp.end(), 0);
       Epoch = 1;
+      NumberedEpoch = 0;
     }
-    // Merge the two (cached) sorted key lists; topological keys are
-    // distinct because no ancestor is recursive. Side: bit 0 ancestor of F1,
-    // bit 1 of F2.
-    Topo.clear();
-    Topo.push_back(~0u); // the sink
-    {
-      const std::vector<unsigned> &A = T1.SortedKeys, &B = T2.SortedKeys;
-      size_t I = 0, J = 0, EA = A.size(), EB = B.size();
-      auto take = [&](unsigned Key, uint8_t S) {
-        NodeId V = NodeOfKey[Key];
-        Stamp[V] = Epoch;
-        Side[V] = S;
-        Pos[V] = Topo.size();
-        Topo.push_back(V);
-      };
-      while (I < EA && J < EB) {
-        if (A[I] < B[J])
-          take(A[I++], 1);
-        else if (B[J] < A[I])
-          take(B[J++], 2);
-        else {
-          take(A[I], 3);
-          ++I, ++J;
-        }
-      }
-      for (; I < EA; ++I)
-        take(A[I], 1);
-      for (; J < EB; ++J)
-        take(B[J], 2);
-    }
-    unsigned K = Topo.size();
-    IDom.assign(K, ~0u);
-    IDom[0] = 0;
-    Depth.assign(K, 0);
-
-    // Dominators of the reverse graph from the sink, one topological pass
-    // (acyclic: every node's predecessors, its callees in the union, come
-    // first). Position 0 is the sink.
-    auto intersect = [&](unsigned A, unsigned B) {
-      while (A != B) {
-        if (Depth[A] < Depth[B])
-          std::swap(A, B);
-        A = IDom[A];
-      }
-      return A;
-    };
-    // Pushed forward: a node's idom is the closest common dominator-tree
-    // ancestor of its predecessors (its callees in the union, the sink for F1
-    // and F2, the entries for the root); that meet does not depend on the
-    // order, so every finished node passes its position on to its callers
-    // (all of them are in the union: an ancestor's caller is an ancestor).
-    // IDom[I] holds the running meet until I is reached.
-    auto meetInto = [&](unsigned Target, unsigned P) {
-      IDom[Target] = IDom[Target] == ~0u ? P : intersect(P, IDom[Target]);
-    };
-    meetInto(Pos[F1], 0);
-    meetInto(Pos[F2], 0);
-    for (unsigned I = 1; I < K; ++I) {
-      NodeId V = Topo[I];
-      unsigned D = IDom[I];
-      assert(D != ~0u && "every union node is reached from the sink");
-      Depth[I] = Depth[D] + 1;
-      forEachReverseSucc(V, [&](NodeId C) { meetInto(Pos[C], I); });
-    }
-
+    // Closest common ancestors from the dominator trees towards F1 and F2.
+    // The reference takes g iff g is a common ancestor whose immediate
+    // dominator, in the reverse call graph over the union seen from a sink
+    // joined to F1 and F2, is the sink. A node d != g dominates g from the
+    // sink iff every call chain from g to F1 and every one from g to F2 passes
+    // through d, i.e. d dominates g towards F1 and towards F2. So g is one iff
+    // its two dominator chains (towards F1 in T1, towards F2 in T2) share no
+    // node. Only common ancestors can be shared: below the first node of a
+    // chain that is not an ancestor of the other target, none is (its
+    // descendants are not either), so each walk stops there.
     SmallVector<NodeId, 4> Ccas;
-    for (unsigned I = 1; I < K; ++I)
-      if (Side[Topo[I]] == 3 && IDom[I] == 0)
-        Ccas.push_back(Topo[I]);
+    {
+      const Tree &Small = T1.Order.size() <= T2.Order.size() ? T1 : T2;
+      const Tree &Other = &Small == &T1 ? T2 : T1;
+      for (unsigned Key : Small.SortedKeys) {
+        NodeId V = NodeOfKey[Key];
+        if (Other.Next[V] == -1)
+          continue;
+        if (++MarkEpoch == 0) {
+          std::fill(Mark.begin(), Mark.end(), 0);
+          MarkEpoch = 1;
+        }
+        for (NodeId D = V; D != F1;) {
+          D = T1.IDom[D];
+          if (T2.Next[D] == -1)
+            break;
+          Mark[D] = MarkEpoch;
+        }
+        bool Shared = false;
+        for (NodeId D = V; D != F2 && !Shared;) {
+          D = T2.IDom[D];
+          if (T1.Next[D] == -1)
+            break;
+          Shared = Mark[D] == MarkEpoch;
+        }
+        if (!Shared)
+          Ccas.push_back(V);
+      }
+    }
     if (Ccas.empty()) {
       Out.push_back({F1, F2});
       return true;
@@ -1076,6 +1083,16 @@ struct PfdgGraph::ChainFinder {
       };
       {
         unsigned Limit = UseAvoid ? ~0u : ToTree.Dist[From];
+        // With Avoid: a node one of whose dominators towards To is avoided
+        // cannot reach To; if From is one, there is no path, otherwise such
+        // nodes are left out like the other nodes that cannot reach To
+        // (checking only the immediate dominator of each).
+        if (UseAvoid)
+          for (NodeId D = From; D != To;) {
+            D = ToTree.IDom[D];
+            if (Avoid[D])
+              return false;
+          }
         reset();
         BfsQ.assign(1, From);
         Par[From] = From;
@@ -1087,8 +1104,8 @@ struct PfdgGraph::ChainFinder {
             break;
           forwardSuccs(U, Succ);
           for (NodeId W : Succ) {
-            if (Par[W] != -1 || (UseAvoid && Avoid[W]) ||
-                ToTree.Next[W] == -1)
+            if (Par[W] != -1 || ToTree.Next[W] == -1 ||
+                (UseAvoid && (Avoid[W] || Avoid[ToTree.IDom[W]])))
               continue;
             if (Level[U] + 1 + ToTree.Dist[W] > Limit)
               continue;

@@ -76,8 +76,8 @@ public:
   /// Algorithm 3: turns every recorded dependence pair into dependence edges,
   /// then computes levels (Definition 6). Call once, after all nodes and edges.
   /// Pairs whose ancestors form no call cycle use the fast chain finder
-  /// (per-target shortest-chain trees shared between pairs, one topological
-  /// dominator pass); the others use the per-pair reference algorithm. Both
+  /// (per-target shortest-chain trees and dominator trees shared between
+  /// pairs); the others use the per-pair reference algorithm. Both
   /// give the same edges (unittests/Analysis/PfdgScaleTest.cpp checks it).
   void build();
   /// The same as build(), with the straightforward per-pair algorithm for
