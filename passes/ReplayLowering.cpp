@@ -644,8 +644,6 @@ Function *Lowerer::fastHelper(StringRef Op) {
   };
   if (Op == "func_entry" || Op == "func_exit") {
     FB.CreateStore(ConstantInt::get(I32, 0), Field(FB, cursoroff::Count));
-    FB.CreateStore(FB.CreateAdd(Load(FB, cursoroff::Position), ConstantInt::get(I32, 1)),
-                   Field(FB, cursoroff::Position));
   } else if (Op == "irq_entry") {
     FB.CreateStore(Load(FB, cursoroff::Count), SavedSlot(Depth));
     FB.CreateStore(FB.CreateAdd(Depth, ConstantInt::get(I32, 1)), Field(FB, cursoroff::Depth));

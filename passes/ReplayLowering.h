@@ -75,21 +75,19 @@ struct ReplayCursor {
   uint32_t Count;         ///< 12: #gv_reference of the current context
   /// 16: a count update may stay inline while the new count is below this.
   uint32_t IrqAt;
-  uint32_t Position;               ///< 20: ENTRY/EXIT consumed since the start
-  uint32_t Depth;                  ///< 24: handler nesting depth
-  uint32_t Saved[FastMaxDepth];    ///< 28: counts of the interrupted contexts
-  void (*const *Handlers)();       ///< 160: handler by irq id (null: none)
-  uint32_t NHandlers;              ///< 168
+  uint32_t Depth;                  ///< 20: handler nesting depth
+  uint32_t Saved[FastMaxDepth];    ///< 24: counts of the interrupted contexts
+  void (*const *Handlers)();       ///< 152: handler by irq id (null: none)
+  uint32_t NHandlers;              ///< 160
 };
 namespace cursoroff {
-inline constexpr unsigned Recs = 0, Next = 8, Count = 12, IrqAt = 16, Position = 20,
-                          Depth = 24, Saved = 28, Handlers = 160, NHandlers = 168;
+inline constexpr unsigned Recs = 0, Next = 8, Count = 12, IrqAt = 16, Depth = 20,
+                          Saved = 24, Handlers = 152, NHandlers = 160;
 }
 static_assert(sizeof(FastRecord) == 16, "inline code indexes records by 16 bytes");
 static_assert(offsetof(ReplayCursor, Next) == cursoroff::Next &&
                   offsetof(ReplayCursor, Count) == cursoroff::Count &&
                   offsetof(ReplayCursor, IrqAt) == cursoroff::IrqAt &&
-                  offsetof(ReplayCursor, Position) == cursoroff::Position &&
                   offsetof(ReplayCursor, Depth) == cursoroff::Depth &&
                   offsetof(ReplayCursor, Saved) == cursoroff::Saved &&
                   offsetof(ReplayCursor, Handlers) == cursoroff::Handlers &&

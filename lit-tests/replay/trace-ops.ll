@@ -37,7 +37,7 @@ target triple = "avr"
 ; CHECK: call void @__wsn_replay_func_exit(i32 1)
 ; CHECK-NEXT: store i16 %wsn.sp0, ptr @__wsn_sp
 ; CHECK-NEXT: ret i16 %r
-; INL: @__wsn_replay_cursor = external global [176 x i8]
+; INL: @__wsn_replay_cursor = external global [168 x i8]
 ; INL-LABEL: define i16 @main()
 ; The ENTRY key (0x81000000 | fid 1) is compared with the cursor's record.
 ; INL: [[RECS:%.*]] = load ptr, ptr @__wsn_replay_cursor

@@ -826,6 +826,14 @@ Error ReplayRunner::prepareTrace() {
               What.c_str(), V.Name.c_str(), V.Size, G->Size);
         RV.Addr = G->Addr;
       }
+      // Globals that follow each other in memory and in the record are one
+      // run: restoring, comparing and checksumming see the same bytes in the
+      // same order, with one copy instead of one per variable.
+      if (!Out.empty() && RV.Global && Out.back().Global &&
+          Out.back().Addr + Out.back().Size == RV.Addr) {
+        Out.back().Size += RV.Size;
+        continue;
+      }
       Out.push_back(RV);
     }
     return Error::success();

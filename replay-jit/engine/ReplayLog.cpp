@@ -71,7 +71,7 @@ ReplayLog::ReplayLog(const PreprocessedTrace &P, ReplayLogOptions Opts,
   }
   // The log's fields only (the engine sets the handler table).
   Cur.Next = uint32_t(P.Start);
-  Cur.Count = Cur.Position = Cur.Depth = 0;
+  Cur.Count = Cur.Depth = 0;
   refreshInline();
 }
 
@@ -169,7 +169,6 @@ Expected<ArrayRef<uint8_t>> ReplayLog::takeCheckpoint(uint32_t Anchor) {
   Cur.Next = uint32_t(P.Start);
   Cur.Count = 0;
   Cur.Depth = 0;
-  Cur.Position = 0;
   StartUnknown = !Opts.CheckpointResetsCount;
   auto R = expect(RecordKind::Checkpoint, Anchor, Op);
   if (!R)
@@ -262,7 +261,6 @@ Error ReplayLog::onEntryOrExit(RecordKind K, uint32_t Fid, const OpText &Op) {
   auto R = expect(K, Fid, Op);
   if (!R)
     return R.takeError();
-  ++Cur.Position;
   resetCount();
   return Error::success();
 }
@@ -542,6 +540,7 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
   T.Recs.assign(N + 1, FastRecord{0, 0, 0, 0});
   T.Zero.assign(N + 1, FastRecord{0, 0, 0, 0});
   T.OwnAt.assign(N + 1, uint32_t(P.Start));
+  T.PosAt.assign(N + 1, 0);
   if (P.Start >= N)
     return T;
   size_t Stop = std::min(P.Coverage.StopRecord, N - 1);
@@ -593,9 +592,11 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
       return true;
     return P.Header.SegSize && (L.RingOffset + L.Size) % P.Header.SegSize == 0;
   };
+  uint32_t Pos = 0;
   for (size_t I = P.Start + 1; I <= Stop; ++I) {
     const TraceRecord &R = P.Records[I];
     T.OwnAt[I] = Own.back();
+    T.PosAt[I] = Pos;
     if (R.Kind == RecordKind::Irq && R.id() < (1u << 24))
       T.Recs[I].Flags |= replayabi::FastIrqDispatch | R.id() << 8;
     if (R.Kind != RecordKind::Checkpoint && !CkInSkip && !Armed(Own.back()))
@@ -626,22 +627,24 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
       }
       if (J > Stop) { // the span reaches the stop record: replay ends in it
         for (size_t K = I + 1; K <= N; ++K)
-          T.OwnAt[K] = uint32_t(I);
+          T.OwnAt[K] = uint32_t(I), T.PosAt[K] = Pos;
         return T;
       }
       for (size_t K = I + 1; K <= J; ++K)
-        T.OwnAt[K] = uint32_t(I);
+        T.OwnAt[K] = uint32_t(I), T.PosAt[K] = Pos;
       Own.back() = uint32_t(J);
       I = J; // the next cursor position is the record after SKIP_END
       break;
     }
     default:
       Own.back() = uint32_t(I);
+      if (R.Kind == RecordKind::Entry || R.Kind == RecordKind::Exit)
+        ++Pos;
       break;
     }
   }
   for (size_t I = Stop + 1; I <= N; ++I)
-    T.OwnAt[I] = Own.back();
+    T.OwnAt[I] = Own.back(), T.PosAt[I] = Pos;
   return T;
 }
 

@@ -103,6 +103,9 @@ struct ReplayFastTable {
   /// at record i (section 2.4's "own" record); a function of the consumed
   /// prefix, which replay consumes in recorded order.
   std::vector<uint32_t> OwnAt;
+  /// ENTRY/EXIT records consumed before record i (the interrupt-table
+  /// position when the cursor is at i).
+  std::vector<uint32_t> PosAt;
 };
 ReplayFastTable buildFastTable(const PreprocessedTrace &P);
 
@@ -167,7 +170,7 @@ public:
   /// Handler nesting depth (0: the main program).
   unsigned depth() const { return Cur.Depth; }
   /// ENTRY/EXIT records consumed since the start (the interrupt-table position).
-  uint32_t position() const { return Cur.Position; }
+  uint32_t position() const { return Table->PosAt[Cur.Next]; }
   /// Recomputes what the inline code reads besides the position and counts
   /// (the record table it may consume and the count limit of the pending
   /// interrupt). The engine calls it before JIT'd code runs again after a
