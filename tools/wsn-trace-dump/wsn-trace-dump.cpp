@@ -21,6 +21,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace wsn;
 
@@ -89,14 +91,77 @@ std::vector<unsigned> depths(ArrayRef<TraceRecord> Records) {
   return D;
 }
 
-/// A variable's value from its little-endian bytes: the number for sizes up to 8, else hex.
-std::string varValue(ArrayRef<uint8_t> B) {
-  if (B.empty() || B.size() > 8)
-    return "0x" + toHex(B, /*LowerCase=*/true);
+/// The scalar a map C type names: its size and signedness (0 size: not one we know).
+struct ScalarType {
+  unsigned Size = 0;
+  bool Signed = false;
+};
+ScalarType scalarType(StringRef T) {
+  static const struct {
+    const char *Name;
+    unsigned Size;
+    bool Signed;
+  } Known[] = {{"uint8_t", 1, false},  {"int8_t", 1, true},   {"char", 1, true},
+               {"unsigned char", 1, false}, {"signed char", 1, true}, {"bool", 1, false},
+               {"_Bool", 1, false},    {"uint16_t", 2, false}, {"int16_t", 2, true},
+               {"uint32_t", 4, false}, {"int32_t", 4, true},   {"uint64_t", 8, false},
+               {"int64_t", 8, true}};
+  for (const auto &K : Known)
+    if (T == K.Name)
+      return {K.Size, K.Signed};
+  return {};
+}
+
+json::Value scalarJson(ArrayRef<uint8_t> B, bool Signed) {
   uint64_t V = 0;
   for (size_t I = 0; I < B.size(); ++I)
     V |= uint64_t(B[I]) << (8 * I);
+  if (Signed && !B.empty() && (B.back() & 0x80))
+    return int64_t(B.size() < 8 ? V | (~uint64_t(0) << (8 * B.size())) : V);
+  return V;
+}
+
+std::string scalarText(ArrayRef<uint8_t> B, bool Signed) {
+  uint64_t V = 0;
+  for (size_t I = 0; I < B.size(); ++I)
+    V |= uint64_t(B[I]) << (8 * I);
+  if (Signed && !B.empty() && B.size() < 8 && (B.back() & 0x80))
+    return itostr(int64_t(V | (~uint64_t(0) << (8 * B.size()))));
+  if (Signed && B.size() == 8)
+    return itostr(int64_t(V));
   return utostr(V);
+}
+
+/// The elements of an array variable ("uint8_t[8]") whose bytes match its type, else
+/// nothing.
+std::optional<std::vector<std::string>> arrayElements(ArrayRef<uint8_t> B, StringRef CType) {
+  size_t Open = CType.rfind('[');
+  if (Open == StringRef::npos || !CType.ends_with("]"))
+    return std::nullopt;
+  ScalarType E = scalarType(CType.take_front(Open).rtrim());
+  unsigned N = 0;
+  if (!E.Size || CType.slice(Open + 1, CType.size() - 1).getAsInteger(10, N) ||
+      uint64_t(N) * E.Size != B.size())
+    return std::nullopt;
+  std::vector<std::string> Out;
+  for (unsigned I = 0; I < N; ++I)
+    Out.push_back(scalarText(B.slice(I * E.Size, E.Size), E.Signed));
+  return Out;
+}
+
+/// A variable's value from its little-endian bytes and the map's C type: arrays of scalars
+/// as {e0, e1, ...}, signed types signed, other values up to 8 bytes as a number, else hex.
+std::string varValue(ArrayRef<uint8_t> B, StringRef CType) {
+  if (auto Elems = arrayElements(B, CType)) {
+    std::string S = "{";
+    for (size_t I = 0; I < Elems->size(); ++I)
+      S += (I ? ", " : "") + (*Elems)[I];
+    return S + "}";
+  }
+  if (B.empty() || B.size() > 8)
+    return "0x" + toHex(B, /*LowerCase=*/true);
+  ScalarType T = scalarType(CType);
+  return scalarText(B, T.Size == B.size() && T.Signed);
 }
 
 std::string location(StringRef File, unsigned Line, unsigned Col = 0) {
@@ -110,38 +175,45 @@ std::string location(StringRef File, unsigned Line, unsigned Col = 0) {
 
 /// What a map says about a record's payload: (name, bytes) pairs in record order. Returns
 /// false when the map has no layout for it; Mismatch is set when the sizes disagree.
-bool splitPayload(const TraceMap &M, const TraceRecord &R,
-                  std::vector<std::pair<std::string, ArrayRef<uint8_t>>> &Parts,
+struct PayloadPart {
+  std::string Name, CType;
+  ArrayRef<uint8_t> Bytes;
+};
+bool splitPayload(const TraceMap &M, const TraceRecord &R, std::vector<PayloadPart> &Parts,
                   std::string &Mismatch) {
-  std::vector<std::pair<std::string, uint32_t>> Layout;
+  struct Slot {
+    std::string Name, CType;
+    uint32_t Size;
+  };
+  std::vector<Slot> Layout;
   if (R.Kind == RecordKind::Checkpoint) {
     const TraceMap::Anchor *A = M.anchor(R.id());
     if (!A)
       return false;
     for (const TraceMap::Var &V : A->Vars)
-      Layout.push_back({V.Name, V.Size});
+      Layout.push_back({V.Name, V.CType, V.Size});
   } else if (R.Kind == RecordKind::Effect) {
     const TraceMap::Effect *E = M.effect(R.id());
     if (!E)
       return false;
     if (E->ReturnSize)
-      Layout.push_back({"return", E->ReturnSize});
+      Layout.push_back({"return", "", E->ReturnSize});
     for (const TraceMap::Var &V : E->Writes)
-      Layout.push_back({V.Name, V.Size});
+      Layout.push_back({V.Name, V.CType, V.Size});
   } else {
     return false;
   }
   uint64_t Want = 0;
   for (auto &L : Layout)
-    Want += L.second;
+    Want += L.Size;
   if (Want != R.Payload.size()) {
     Mismatch = "map expects " + utostr(Want) + " bytes";
     return false;
   }
   size_t Off = 0;
   for (auto &L : Layout) {
-    Parts.push_back({L.first, ArrayRef<uint8_t>(R.Payload).slice(Off, L.second)});
-    Off += L.second;
+    Parts.push_back({L.Name, L.CType, ArrayRef<uint8_t>(R.Payload).slice(Off, L.Size)});
+    Off += L.Size;
   }
   return true;
 }
@@ -207,12 +279,12 @@ std::string annotate(const TraceMap &M, const TraceRecord &R) {
     break;
   }
   if (recordHasPayload(R.Kind)) {
-    std::vector<std::pair<std::string, ArrayRef<uint8_t>>> Parts;
+    std::vector<PayloadPart> Parts;
     std::string Mismatch;
     if (splitPayload(M, R, Parts, Mismatch)) {
       S += " {";
       for (size_t I = 0; I < Parts.size(); ++I)
-        S += (I ? ", " : "") + Parts[I].first + "=" + varValue(Parts[I].second);
+        S += (I ? ", " : "") + Parts[I].Name + "=" + varValue(Parts[I].Bytes, Parts[I].CType);
       S += "}";
     } else if (!Mismatch.empty()) {
       S += " (" + Mismatch + ")";
@@ -279,19 +351,26 @@ void annotateJSON(const TraceMap &M, const TraceRecord &R, json::Object &O) {
     break;
   }
   if (recordHasPayload(R.Kind)) {
-    std::vector<std::pair<std::string, ArrayRef<uint8_t>>> Parts;
+    std::vector<PayloadPart> Parts;
     std::string Mismatch;
     if (splitPayload(M, R, Parts, Mismatch)) {
       json::Array Vars;
       for (auto &P : Parts) {
-        json::Object V{{"name", P.first},
-                       {"size", int64_t(P.second.size())},
-                       {"bytes", toHex(P.second, /*LowerCase=*/true)}};
-        if (!P.second.empty() && P.second.size() <= 8) {
-          uint64_t X = 0;
-          for (size_t I = 0; I < P.second.size(); ++I)
-            X |= uint64_t(P.second[I]) << (8 * I);
-          V["value"] = X;
+        json::Object V{{"name", P.Name},
+                       {"size", int64_t(P.Bytes.size())},
+                       {"bytes", toHex(P.Bytes, /*LowerCase=*/true)}};
+        if (!P.CType.empty())
+          V["ctype"] = P.CType;
+        if (arrayElements(P.Bytes, P.CType)) {
+          size_t Open = StringRef(P.CType).rfind('[');
+          ScalarType E = scalarType(StringRef(P.CType).take_front(Open).rtrim());
+          json::Array A;
+          for (size_t I = 0; I < P.Bytes.size(); I += E.Size)
+            A.push_back(scalarJson(P.Bytes.slice(I, E.Size), E.Signed));
+          V["elements"] = std::move(A);
+        } else if (!P.Bytes.empty() && P.Bytes.size() <= 8) {
+          ScalarType T = scalarType(P.CType);
+          V["value"] = scalarJson(P.Bytes, T.Signed && T.Size == P.Bytes.size());
         }
         Vars.push_back(std::move(V));
       }
