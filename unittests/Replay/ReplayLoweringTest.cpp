@@ -416,6 +416,37 @@ TEST(ReplayEngine, WtrTraceReproducesTheViolation) {
   EXPECT_EQ(T.Out.StopRecord, 8u);
 }
 
+// The inline record consumption (spec/replay-log.md section 2.7) and the callback path
+// (live events, as the REPL runs) give the same outcome, memory and event list.
+TEST(ReplayEngine, InlineAndLiveRunsAgree) {
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + TracedProgram);
+  ASSERT_TRUE(L.Runner) << L.Error;
+  const uint8_t Sum[] = {1350 & 0xFF, 1350 >> 8};
+  TracedRun Inline;
+  replayTraced(*L.Runner, 77, 700, 650, false, wsn::crc16(Sum), Inline);
+  std::vector<uint8_t> MemInline(L.Runner->memory().begin(), L.Runner->memory().end());
+  std::vector<wsn::ReplayEvent> EvInline = L.Runner->events();
+  L.Runner->setBreakAt([](const wsn::ReplayEvent &, size_t) { return false; });
+  TracedRun Live;
+  replayTraced(*L.Runner, 77, 700, 650, false, wsn::crc16(Sum), Live);
+  EXPECT_EQ(Live.Out.Reason, Inline.Out.Reason);
+  EXPECT_EQ(Live.Out.Message, Inline.Out.Message);
+  EXPECT_EQ(Live.Out.StopRecord, Inline.Out.StopRecord);
+  EXPECT_EQ(Live.Out.RecordsConsumed, Inline.Out.RecordsConsumed);
+  EXPECT_TRUE(std::equal(MemInline.begin(), MemInline.end(), L.Runner->memory().begin()));
+  const std::vector<wsn::ReplayEvent> &EvLive = L.Runner->events();
+  ASSERT_EQ(EvLive.size(), EvInline.size());
+  ASSERT_GE(EvLive.size(), 6u); // checkpoint, 2 inputs, input bytes, effect, violation
+  for (size_t I = 0; I < EvLive.size(); ++I) {
+    EXPECT_EQ(EvLive[I].K, EvInline[I].K) << I;
+    EXPECT_EQ(EvLive[I].Id, EvInline[I].Id) << I;
+    EXPECT_EQ(EvLive[I].Record, EvInline[I].Record) << I;
+    EXPECT_EQ(EvLive[I].Depth, EvInline[I].Depth) << I;
+    EXPECT_EQ(EvLive[I].Instance, EvInline[I].Instance) << I;
+    EXPECT_EQ(EvLive[I].Value, EvInline[I].Value) << I;
+  }
+}
+
 TEST(ReplayEngine, TraceOfAnotherRunDiverges) {
   Lowered L = lowerAndJIT(std::string(AVRHeader) + TracedProgram);
   ASSERT_TRUE(L.Runner) << L.Error;
