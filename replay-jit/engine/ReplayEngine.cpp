@@ -14,6 +14,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/CachePruning.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -601,7 +602,7 @@ public:
   explicit ReplayObjectCache(std::string Dir) : Dir(std::move(Dir)) {}
   std::string path(const Module *M) const {
     SmallString<256> P(Dir);
-    sys::path::append(P, M->getModuleIdentifier() + ".o");
+    sys::path::append(P, "llvmcache-" + M->getModuleIdentifier() + ".o");
     return std::string(P);
   }
   void notifyObjectCompiled(const Module *M, MemoryBufferRef Obj) override {
@@ -627,6 +628,14 @@ public:
     }
     if (sys::fs::rename(Tmp, Final))
       sys::fs::remove(Tmp);
+    // Bounded: entries unused for two weeks go, and the oldest beyond 256 MiB
+    // or 10% of the free space (scanned at most every 20 minutes; LLVM's
+    // pruner only touches llvmcache-* files).
+    CachePruningPolicy Policy;
+    Policy.Expiration = std::chrono::hours(14 * 24);
+    Policy.MaxSizeBytes = uint64_t(256) << 20;
+    Policy.MaxSizePercentageOfAvailableSpace = 10;
+    pruneCache(Dir, Policy);
   }
   std::unique_ptr<MemoryBuffer> getObject(const Module *M) override {
     if (!isKey(M))
