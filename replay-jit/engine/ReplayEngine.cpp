@@ -897,7 +897,13 @@ Error ReplayRunner::prepareTrace() {
 }
 
 Error ReplayRunner::prepare() {
-  if (!Opts.Trace || (PreparedTrace == Opts.Trace && PreparedMap == Opts.Map))
+  // The table depends on the records, the start and the stop record (which a
+  // caller may move, e.g. to the K-th check): prepare again when they change.
+  auto Shape = [](const PreprocessedTrace &T) {
+    return std::make_tuple(T.Records.size(), T.Start, T.Coverage.StopRecord);
+  };
+  if (!Opts.Trace || (PreparedTrace == Opts.Trace && PreparedMap == Opts.Map &&
+                      PreparedShape == Shape(*Opts.Trace)))
     return Error::success();
   if (!Opts.Map)
     return createStringError(inconvertibleErrorCode(),
@@ -929,6 +935,7 @@ Error ReplayRunner::prepare() {
   FastTable = std::make_unique<ReplayFastTable>(buildFastTable(*Opts.Trace));
   PreparedTrace = Opts.Trace;
   PreparedMap = Opts.Map;
+  PreparedShape = Shape(*Opts.Trace);
   return Error::success();
 }
 

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llvm {
@@ -232,6 +233,7 @@ private:
   llvm::Error prepareTrace();
   const PreprocessedTrace *PreparedTrace = nullptr;
   const TraceMap *PreparedMap = nullptr;
+  std::tuple<size_t, size_t, size_t> PreparedShape;
   std::unique_ptr<ReplayFastTable> FastTable;
   void *StartFn = nullptr; ///< the start anchor's function
   /// The last run: where the rebuilt event list ends.
