@@ -43,7 +43,7 @@ Method (issue 6: replay within 2x of native, at least 50x faster than the simula
    re-executing is what one does without replay), best of --repeat; with callgrind the whole
    process and the instructions inside avr_run (the simulated core).
 
-5. A late stop (--late-checks K, sense-send only; 0 skips it). A failure in the field shows up
+5. Late stops (--late-checks K1,K2,..., default 1000,4000; sense-send only; 0 skips). A failure in the field shows up
    after hours; without replay one re-executes the firmware from reset up to it, while replay
    starts at the earliest checkpoint the ring kept. The same firmware runs in wsn-sim with ADC
    values 0..--late-adc-hi (default 768: never above the alarm threshold, so the run is steady
@@ -156,8 +156,9 @@ def main():
                     help="callgrind --toggle-collect pattern of the replay's execution")
     ap.add_argument("--work", help="work directory (kept); default: temporary")
     ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
-    ap.add_argument("--late-checks", type=int, default=1000,
-                    help="late stop: the K-th check of a long steady run (0: skip)")
+    ap.add_argument("--late-checks", default="1000,4000",
+                    help="late stops: comma-separated K, the K-th check of a long steady run "
+                         "(0: skip)")
     ap.add_argument("--late-adc-hi", type=int, default=768,
                     help="late stop: largest ADC value of the steady run")
     ap.add_argument("--late-repeat", type=int, default=3, help="late stop: best of N runs")
@@ -362,15 +363,17 @@ def main():
     if not same:
         print("warning: the native run did not do the recorded work; see its line above")
     print("work dir: %s" % work)
-    if args.late_checks > 0 and ex.name == "sense-send":
-        late_stop(args, tool, fw, work)
+    late = [int(x) for x in str(args.late_checks).split(",") if x.strip()]
+    if ex.name == "sense-send":
+        for k_late in late:
+            if k_late > 0:
+                late_stop(args, tool, fw, work, k_late)
     nat_ok, sim_ok = v_exec[0] == "met", v_exec[1] == "met"
     return 1 if args.check and not (nat_ok and sim_ok and reproduced and same) else 0
 
 
-def late_stop(args, tool, fw, work):
+def late_stop(args, tool, fw, work, k):
     """Section 5 of the method: replay of a wrapped ring against re-execution from reset."""
-    k = args.late_checks
     d = os.path.join(work, "late")
     shutil.rmtree(d, ignore_errors=True)
     sim = [tool["wsn-sim"], "run", fw + ".elf", "--mcu", MCU, "--seed", str(args.seed),
