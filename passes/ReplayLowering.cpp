@@ -170,6 +170,13 @@ private:
   /// helper inlined into its callers once every function is lowered.
   Function *fastHelper(StringRef Op);
   Function *regionDue();
+  /// Address of the cursor field at byte Off (the cursor is declared on first use).
+  Value *cursorField(IRBuilder<> &B, unsigned Off);
+  Value *cursorLoad(IRBuilder<> &B, unsigned Off) {
+    return B.CreateLoad(I32, cursorField(B, Off));
+  }
+  /// Address of the record table entry the cursor is at; N gets the index.
+  Value *cursorRecord(IRBuilder<> &B, Value *&N);
   void inlineFastHelpers();
   Value *hostAddr(IRBuilder<> &B, Value *Addr);
   Value *toAddr(IRBuilder<> &B, Value *V) { // any int -> i16 mote address
@@ -545,14 +552,25 @@ FunctionCallee Lowerer::callback(StringRef Name, Type *Ret,
   return FC;
 }
 
+Value *Lowerer::cursorField(IRBuilder<> &B, unsigned Off) {
+  if (!CursorGV)
+    CursorGV = new GlobalVariable(*NM, ArrayType::get(I8, sizeof(replayabi::ReplayCursor)),
+                                  false, GlobalValue::ExternalLinkage, nullptr,
+                                  replayabi::Cursor);
+  return B.CreateConstInBoundsGEP1_32(I8, CursorGV, Off);
+}
+
+Value *Lowerer::cursorRecord(IRBuilder<> &B, Value *&N) {
+  Value *Recs = B.CreateLoad(HostPtr, cursorField(B, replayabi::cursoroff::Recs));
+  N = cursorLoad(B, replayabi::cursoroff::Next);
+  return B.CreateInBoundsGEP(I8, Recs, B.CreateShl(B.CreateZExt(N, I64), 4));
+}
+
 Function *Lowerer::fastHelper(StringRef Op) {
   using namespace replayabi;
   std::string Name = ("__wsn_inline_" + Op).str();
   if (Function *F = NM->getFunction(Name))
     return F;
-  if (!CursorGV)
-    CursorGV = new GlobalVariable(*NM, ArrayType::get(I8, sizeof(ReplayCursor)), false,
-                                  GlobalValue::ExternalLinkage, nullptr, replayabi::Cursor);
   bool IsInput = Op == "input", IsAnchor = Op == "anchor", IsRegion = Op == "region_end";
   Type *Ret = IsInput ? (Type *)I64 : VoidTy;
   SmallVector<Type *, 3> Params;
@@ -562,7 +580,6 @@ Function *Lowerer::fastHelper(StringRef Op) {
     Params = {I32, I32};
   else
     Params = {I32};
-  FunctionCallee Slow = callback(Op, Ret, Params);
   Function *F = Function::Create(FunctionType::get(Ret, Params, false),
                                  GlobalValue::InternalLinkage, Name, NM.get());
   F->addFnAttr(Attribute::AlwaysInline);
@@ -570,45 +587,33 @@ Function *Lowerer::fastHelper(StringRef Op) {
   FastHelpers.push_back(F);
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
   BasicBlock *Fast = BasicBlock::Create(Ctx, "inline", F);
-  BasicBlock *SlowBB = BasicBlock::Create(Ctx, "callback", F);
+  // When the inline test fails: the op's callback, or for a count update the
+  // shared due function (which may call it).
+  BasicBlock *SlowBB = BasicBlock::Create(Ctx, IsRegion ? "due" : "callback", F);
   {
     IRBuilder<> SB(SlowBB);
     SmallVector<Value *, 3> Args;
     for (Argument &A : F->args())
       Args.push_back(&A);
-    Value *V = SB.CreateCall(Slow, Args);
+    Value *V = IsRegion ? SB.CreateCall(regionDue(), Args)
+                        : SB.CreateCall(callback(Op, Ret, Params), Args);
     if (IsInput)
       SB.CreateRet(V);
     else
       SB.CreateRetVoid();
   }
   IRBuilder<> B(Entry);
-  auto Field = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
-    return IB.CreateConstInBoundsGEP1_32(I8, CursorGV, Off);
-  };
-  auto Load = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
-    return IB.CreateLoad(I32, Field(IB, Off));
-  };
   if (IsRegion) {
-    // wsn.region.end n: the count stays below the pending interrupt's (the
-    // inline part); reaching it goes to one shared out-of-line function.
-    Value *C = B.CreateAdd(Load(B, cursoroff::Count), F->getArg(1));
-    B.CreateCondBr(B.CreateICmpULT(C, Load(B, cursoroff::IrqAt)), Fast, SlowBB);
+    // wsn.region.end n: the count stays below the pending interrupt's.
+    Value *C = B.CreateAdd(cursorLoad(B, cursoroff::Count), F->getArg(1));
+    B.CreateCondBr(B.CreateICmpULT(C, cursorLoad(B, cursoroff::IrqAt)), Fast, SlowBB);
     IRBuilder<> FB(Fast);
-    FB.CreateStore(C, Field(FB, cursoroff::Count));
+    FB.CreateStore(C, cursorField(FB, cursoroff::Count));
     FB.CreateRetVoid();
-    // Instead of the callback, the due function (which may call it).
-    BasicBlock *DueBB = BasicBlock::Create(Ctx, "due", F);
-    IRBuilder<> SB(DueBB);
-    SB.CreateCall(regionDue(), {F->getArg(0), F->getArg(1)});
-    SB.CreateRetVoid();
-    cast<BranchInst>(Entry->getTerminator())->setSuccessor(1, DueBB);
-    SlowBB->eraseFromParent();
     return F;
   }
-  Value *Recs = B.CreateLoad(HostPtr, Field(B, cursoroff::Recs));
-  Value *N = B.CreateLoad(I32, Field(B, cursoroff::Next));
-  Value *Rec = B.CreateInBoundsGEP(I8, Recs, B.CreateShl(B.CreateZExt(N, I64), 4));
+  Value *N;
+  Value *Rec = cursorRecord(B, N);
   auto RecField = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
     return IB.CreateLoad(I32, IB.CreateConstInBoundsGEP1_32(I8, Rec, Off));
   };
@@ -625,33 +630,33 @@ Function *Lowerer::fastHelper(StringRef Op) {
   Value *Ok = B.CreateICmpEQ(RecField(B, 0), Want);
   Value *Depth = nullptr;
   if (Op == "irq_entry") {
-    Depth = Load(B, cursoroff::Depth);
-    Value *Count16 = B.CreateAnd(Load(B, cursoroff::Count), ConstantInt::get(I32, 0xFFFF));
+    Depth = cursorLoad(B, cursoroff::Depth);
+    Value *Count16 = B.CreateAnd(cursorLoad(B, cursoroff::Count), ConstantInt::get(I32, 0xFFFF));
     Ok = B.CreateAnd(Ok, B.CreateICmpEQ(RecField(B, 4), Count16));
     Ok = B.CreateAnd(Ok, B.CreateICmpULT(Depth, ConstantInt::get(I32, FastMaxDepth)));
   } else if (Op == "irq_exit") {
-    Depth = Load(B, cursoroff::Depth);
+    Depth = cursorLoad(B, cursoroff::Depth);
     Ok = B.CreateAnd(Ok, B.CreateICmpNE(Depth, ConstantInt::get(I32, 0)));
   }
   B.CreateCondBr(Ok, Fast, SlowBB);
   IRBuilder<> FB(Fast);
-  FB.CreateStore(FB.CreateAdd(N, ConstantInt::get(I32, 1)), Field(FB, cursoroff::Next));
-  FB.CreateStore(RecField(FB, 8), Field(FB, cursoroff::IrqAt));
+  FB.CreateStore(FB.CreateAdd(N, ConstantInt::get(I32, 1)), cursorField(FB, cursoroff::Next));
+  FB.CreateStore(RecField(FB, 8), cursorField(FB, cursoroff::IrqAt));
   auto SavedSlot = [&](Value *Idx) {
     return FB.CreateInBoundsGEP(
-        I8, Field(FB, cursoroff::Saved),
+        I8, cursorField(FB, cursoroff::Saved),
         FB.CreateShl(FB.CreateZExt(Idx, I64), 2));
   };
   if (Op == "func_entry" || Op == "func_exit") {
-    FB.CreateStore(ConstantInt::get(I32, 0), Field(FB, cursoroff::Count));
+    FB.CreateStore(ConstantInt::get(I32, 0), cursorField(FB, cursoroff::Count));
   } else if (Op == "irq_entry") {
-    FB.CreateStore(Load(FB, cursoroff::Count), SavedSlot(Depth));
-    FB.CreateStore(FB.CreateAdd(Depth, ConstantInt::get(I32, 1)), Field(FB, cursoroff::Depth));
-    FB.CreateStore(ConstantInt::get(I32, 0), Field(FB, cursoroff::Count));
+    FB.CreateStore(cursorLoad(FB, cursoroff::Count), SavedSlot(Depth));
+    FB.CreateStore(FB.CreateAdd(Depth, ConstantInt::get(I32, 1)), cursorField(FB, cursoroff::Depth));
+    FB.CreateStore(ConstantInt::get(I32, 0), cursorField(FB, cursoroff::Count));
   } else if (Op == "irq_exit") {
     Value *D = FB.CreateSub(Depth, ConstantInt::get(I32, 1));
-    FB.CreateStore(D, Field(FB, cursoroff::Depth));
-    FB.CreateStore(FB.CreateLoad(I32, SavedSlot(D)), Field(FB, cursoroff::Count));
+    FB.CreateStore(D, cursorField(FB, cursoroff::Depth));
+    FB.CreateStore(FB.CreateLoad(I32, SavedSlot(D)), cursorField(FB, cursoroff::Count));
   }
   if (IsInput)
     FB.CreateRet(FB.CreateZExt(RecField(FB, 4), I64));
@@ -673,12 +678,6 @@ Function *Lowerer::regionDue() {
                                  GlobalValue::InternalLinkage, Name, NM.get());
   F->addFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::NoUnwind);
-  auto Field = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
-    return IB.CreateConstInBoundsGEP1_32(I8, CursorGV, Off);
-  };
-  auto Load = [&](IRBuilder<> &IB, unsigned Off) -> Value * {
-    return IB.CreateLoad(I32, Field(IB, Off));
-  };
   BasicBlock *Due = BasicBlock::Create(Ctx, "entry", F);
   BasicBlock *Lookup = BasicBlock::Create(Ctx, "lookup", F);
   BasicBlock *Call = BasicBlock::Create(Ctx, "call", F);
@@ -689,27 +688,26 @@ Function *Lowerer::regionDue() {
   SB.CreateCall(Slow, {F->getArg(0), F->getArg(1)});
   SB.CreateRetVoid();
   IRBuilder<> DB(Due);
-  Value *C = DB.CreateAdd(Load(DB, cursoroff::Count), F->getArg(1));
-  Value *Recs = DB.CreateLoad(HostPtr, Field(DB, cursoroff::Recs));
-  Value *N = DB.CreateLoad(I32, Field(DB, cursoroff::Next));
-  Value *Rec = DB.CreateInBoundsGEP(I8, Recs, DB.CreateShl(DB.CreateZExt(N, I64), 4));
+  Value *C = DB.CreateAdd(cursorLoad(DB, cursoroff::Count), F->getArg(1));
+  Value *N;
+  Value *Rec = cursorRecord(DB, N);
   Value *Flags = DB.CreateLoad(I32, DB.CreateConstInBoundsGEP1_32(I8, Rec, 12));
   Value *Irq = DB.CreateLShr(Flags, 8);
   Value *Can = DB.CreateAnd(
-      DB.CreateICmpEQ(C, Load(DB, cursoroff::IrqAt)),
+      DB.CreateICmpEQ(C, cursorLoad(DB, cursoroff::IrqAt)),
       DB.CreateICmpNE(DB.CreateAnd(Flags, ConstantInt::get(I32, FastIrqDispatch)),
                       ConstantInt::get(I32, 0)));
-  Can = DB.CreateAnd(Can, DB.CreateICmpULT(Irq, Load(DB, cursoroff::NHandlers)));
+  Can = DB.CreateAnd(Can, DB.CreateICmpULT(Irq, cursorLoad(DB, cursoroff::NHandlers)));
   DB.CreateCondBr(Can, Lookup, SlowBB);
   IRBuilder<> LB(Lookup);
-  Value *Tab = LB.CreateLoad(HostPtr, Field(LB, cursoroff::Handlers));
+  Value *Tab = LB.CreateLoad(HostPtr, cursorField(LB, cursoroff::Handlers));
   Value *H = LB.CreateLoad(HostPtr, LB.CreateInBoundsGEP(HostPtr, Tab, LB.CreateZExt(Irq, I64)));
   LB.CreateCondBr(LB.CreateIsNotNull(H), Call, SlowBB);
   IRBuilder<> CB(Call);
-  CB.CreateStore(C, Field(CB, cursoroff::Count));
+  CB.CreateStore(C, cursorField(CB, cursoroff::Count));
   CB.CreateCall(FunctionType::get(VoidTy, false), H);
   // The handler's wsn.irq.entry consumes the IRQ record.
-  Value *After = CB.CreateLoad(I32, Field(CB, cursoroff::Next));
+  Value *After = CB.CreateLoad(I32, cursorField(CB, cursoroff::Next));
   CB.CreateCondBr(CB.CreateICmpEQ(After, N), Unconsumed, Done);
   IRBuilder<> UB(Unconsumed);
   UB.CreateCall(callback("irq_unconsumed", VoidTy, {I32}), {Irq});

@@ -109,6 +109,35 @@ def timed(cmd, repeat, env=None):
     return best, p
 
 
+def replay_cmd(tool, fw, trace, k, sram, jit_cache):
+    """wsn-replay of trace up to its k-th check, compared with the simulator's SRAM."""
+    return [tool["wsn-replay"], fw + ".replay.bc", "--trace", trace, "--elf", fw + ".elf",
+            "--map", fw + ".wmap", "--stop-after-checks", str(k), "--expect-sram", sram,
+            "--json", "--jit-cache", jit_cache]
+
+
+def replay_result(p):
+    """(reproduced, report) of a finished wsn-replay --json process."""
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = {}
+    return p.returncode == 0 and doc.get("status") == "reproduced", doc
+
+
+def best_sim_wall(cmd, outdir, repeat):
+    """Best wall time of `cmd -o outdir` (the directory is cleared before each run)."""
+    best = None
+    for _ in range(repeat):
+        shutil.rmtree(outdir, ignore_errors=True)
+        t0 = time.perf_counter()
+        subprocess.run(cmd + ["-o", outdir], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+    return best
+
+
 def callgrind(cmd, out, toggle=None, env=None):
     """Instructions executed (Ir) by cmd under callgrind, inside `toggle` when given."""
     vg = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
@@ -187,7 +216,8 @@ def main():
 
     def sim_cmd(outdir, k=None):
         c = [tool["wsn-sim"], "run", fw + ".elf", "--mcu", MCU, "--seed", str(args.seed),
-             "-o", outdir, "--max-cycles", str(ex.max_cycles)] + stim
+             "--max-cycles", str(ex.max_cycles)] + stim
+        c += ["-o", outdir] if outdir else []
         return c + (["--stop-after-checks", str(k)] if k else [])
 
     def sim(outdir, k=None):
@@ -252,17 +282,11 @@ def main():
 
     # measurements
     jc = os.path.join(work, "jit-cache")
-    replay_cmd = [tool["wsn-replay"], fw + ".replay.bc", "--trace", trace, "--elf", fw + ".elf",
-                  "--map", fw + ".wmap", "--stop-after-checks", str(k), "--expect-sram",
-                  os.path.join(rundir, "sram.bin"), "--json", "--jit-cache", jc]
+    rcmd = replay_cmd(tool, fw, trace, k, os.path.join(rundir, "sram.bin"), jc)
     shutil.rmtree(jc, ignore_errors=True)
-    t_cold, _ = timed(replay_cmd, 1)  # compiles and fills the cache
-    t_replay, prep = timed(replay_cmd, args.repeat)
-    try:
-        rdoc = json.loads(prep.stdout)
-    except ValueError:
-        rdoc = {}
-    reproduced = prep.returncode == 0 and rdoc.get("status") == "reproduced"
+    t_cold, _ = timed(rcmd, 1)  # compiles and fills the cache
+    t_replay, prep = timed(rcmd, args.repeat)
+    reproduced, rdoc = replay_result(prep)
     t_native, pnat = timed([native], args.repeat, env=nenv)
     m = re.search(r"timer (\d+), adc (\d+), values (\d+), unrecorded reads (\d+), dropped (\d+), "
                   r"checks (\d+)", pnat.stderr)
@@ -271,23 +295,17 @@ def main():
     def resim():
         shutil.rmtree(simdir, ignore_errors=True)
         return sim_cmd(simdir, k)
-    t_sim = None
-    for _ in range(args.repeat):
-        c = resim()
-        t0 = time.perf_counter()
-        subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        dt = time.perf_counter() - t0
-        t_sim = dt if t_sim is None else min(t_sim, dt)
+    t_sim = best_sim_wall(sim_cmd(None, k), simdir, args.repeat)
 
     cg = {}
     if use_cg:
         # Under valgrind the host CPU reads differently, which is part of the cache key:
         # the first run fills the cache for it.
-        callgrind(replay_cmd, os.path.join(work, "cg.replay.prime"))
-        cg["replay_all"] = callgrind(replay_cmd, os.path.join(work, "cg.replay.all"))
-        cg["replay_cold"] = callgrind(replay_cmd[:-2] + ["--no-jit-cache"],
+        callgrind(rcmd, os.path.join(work, "cg.replay.prime"))
+        cg["replay_all"] = callgrind(rcmd, os.path.join(work, "cg.replay.all"))
+        cg["replay_cold"] = callgrind(rcmd[:-2] + ["--no-jit-cache"],
                                       os.path.join(work, "cg.replay.cold"))
-        cg["replay_exec"] = callgrind(replay_cmd, os.path.join(work, "cg.replay.exec"),
+        cg["replay_exec"] = callgrind(rcmd, os.path.join(work, "cg.replay.exec"),
                                       args.replay_exec_fn)
         cg["native_all"] = callgrind([native], os.path.join(work, "cg.native.all"), env=nenv)
         cg["native_exec"] = callgrind([native], os.path.join(work, "cg.native.main"), "main",
@@ -390,25 +408,12 @@ def late_stop(args, tool, fw, work, k):
     dump = json.loads(run([tool["wsn-trace-dump"], "--json", trace, "--map",
                            fw + ".wmap"]).stdout)
     hdr = dump["header"]
-    t_sim = None
-    for _ in range(args.late_repeat):
-        dd = os.path.join(work, "late-resim")
-        shutil.rmtree(dd, ignore_errors=True)
-        t0 = time.perf_counter()
-        subprocess.run(sim + ["-o", dd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        dt = time.perf_counter() - t0
-        t_sim = dt if t_sim is None else min(t_sim, dt)
-    replay = [tool["wsn-replay"], fw + ".replay.bc", "--trace", trace, "--elf", fw + ".elf",
-              "--map", fw + ".wmap", "--stop-after-checks", str(k), "--expect-sram",
-              os.path.join(d, "sram.bin"), "--json"]
-    replay += ["--jit-cache", os.path.join(work, "jit-cache")]
+    t_sim = best_sim_wall(sim, os.path.join(work, "late-resim"), args.late_repeat)
+    replay = replay_cmd(tool, fw, trace, k, os.path.join(d, "sram.bin"),
+                        os.path.join(work, "jit-cache"))
     timed(replay, 1)  # the cache holds this build's code already (the main measurement)
     t_rep, p = timed(replay, args.late_repeat)
-    try:
-        doc = json.loads(p.stdout)
-    except ValueError:
-        doc = {}
-    ok = p.returncode == 0 and doc.get("status") == "reproduced"
+    ok, doc = replay_result(p)
     print()
     print("late stop: check %d of a steady run (ADC 0..%d), %d simulated cycles (%.1f s of mote "
           "time); the ring wrapped %s times, replay consumed %s records from its first "

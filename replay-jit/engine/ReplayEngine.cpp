@@ -219,35 +219,44 @@ void doSimple(RecordKind K, uint32_t Id, const char *Op) {
   }
 }
 
-/// Copies Bytes into the variables (globals at their addresses, locals at the
-/// addresses the op passed).
-void storeVars(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
-               const uint32_t *Locals, uint32_t NLocals) {
-  size_t Off = 0;
+/// Calls Fn(data address, size) for each variable in record order (globals at
+/// their addresses, locals at the addresses the op passed, 0 when it passed
+/// none). Stops at a variable outside the data space or when Fn returns false;
+/// returns whether every variable was visited.
+template <typename FnT>
+bool forEachVar(const std::vector<ReplayMachine::Var> &Vars, const uint32_t *Locals,
+                uint32_t NLocals, FnT Fn) {
   uint32_t LocalIdx = 0;
   for (const ReplayMachine::Var &V : Vars) {
     uint32_t Addr = V.Addr;
     if (!V.Global)
       Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
-    if (Off + V.Size > Bytes.size() || uint64_t(Addr) + V.Size > ReplayMemBytes)
-      return;
-    std::memcpy(Current->Mem + Addr, Bytes.data() + Off, V.Size);
-    Off += V.Size;
+    if (uint64_t(Addr) + V.Size > ReplayMemBytes || !Fn(Addr, V.Size))
+      return false;
   }
+  return true;
+}
+
+/// Copies Bytes into the variables.
+void storeVars(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
+               const uint32_t *Locals, uint32_t NLocals) {
+  size_t Off = 0;
+  forEachVar(Vars, Locals, NLocals, [&](uint32_t Addr, uint32_t Size) {
+    if (Off + Size > Bytes.size())
+      return false;
+    std::memcpy(Current->Mem + Addr, Bytes.data() + Off, Size);
+    Off += Size;
+    return true;
+  });
 }
 
 std::vector<uint8_t> loadVars(const std::vector<ReplayMachine::Var> &Vars,
                               const uint32_t *Locals, uint32_t NLocals) {
   std::vector<uint8_t> Out;
-  uint32_t LocalIdx = 0;
-  for (const ReplayMachine::Var &V : Vars) {
-    uint32_t Addr = V.Addr;
-    if (!V.Global)
-      Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
-    if (uint64_t(Addr) + V.Size > ReplayMemBytes)
-      break;
-    Out.insert(Out.end(), Current->Mem + Addr, Current->Mem + Addr + V.Size);
-  }
+  forEachVar(Vars, Locals, NLocals, [&](uint32_t Addr, uint32_t Size) {
+    Out.insert(Out.end(), Current->Mem + Addr, Current->Mem + Addr + Size);
+    return true;
+  });
   return Out;
 }
 
@@ -255,31 +264,26 @@ std::vector<uint8_t> loadVars(const std::vector<ReplayMachine::Var> &Vars,
 bool varsEqual(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
                const uint32_t *Locals, uint32_t NLocals) {
   size_t Off = 0;
-  uint32_t LocalIdx = 0;
-  for (const ReplayMachine::Var &V : Vars) {
-    uint32_t Addr = V.Addr;
-    if (!V.Global)
-      Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
-    if (Off + V.Size > Bytes.size() || uint64_t(Addr) + V.Size > ReplayMemBytes ||
-        std::memcmp(Current->Mem + Addr, Bytes.data() + Off, V.Size) != 0)
+  bool All = forEachVar(Vars, Locals, NLocals, [&](uint32_t Addr, uint32_t Size) {
+    if (Off + Size > Bytes.size() ||
+        std::memcmp(Current->Mem + Addr, Bytes.data() + Off, Size) != 0)
       return false;
-    Off += V.Size;
-  }
-  return Off == Bytes.size();
+    Off += Size;
+    return true;
+  });
+  return All && Off == Bytes.size();
 }
 
 void doCheck(uint32_t Inv, bool Ok) {
   ReplayMachine &RM = *Current;
   // The checksum over the invariant's inputs in place, as __wsn_crc16 on
   // the mote computes it over their bytes in map order.
-  // (Like loadVars, it stops at a variable outside the data space.)
   uint16_t Crc = 0xFFFF;
   if (Inv < RM.InvInputs.size())
-    for (const ReplayMachine::Var &V : RM.InvInputs[Inv]) {
-      if (uint64_t(V.Addr) + V.Size > ReplayMemBytes)
-        break;
-      Crc = wsn::crc16(Crc, ArrayRef<uint8_t>(RM.Mem + V.Addr, V.Size));
-    }
+    forEachVar(RM.InvInputs[Inv], nullptr, 0, [&](uint32_t Addr, uint32_t Size) {
+      Crc = wsn::crc16(Crc, ArrayRef<uint8_t>(RM.Mem + Addr, Size));
+      return true;
+    });
   ReplayLog &L = *RM.Log;
   Expected<bool> Stop = L.onCheck(Inv, Ok, Crc);
   if (!Stop) {
