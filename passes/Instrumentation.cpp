@@ -38,7 +38,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -221,10 +223,21 @@ private:
     std::set<uint32_t> Addrs;
     bool All = false; ///< unknown code: may write any register
   };
+  /// What one function's own code writes (callees not included).
+  struct LocalIO {
+    IOStores Own;
+    bool Unknown = false; ///< a store through a pointer of unknown origin
+    SmallVector<const Function *, 4> Callees;
+  };
   const IOStores &ioStores(const Function *F);
+  const LocalIO &localIO(const Function *F);
+  void noteStoreTarget(const Value *Ptr, uint64_t Bytes, LocalIO &L);
+  bool ioAddressesEscape();
   bool isLatchRead(uint64_t Addr) const;
   void planLatches();
   std::map<const Function *, IOStores> IOStoresCache;
+  std::map<const Function *, LocalIO> LocalIOCache;
+  std::optional<bool> IOEscapes;
   IOStores HandlerIO;
   bool LatchesPlanned = false;
   std::map<uint32_t, GlobalVariable *> LatchGVs; ///< read by instrumented code
@@ -257,44 +270,179 @@ bool Instrumenter::isCountedPointer(const Value *Ptr) const {
   return false;
 }
 
-/// LOG 5 (thesis 4.1): volatile loads, and loads from constant addresses in
-/// the MCU's I/O range (`*(volatile uint8_t *)0x3B` as nesC and avr-libc
-/// write registers). SREG is not an input: both sides model it.
-/// The I/O registers F and its callees may write through constant addresses
-/// (the way HALs write them). Stores through computed pointers are not
-/// considered: spec/instrumentation.md states the limit.
-const Instrumenter::IOStores &Instrumenter::ioStores(const Function *F) {
-  auto It = IOStoresCache.find(F);
-  if (It != IOStoresCache.end())
+/// The constant address a pointer denotes, constant offsets included
+/// (`inttoptr` of a constant, possibly under constant GEPs), if any.
+static std::optional<uint64_t> constantAddressWithOffset(const DataLayout &DL,
+                                                         const Value *P) {
+  APInt Off(DL.getIndexTypeSizeInBits(P->getType()), 0);
+  const Value *Base =
+      P->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  if (auto A = constantAddress(Base))
+    return *A + Off.getSExtValue();
+  return std::nullopt;
+}
+
+/// Whether a pointer to a memory-mapped register can exist anywhere in the
+/// module other than as the address of a load or store: an integer of unknown
+/// value turned into a pointer, or a register address that is stored, passed,
+/// selected or indexed (`volatile uint8_t *p = &PORTA`, a table of ports).
+/// When none can, a store through a computed pointer cannot reach a register
+/// (short of undefined out-of-bounds arithmetic from a RAM object).
+bool Instrumenter::ioAddressesEscape() {
+  if (IOEscapes)
+    return *IOEscapes;
+  const DataLayout &DL = M.getDataLayout();
+  auto IsIO = [&](uint64_t A) { return !Target || Target->isIOAddress(A); };
+  // Does V (an operand) contain an integer-to-pointer conversion that may
+  // name a register? Direct: V is exactly such a pointer (the caller decides
+  // whether its position is harmless).
+  std::function<bool(const Value *, bool)> Names =
+      [&](const Value *V, bool Direct) -> bool {
+    if (const auto *ITP = dyn_cast<IntToPtrInst>(V)) {
+      const auto *CI = dyn_cast<ConstantInt>(ITP->getOperand(0));
+      return !CI || IsIO(CI->getZExtValue());
+    }
+    const auto *CE = dyn_cast<ConstantExpr>(V);
+    if (!CE)
+      return false;
+    if (Direct)
+      if (auto A = constantAddressWithOffset(DL, CE))
+        return IsIO(*A);
+    if (CE->getOpcode() == Instruction::IntToPtr) {
+      const auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0));
+      return !CI || IsIO(CI->getZExtValue());
+    }
+    for (const Value *Op : CE->operands())
+      if (Names(Op, false))
+        return true;
+    return false;
+  };
+  bool Escapes = false;
+  for (const GlobalVariable &GV : M.globals())
+    if (GV.hasInitializer() && !isa<ConstantData>(GV.getInitializer())) {
+      SmallVector<const Constant *, 8> Work{GV.getInitializer()};
+      while (!Escapes && !Work.empty()) {
+        const Constant *C = Work.pop_back_val();
+        if (isa<ConstantExpr>(C))
+          Escapes = Names(C, false);
+        else
+          for (const Value *Op : C->operands())
+            Work.push_back(cast<Constant>(Op));
+      }
+    }
+  for (const Function &F : M) {
+    for (const Instruction &I : instructions(F)) {
+      if (Escapes)
+        break;
+      for (const Use &U : I.operands()) {
+        if (!Names(U.get(), true))
+          continue;
+        // Harmless positions: the address of a load or store, the
+        // destination of a memset/memcpy (ioStores reads those), and an
+        // integer-to-pointer instruction whose own uses are checked as the
+        // instruction's value (below).
+        bool AddressUse =
+            (isa<LoadInst>(I) && U.getOperandNo() == 0) ||
+            (isa<StoreInst>(I) && U.getOperandNo() == 1) ||
+            (isa<MemIntrinsic>(I) && U.getOperandNo() == 0);
+        if (!AddressUse) {
+          Escapes = true;
+          break;
+        }
+      }
+      if (const auto *ITP = dyn_cast<IntToPtrInst>(&I))
+        if (!isa<ConstantInt>(ITP->getOperand(0)))
+          Escapes = true;
+    }
+  }
+  IOEscapes = Escapes;
+  return Escapes;
+}
+
+/// Record a write of Bytes bytes through Ptr: a register address when it is a
+/// constant one; nothing when it points into a RAM object (a global or a
+/// stack slot); otherwise a store of unknown target.
+void Instrumenter::noteStoreTarget(const Value *Ptr, uint64_t Bytes,
+                                   LocalIO &L) {
+  const DataLayout &DL = M.getDataLayout();
+  if (auto A = constantAddressWithOffset(DL, Ptr)) {
+    for (uint64_t I = 0; I < std::max<uint64_t>(Bytes, 1); ++I)
+      L.Own.Addrs.insert(uint32_t(*A + I));
+    return;
+  }
+  const Value *Obj = getUnderlyingObject(Ptr, /*MaxLookup=*/0);
+  if (isa<GlobalVariable>(Obj) || isa<AllocaInst>(Obj))
+    return;
+  L.Unknown = true;
+}
+
+/// The registers one function's own instructions write, and its direct
+/// callees (ioStores closes over them).
+const Instrumenter::LocalIO &Instrumenter::localIO(const Function *F) {
+  auto It = LocalIOCache.find(F);
+  if (It != LocalIOCache.end())
     return It->second;
-  IOStoresCache[F] = IOStores(); // recursion: what is known so far
-  IOStores S;
+  LocalIO L;
   if (F->isDeclaration()) {
-    S.All = !F->isIntrinsic();
+    L.Own.All = !F->isIntrinsic();
   } else {
+    const DataLayout &DL = M.getDataLayout();
     for (const Instruction &I : instructions(*F)) {
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
-        if (auto A = constantAddress(SI->getPointerOperand()))
-          S.Addrs.insert(uint32_t(*A));
+        noteStoreTarget(SI->getPointerOperand(),
+                        DL.getTypeStoreSize(SI->getValueOperand()->getType()),
+                        L);
+      } else if (const auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+        const auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+        if (Len && Len->getZExtValue() <= 0x10000)
+          noteStoreTarget(MI->getRawDest(), Len->getZExtValue(), L);
+        else if (constantAddressWithOffset(DL, MI->getRawDest()))
+          L.Own.All = true; // a register block of unknown length
+        else
+          noteStoreTarget(MI->getRawDest(), 1, L);
       } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
         if (CB->isInlineAsm()) {
-          StringRef Asm = cast<InlineAsm>(CB->getCalledOperand())->getAsmString();
+          StringRef Asm =
+              cast<InlineAsm>(CB->getCalledOperand())->getAsmString();
           if (Asm.contains("out") || Asm.contains("st"))
-            S.All = true;
+            L.Own.All = true;
           continue;
         }
         const Function *Callee = CB->getCalledFunction();
         if (!Callee) {
-          S.All = true;
+          L.Own.All = true;
           continue;
         }
-        if (Callee->isIntrinsic())
-          continue;
-        const IOStores &C = ioStores(Callee);
-        S.All |= C.All;
-        S.Addrs.insert(C.Addrs.begin(), C.Addrs.end());
+        if (!Callee->isIntrinsic())
+          L.Callees.push_back(Callee);
       }
     }
+  }
+  return LocalIOCache[F] = std::move(L);
+}
+
+/// LOG 5 (thesis 4.1): volatile loads, and loads from constant addresses in
+/// the MCU's I/O range (`*(volatile uint8_t *)0x3B` as nesC and avr-libc
+/// write registers). SREG is not an input: both sides model it.
+/// The I/O registers F and everything it calls (directly; an indirect call or
+/// unknown code means any register) may write: through constant addresses,
+/// memset/memcpy, inline asm, and through computed pointers when a register
+/// address can be a pointer value at all (ioAddressesEscape). The closure is
+/// a walk over the reachable functions, so recursion needs no fixpoint.
+const Instrumenter::IOStores &Instrumenter::ioStores(const Function *F) {
+  auto It = IOStoresCache.find(F);
+  if (It != IOStoresCache.end())
+    return It->second;
+  IOStores S;
+  DenseSet<const Function *> Seen{F};
+  SmallVector<const Function *, 16> Work{F};
+  while (!Work.empty() && !S.All) {
+    const LocalIO &L = localIO(Work.pop_back_val());
+    S.All |= L.Own.All || (L.Unknown && ioAddressesEscape());
+    S.Addrs.insert(L.Own.Addrs.begin(), L.Own.Addrs.end());
+    for (const Function *C : L.Callees)
+      if (Seen.insert(C).second)
+        Work.push_back(C);
   }
   return IOStoresCache[F] = std::move(S);
 }
