@@ -51,6 +51,10 @@ Method (issue 6: replay within 2x of native, at least 50x faster than the simula
    Measured: wall time of `wsn-sim ... --stop-after-checks K` from reset (what re-execution
    costs) and of `wsn-replay ... --stop-after-checks K --expect-sram` on that trace (best of
    --late-repeat each; the replay must reproduce the stop with identical sliced globals).
+   The native baseline re-executes from reset too, on the same inputs: a second, identical
+   wsn-sim run with --full-trace keeps every segment (its last records must equal the ring's),
+   the native script is written from all of them as in 3, and the native program must make the
+   recorded number of timer and ADC handler runs and exactly K checks (best of --late-repeat).
 
 The replay rows: "replay" is a replay whose compiled code is in wsn-replay's object cache (the
 usual case: a firmware build is replayed many times), best of --repeat; "cold" compiles it
@@ -166,6 +170,36 @@ def hal_lines():
     return out
 
 
+def native_script(recs, path):
+    """Writes the native HAL script of section 3 from decoded records (in recording order);
+    returns the invariant the checks name and the timer/ADC interrupt counts."""
+    lines = hal_lines()
+    script, inv, n_irq = [], None, {"T": 0, "A": 0}
+    for r in recs:
+        if r["kind"] == "IRQ":
+            kind = IRQ_KIND.get(r.get("vector"))
+            if kind is None:
+                die("record at offset %s: IRQ of vector %s, which the native HAL does not "
+                    "have" % (r.get("offset"), r.get("vector")))
+            script.append(kind)
+            n_irq[kind] += 1
+        elif r["kind"] == "INPUT" and str(r.get("file", "")).endswith("hal_avr.h") and \
+                r.get("line") in lines:
+            kind = lines[r["line"]]
+            script.append(kind if kind == "L" else "%s %d" % (kind, r["value"]))
+        elif r["kind"] in ("CHECK", "VIOLATION") and r.get("invariant"):
+            inv = r["invariant"]
+    if inv is None:
+        die("the trace has no check record naming its invariant")
+    with open(path, "w") as f:
+        f.write("\n".join(script) + "\n")
+    return inv, n_irq
+
+
+NATIVE_END = re.compile(r"timer (\d+), adc (\d+), values (\d+), unrecorded reads (\d+), "
+                        r"dropped (\d+), checks (\d+)")
+
+
 def wrapped(path):
     h = fidelity.trace_header(path)
     return h is not None and bool(h[0] & 1)
@@ -252,27 +286,8 @@ def main():
     tail = dump["header"].get("tail_bytes")
 
     # 3a. the native script and program
-    lines = hal_lines()
-    script, inv, n_irq = [], None, {"T": 0, "A": 0}
-    for r in recs:
-        if r["kind"] == "IRQ":
-            kind = IRQ_KIND.get(r.get("vector"))
-            if kind is None:
-                die("record at offset %s: IRQ of vector %s, which the native HAL does not "
-                    "have" % (r.get("offset"), r.get("vector")))
-            script.append(kind)
-            n_irq[kind] += 1
-        elif r["kind"] == "INPUT" and str(r.get("file", "")).endswith("hal_avr.h") and \
-                r.get("line") in lines:
-            kind = lines[r["line"]]
-            script.append(kind if kind == "L" else "%s %d" % (kind, r["value"]))
-        elif r["kind"] in ("CHECK", "VIOLATION") and r.get("invariant"):
-            inv = r["invariant"]
-    if inv is None:
-        die("the trace has no check record naming its invariant")
     script_path = os.path.join(work, "native.script")
-    with open(script_path, "w") as f:
-        f.write("\n".join(script) + "\n")
+    inv, n_irq = native_script(recs, script_path)
     native = os.path.join(work, "native")
     run([CLANG, "-Os", "-w", "-I", os.path.join(ROOT, "examples", "common"),
          "-I", os.path.join(ROOT, "trace-runtime", "include"),
@@ -288,8 +303,7 @@ def main():
     t_replay, prep = timed(rcmd, args.repeat)
     reproduced, rdoc = replay_result(prep)
     t_native, pnat = timed([native], args.repeat, env=nenv)
-    m = re.search(r"timer (\d+), adc (\d+), values (\d+), unrecorded reads (\d+), dropped (\d+), "
-                  r"checks (\d+)", pnat.stderr)
+    m = NATIVE_END.search(pnat.stderr)
     simdir = os.path.join(work, "resim")
 
     def resim():
@@ -385,12 +399,12 @@ def main():
     if ex.name == "sense-send":
         for k_late in late:
             if k_late > 0:
-                late_stop(args, tool, fw, work, k_late)
+                late_stop(args, tool, fw, work, k_late, native)
     nat_ok, sim_ok = v_exec[0] == "met", v_exec[1] == "met"
     return 1 if args.check and not (nat_ok and sim_ok and reproduced and same) else 0
 
 
-def late_stop(args, tool, fw, work, k):
+def late_stop(args, tool, fw, work, k, native):
     """Section 5 of the method: replay of a wrapped ring against re-execution from reset."""
     d = os.path.join(work, "late")
     shutil.rmtree(d, ignore_errors=True)
@@ -414,6 +428,34 @@ def late_stop(args, tool, fw, work, k):
     timed(replay, 1)  # the cache holds this build's code already (the main measurement)
     t_rep, p = timed(replay, args.late_repeat)
     ok, doc = replay_result(p)
+
+    # Native re-execution from reset on the same inputs: the ring kept only the tail, so the
+    # inputs come from a second, identical wsn-sim run that keeps every segment
+    # (--full-trace, spec/wsn-sim.md); its tail must equal the ring's.
+    fd = os.path.join(work, "late-full")
+    shutil.rmtree(fd, ignore_errors=True)
+    run(sim + ["-o", fd, "--full-trace"])
+    full = []
+    for name in sorted(os.listdir(os.path.join(fd, "full"))):
+        full += json.loads(run([tool["wsn-trace-dump"], "--json",
+                                os.path.join(fd, "full", name), "--map",
+                                fw + ".wmap"]).stdout)["records"]
+    strip = ("offset", "segment", "ring_offset", "tail_offset")
+
+    def key(r):
+        return {a: b for a, b in r.items() if a not in strip}
+    ring = dump["records"]
+    same_tail = len(full) >= len(ring) and \
+        [key(r) for r in full[len(full) - len(ring):]] == [key(r) for r in ring]
+    n_checks = sum(1 for r in full if r["kind"] in ("CHECK", "VIOLATION"))
+    script = os.path.join(work, "late-native.script")
+    _, n_irq = native_script(full, script)
+    nenv = dict(os.environ, WSN_SCRIPT=script, WSN_SCRIPT_CHECKS=str(k))
+    t_nat, pn = timed([native], args.late_repeat, env=nenv)
+    m = NATIVE_END.search(pn.stderr)
+    nat_ok = bool(m) and same_tail and n_checks == k and \
+        (int(m.group(1)), int(m.group(2)), int(m.group(5)), int(m.group(6))) == \
+        (n_irq["T"], n_irq["A"], 0, k)
     print()
     print("late stop: check %d of a steady run (ADC 0..%d), %d simulated cycles (%.1f s of mote "
           "time); the ring wrapped %s times, replay consumed %s records from its first "
@@ -422,11 +464,22 @@ def late_stop(args, tool, fw, work, k):
                               doc.get("records_consumed"),
                               "reproduced" if ok else "NOT reproduced: %s" %
                               (doc.get("message") or fidelity.first_line(p.stderr))))
+    print("full capture: %d records from reset (%d checks, %d timer + %d ADC interrupts), its "
+          "tail %s the ring; native from reset: %s" %
+          (len(full), n_checks, n_irq["T"], n_irq["A"],
+           "equals" if same_tail else "DIFFERS FROM",
+           "the recorded work" if nat_ok else "DIFFERS: %s" %
+           (m.group(0) if m else fidelity.first_line(pn.stderr))))
     r = t_sim / t_rep if t_rep else None
+    rn = t_rep / t_nat if t_nat else None
     print("%-26s %10.3f s" % ("wsn-sim from reset", t_sim))
+    print("%-26s %10.3f s" % ("native from reset", t_nat))
     print("%-26s %10.3f s" % ("wsn-replay (whole process)", t_rep))
     print("wsn-sim / replay (wall, late stop): %s   [target >= 50x]: %s" %
           ("-" if r is None else "%.1fx" % r, "met" if r and r >= 50 and ok else "MISSED"))
+    print("replay / native  (wall, late stop): %s   [target <= 2x]: %s" %
+          ("-" if rn is None else "%.2fx" % rn,
+           "met" if rn is not None and rn <= 2 and ok and nat_ok else "MISSED"))
     return ok and r is not None and r >= 50
 
 

@@ -32,7 +32,7 @@ static const char *Usage =
     "          [--max-cycles N] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
     "          [--node-id ID]\n"
-    "          [--drain uartN] [--drain-cycles N]\n"
+    "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
     "          [--loss P] [--radio-uart N] [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
@@ -204,6 +204,9 @@ int cmdRun(Args &A) {
       SO.Node.DrainUart = parseUartName("--drain", V);
     } else if (A.option("--drain-cycles", V)) {
       SO.DrainCycles = parseU64("--drain-cycles", V);
+    } else if (A.peek() == "--full-trace") {
+      A.next();
+      SO.Node.FullTrace = true;
     } else if (A.peek().starts_with("-")) {
       throw UsageError{"unknown option '" + A.peek().str() + "' for 'run'"};
     } else if (Elf.empty()) {

@@ -275,6 +275,11 @@ StopKind Node::runUntil(uint64_t Target) {
       LastStop = State == cpu_Done ? StopKind::Halted : StopKind::Crashed;
       return LastStop;
     }
+    // A record is written with interrupts disabled (the runtime is
+    // interrupt-safe), so with SREG.I set no write is half done and the
+    // header's head and wraps are consistent.
+    if (Opts.FullTrace && Avr->sreg[S_I])
+      pollFullTrace();
     if (!StopsEnabled)
       continue;
     uint32_t Pc = Avr->pc;
@@ -475,6 +480,64 @@ std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
               std::to_string(FW.TraceSize) +
               "-byte object): the firmware wrote no record yet; writing the raw object";
   return std::vector<uint8_t>(T, T + Len);
+}
+
+static uint16_t rd16(const uint8_t *P) { return uint16_t(P[0] | (P[1] << 8)); }
+static uint32_t rd32(const uint8_t *P) {
+  return P[0] | (P[1] << 8) | (P[2] << 16) | (static_cast<uint32_t>(P[3]) << 24);
+}
+
+void Node::pollFullTrace() {
+  const uint8_t *T = Avr->data + FW.TraceAddr;
+  uint32_t Len;
+  if (!validHeader(T, FW.TraceSize, Len))
+    return; // the runtime has not initialised the header yet
+  uint16_t Buf = rd16(T + 12), Seg = rd16(T + 14), Head = rd16(T + 16);
+  uint64_t Pos = uint64_t(rd32(T + 20)) * Buf + Head; // bytes written since reset
+  uint64_t Cur = Pos / Seg;                           // the segment being written
+  uint64_t NSeg = Buf / Seg;
+  if (Cur <= FullSegs)
+    return;
+  if (Cur - FullSegs >= NSeg) {
+    // The ring went all the way round while interrupts stayed disabled.
+    FullLost += Cur - FullSegs - (NSeg - 1);
+    FullSegs = Cur - (NSeg - 1);
+  }
+  for (; FullSegs < Cur; ++FullSegs) {
+    const uint8_t *S = T + 32 + (FullSegs % NSeg) * Seg;
+    FullBytes.insert(FullBytes.end(), S, S + Seg);
+  }
+}
+
+Expected<std::vector<uint8_t>> Node::fullTrace() {
+  const uint8_t *T = Avr->data + FW.TraceAddr;
+  uint32_t Len;
+  if (!validHeader(T, FW.TraceSize, Len))
+    return createStringError(inconvertibleErrorCode(),
+                             "--full-trace: the firmware never initialised its trace");
+  // At a stop hook no record is half written; at the cycle bound the core may
+  // be inside the runtime with interrupts off: then the last consistent copy
+  // stands and the current segment's tail is left out.
+  bool Consistent = Avr->sreg[S_I] || LastStop == StopKind::Checks ||
+                    LastStop == StopKind::Violation;
+  if (Consistent)
+    pollFullTrace();
+  if (FullLost)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--full-trace: " + Twine(FullLost) +
+            " segment(s) were overwritten before they could be copied (the ring went "
+            "round with interrupts disabled); use a larger --trace-buf");
+  std::vector<uint8_t> Out = FullBytes;
+  if (Consistent) {
+    uint16_t Buf = rd16(T + 12), Seg = rd16(T + 14), Head = rd16(T + 16);
+    uint64_t Pos = uint64_t(rd32(T + 20)) * Buf + Head;
+    if (Pos / Seg == FullSegs) {
+      uint32_t Start = uint32_t((FullSegs % (Buf / Seg)) * Seg);
+      Out.insert(Out.end(), T + 32 + Start, T + 32 + Head);
+    }
+  }
+  return Out;
 }
 
 uint32_t Node::sramChecks() const {

@@ -55,6 +55,8 @@ struct NodeOptions {
   uint64_t StopAfterChecks = 0; ///< 0: do not stop at checks
   int RadioUart = -1;           ///< UART carrying the radio (-1: none)
   int DrainUart = -1;           ///< UART the trace is drained through (-1: none)
+  /// Keep every segment the runtime completes (spec/wsn-sim.md, "Full trace").
+  bool FullTrace = false;
 };
 
 enum class StopKind { None, Violation, Checks, Halted, Crashed };
@@ -135,7 +137,17 @@ public:
 
   const NodeStats &stats() const { return Stats; }
 
+  /// --full-trace: every record written since reset, as the concatenation of
+  /// the ring segments in writing order (complete segments, then the written
+  /// part of the current one). Error when a segment was overwritten before it
+  /// could be copied.
+  llvm::Expected<std::vector<uint8_t>> fullTrace();
+
 private:
+  /// Copies the segments the runtime completed since the last call (only at
+  /// instruction boundaries where the trace header is consistent).
+  void pollFullTrace();
+
   Node(const FirmwareInfo &FW, const NodeOptions &Opts) : FW(FW), Opts(Opts) {}
   llvm::Error init();
 
@@ -187,6 +199,11 @@ private:
 
   std::vector<uint8_t> Drained;
   NodeStats Stats;
+
+  // --full-trace
+  std::vector<uint8_t> FullBytes; ///< complete segments, in writing order
+  uint64_t FullSegs = 0;          ///< absolute index of the next segment to copy
+  uint64_t FullLost = 0;          ///< segments overwritten before they were copied
 };
 
 } // namespace sim

@@ -5,6 +5,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
@@ -152,7 +153,70 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   }
   if (Error E = writeNodeResult(Dir, R, Opts.Node.Seed, Opts.Node))
     return std::move(E);
+  if (Opts.Node.FullTrace) {
+    Expected<std::vector<uint8_t>> Full = N.fullTrace();
+    if (!Full)
+      return Full.takeError();
+    if (Error E = writeFullTrace(Dir, R.Trace, *Full))
+      return std::move(E);
+  }
   return R;
+}
+
+/// spec/wsn-sim.md, "Full trace": the bytes of every segment since reset, cut
+/// into files that are each a valid, unwrapped trace (the ring's header with
+/// buf_size, head and the counters rewritten), so that every trace tool reads
+/// them. A chunk holds whole segments; the last one ends with the part of the
+/// current segment written at the stop.
+Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
+                     const std::vector<uint8_t> &Full) {
+  if (Ring.size() < 32)
+    return createStringError(inconvertibleErrorCode(),
+                             "--full-trace: no valid trace header at the stop");
+  auto Rd16 = [&](size_t O) { return uint16_t(Ring[O] | (Ring[O + 1] << 8)); };
+  auto Wr16 = [](std::vector<uint8_t> &V, size_t O, uint32_t X) {
+    V[O] = uint8_t(X);
+    V[O + 1] = uint8_t(X >> 8);
+  };
+  auto Wr32 = [&](std::vector<uint8_t> &V, size_t O, uint32_t X) {
+    Wr16(V, O, X);
+    Wr16(V, O + 2, X >> 16);
+  };
+  const uint32_t Seg = Rd16(14);
+  // The largest chunk whose buf_size (one empty segment beyond the data, so
+  // that head < buf_size) fits the 16-bit field.
+  const uint32_t PerChunk = 0xFFFF / Seg - 1;
+  SmallString<256> Sub(Dir);
+  sys::path::append(Sub, "full");
+  if (Error E = makeDir(Sub))
+    return E;
+  size_t NChunks = std::max<size_t>(1, (Full.size() + PerChunk * Seg - 1) / (PerChunk * Seg));
+  for (size_t C = 0; C < NChunks; ++C) {
+    size_t Begin = C * PerChunk * Seg;
+    size_t End = std::min(Full.size(), Begin + size_t(PerChunk) * Seg);
+    bool Last = C + 1 == NChunks;
+    uint32_t Used = uint32_t(End - Begin);
+    uint32_t Buf = (Used / Seg + 1) * Seg;
+    std::vector<uint8_t> F(Ring.begin(), Ring.begin() + 32);
+    Wr16(F, 12, Buf);
+    Wr16(F, 16, Used);
+    uint16_t Flags = Rd16(18);
+    // Not wrapped; the violation and frozen bits and the counters belong to
+    // the chunk that ends at the stop.
+    Wr16(F, 18, Last ? (Flags & ~1u) : 0);
+    Wr32(F, 20, 0);
+    if (!Last) {
+      Wr32(F, 24, 0);
+      Wr16(F, 28, 0xFFFF);
+    }
+    F.insert(F.end(), Full.begin() + Begin, Full.begin() + End);
+    F.resize(32 + Buf, 0);
+    SmallString<256> P(Sub);
+    sys::path::append(P, formatv("{0:d5}.wtr", C).str());
+    if (Error E = writeBytes(P, F))
+      return E;
+  }
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -46,6 +46,11 @@ NodeResult captureResult(const Node &N, StopKind Stop, llvm::raw_ostream &Warn);
 llvm::Error writeNodeResult(llvm::StringRef Dir, const NodeResult &R, uint64_t Seed,
                             const NodeOptions &Opts);
 
+/// Writes DIR/full/NNNNN.wtr from the bytes Node::fullTrace returned, with
+/// the header of the ring at the stop (Ring).
+llvm::Error writeFullTrace(llvm::StringRef Dir, const std::vector<uint8_t> &Ring,
+                           const std::vector<uint8_t> &Full);
+
 struct SingleOptions {
   NodeOptions Node;
   uint64_t MaxCycles = 100000000;   ///< the cycle bound
