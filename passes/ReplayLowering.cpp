@@ -1920,16 +1920,23 @@ Expected<ReplayLoweringResult> Lowerer::run() {
   replaceModuleContents();
   M.setTargetTriple(Opts.HostTriple.empty() ? sys::getProcessTriple() : Opts.HostTriple);
   M.setDataLayout(Opts.HostDataLayout);
+  if (Opts.Verify)
+    if (Error E = verifyLoweredModule(M))
+      return std::move(E);
+  return std::move(Result);
+}
+
+} // namespace
+
+Error verifyLoweredModule(const Module &M) {
   std::string VerifyMsg;
   raw_string_ostream VOS(VerifyMsg);
   if (verifyModule(M, &VOS))
     return createStringError(inconvertibleErrorCode(),
                              "internal error: the lowered module is invalid:\n%s",
                              VerifyMsg.c_str());
-  return std::move(Result);
+  return Error::success();
 }
-
-} // namespace
 
 Expected<ReplayLoweringResult> lowerModuleForReplay(Module &M,
                                                    const ReplayLoweringOptions &Opts,

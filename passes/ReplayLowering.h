@@ -124,6 +124,10 @@ struct ReplayLoweringOptions {
   /// the callback only when the inline test fails. Off: every op calls its
   /// callback (the lowered IR of earlier versions).
   bool InlineLog = true;
+  /// Run the IR verifier on the lowered module. The replay engine turns it off
+  /// and verifies itself unless its object cache already holds code compiled
+  /// from exactly this module (whose verification then passed before).
+  bool Verify = true;
 };
 
 /// Where one mote global lives in the replay memory.
@@ -163,6 +167,9 @@ struct ReplayLoweringResult {
 llvm::Expected<ReplayLoweringResult>
 lowerModuleForReplay(llvm::Module &M, const ReplayLoweringOptions &Opts,
                      const MoteImage *Img = nullptr);
+
+/// The IR verifier over a lowered module; an error says the lowering is wrong.
+llvm::Error verifyLoweredModule(const llvm::Module &M);
 
 /// Gives private globals internal linkage so that they get a symbol in the
 /// firmware ELF (string literals, -O1 constant copies), which lets the replay

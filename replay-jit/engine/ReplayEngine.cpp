@@ -641,6 +641,9 @@ public:
     Policy.MaxSizePercentageOfAvailableSpace = 10;
     pruneCache(Dir, Policy);
   }
+  /// Whether code compiled from M was ever stored (intact or not): M's
+  /// content is the key, so M passed the verifier then.
+  bool known(const Module *M) const { return isKey(M) && sys::fs::exists(path(M)); }
   std::unique_ptr<MemoryBuffer> getObject(const Module *M) override {
     if (!isKey(M))
       return nullptr;
@@ -688,6 +691,10 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
     return true;
   }();
   (void)Init;
+  // Owned together from here on, so that every return destroys the module
+  // before its context (the parameters' destruction order is not that).
+  orc::ThreadSafeModule TSM(std::move(Lowered), std::move(Ctx));
+  Module *LoweredM = TSM.getModuleUnlocked();
   std::unique_ptr<ReplayRunner> R(new ReplayRunner());
   R->Info = Info;
   R->Opts = Opts;
@@ -770,8 +777,8 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
     return Gen.takeError();
   JD.addGenerator(std::move(*Gen));
 
-  Lowered->setDataLayout(J.getDataLayout());
-  Function *EntryF = Lowered->getFunction(Opts.Entry);
+  LoweredM->setDataLayout(J.getDataLayout());
+  Function *EntryF = LoweredM->getFunction(Opts.Entry);
   if (!EntryF || EntryF->isDeclaration())
     return createStringError(inconvertibleErrorCode(),
                              "entry function '%s' is not defined in the program",
@@ -780,7 +787,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
     return createStringError(inconvertibleErrorCode(),
                              "entry function '%s' takes arguments",
                              Opts.Entry.c_str());
-  for (const Function &F : *Lowered)
+  for (const Function &F : *LoweredM)
     if (!F.isDeclaration())
       R->FnArgs[F.getName().str()] = F.arg_size();
   Type *RT = EntryF->getReturnType();
@@ -792,12 +799,17 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   if (R->Cache) {
     SmallVector<char, 0> BC;
     raw_svector_ostream OS(BC);
-    WriteBitcodeToFile(*Lowered, OS);
+    WriteBitcodeToFile(*LoweredM, OS);
     OS << "|llvm " LLVM_VERSION_STRING "|" << J.getTargetTriple().str() << "|"
        << sys::getHostCPUName();
-    Lowered->setModuleIdentifier("replay-" + sha256Hex(arrayRefFromStringRef(StringRef(BC.data(), BC.size()))));
+    LoweredM->setModuleIdentifier("replay-" + sha256Hex(arrayRefFromStringRef(StringRef(BC.data(), BC.size()))));
   }
-  if (Error E = J.addIRModule(orc::ThreadSafeModule(std::move(Lowered), std::move(Ctx))))
+  // loadForReplay lowers without verifying: a module whose compiled code the
+  // cache has seen is byte for byte one that was verified.
+  if (!R->Cache || !R->Cache->known(LoweredM))
+    if (Error E = verifyLoweredModule(*LoweredM))
+      return std::move(E);
+  if (Error E = J.addIRModule(std::move(TSM)))
     return std::move(E);
   auto MemSym = J.lookup(replayabi::Mem);
   if (!MemSym)
@@ -1170,7 +1182,9 @@ loadForReplay(StringRef IRPath, const ReplayLoweringOptions &LOpts,
     Diag.print(nullptr, OS, false);
     return createStringError(inconvertibleErrorCode(), StringRef(S).trim().str());
   }
-  Expected<ReplayLoweringResult> Info = lowerModuleForReplay(*M, LOpts);
+  ReplayLoweringOptions NoVerify = LOpts;
+  NoVerify.Verify = false; // ReplayRunner::create verifies, unless cached
+  Expected<ReplayLoweringResult> Info = lowerModuleForReplay(*M, NoVerify);
   if (!Info)
     return createStringError(inconvertibleErrorCode(),
                              IRPath + ": " + toString(Info.takeError()));
