@@ -18,6 +18,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -1170,29 +1171,59 @@ StringRef eventKindName(ReplayEvent::Kind K) {
   return "?";
 }
 
-Expected<std::unique_ptr<ReplayRunner>>
-loadForReplay(StringRef IRPath, const ReplayLoweringOptions &LOpts,
-              ReplayRunOptions ROpts, std::string *LoweredIR) {
-  auto Ctx = std::make_unique<LLVMContext>();
+Expected<ParsedProgram> parseProgramIR(StringRef IRPath) {
+  static bool Enabled = [] {
+    CrashRecoveryContext::Enable();
+    return true;
+  }();
+  (void)Enabled;
+  ParsedProgram P;
+  P.Ctx = std::make_unique<LLVMContext>();
   SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseIRFile(IRPath, Diag, *Ctx);
-  if (!M) {
+  CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { P.M = parseIRFile(IRPath, Diag, *P.Ctx); })) {
+    // Whatever the reader built is in an unknown state: abandon it.
+    (void)P.M.release();
+    (void)P.Ctx.release();
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: malformed IR: LLVM's reader crashed while reading it "
+                             "(a damaged or truncated file?)",
+                             IRPath.str().c_str());
+  }
+  if (!P.M) {
     std::string S;
     raw_string_ostream OS(S);
     Diag.print(nullptr, OS, false);
     return createStringError(inconvertibleErrorCode(), StringRef(S).trim().str());
   }
+  return std::move(P);
+}
+
+Expected<std::unique_ptr<ReplayRunner>>
+loadForReplay(ParsedProgram Program, StringRef IRPath, const ReplayLoweringOptions &LOpts,
+              ReplayRunOptions ROpts, std::string *LoweredIR) {
+  Module &M = *Program.M;
   ReplayLoweringOptions NoVerify = LOpts;
   NoVerify.Verify = false; // ReplayRunner::create verifies, unless cached
-  Expected<ReplayLoweringResult> Info = lowerModuleForReplay(*M, NoVerify);
+  Expected<ReplayLoweringResult> Info = lowerModuleForReplay(M, NoVerify);
   if (!Info)
     return createStringError(inconvertibleErrorCode(),
                              IRPath + ": " + toString(Info.takeError()));
   if (LoweredIR) {
     raw_string_ostream OS(*LoweredIR);
-    M->print(OS, nullptr);
+    M.print(OS, nullptr);
   }
-  return ReplayRunner::create(std::move(Ctx), std::move(M), *Info, std::move(ROpts));
+  return ReplayRunner::create(std::move(Program.Ctx), std::move(Program.M), *Info,
+                              std::move(ROpts));
+}
+
+Expected<std::unique_ptr<ReplayRunner>>
+loadForReplay(StringRef IRPath, const ReplayLoweringOptions &LOpts, ReplayRunOptions ROpts,
+              std::string *LoweredIR) {
+  Expected<ParsedProgram> P = parseProgramIR(IRPath);
+  if (!P)
+    return P.takeError();
+  return loadForReplay(std::move(*P), IRPath, LOpts, std::move(ROpts), LoweredIR);
 }
 
 CompareSummary compareGlobals(const ReplayLoweringResult &Info, ArrayRef<uint8_t> Replay,

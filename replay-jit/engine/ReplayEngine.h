@@ -241,7 +241,25 @@ private:
   bool Ran = false; ///< run() was called before (memory must be cleared)
 };
 
-/// Reads an IR file (.ll or .bc), lowers it for replay, and JITs it.
+/// A program read from an IR file, with the context that owns it.
+struct ParsedProgram {
+  std::unique_ptr<llvm::LLVMContext> Ctx;
+  std::unique_ptr<llvm::Module> M;
+};
+
+/// Reads an IR file (.ll or .bc). LLVM's bitcode reader is not hardened
+/// against damaged files and can crash on them; the read runs under a
+/// CrashRecoveryContext, and a crash becomes an error naming the file (the
+/// half-built context is then abandoned, never destroyed).
+llvm::Expected<ParsedProgram> parseProgramIR(llvm::StringRef IRPath);
+
+/// Lowers a parsed program for replay (in place) and JITs it.
+llvm::Expected<std::unique_ptr<ReplayRunner>>
+loadForReplay(ParsedProgram Program, llvm::StringRef IRPath,
+              const ReplayLoweringOptions &LOpts, ReplayRunOptions ROpts = {},
+              std::string *LoweredIR = nullptr);
+
+/// parseProgramIR, then the above.
 llvm::Expected<std::unique_ptr<ReplayRunner>>
 loadForReplay(llvm::StringRef IRPath, const ReplayLoweringOptions &LOpts,
               ReplayRunOptions ROpts = {}, std::string *LoweredIR = nullptr);

@@ -198,18 +198,15 @@ int main(int argc, char **argv) {
   auto T0 = std::chrono::steady_clock::now();
 
   // The program's own trace map (and module hash) from the replay IR.
+  // Read once: the map comes from this module, which is then lowered.
   std::optional<wsn::TraceMap> Map;
+  std::optional<wsn::ParsedProgram> Program;
   if (!TracePath.empty()) {
-    LLVMContext Ctx;
-    SMDiagnostic Diag;
-    std::unique_ptr<Module> M = parseIRFile(Input, Diag, Ctx);
-    if (!M) {
-      std::string S;
-      raw_string_ostream OS(S);
-      Diag.print(nullptr, OS, false);
-      badInput(StringRef(S).trim());
-    }
-    auto FromIR = wsn::TraceMap::fromModule(*M);
+    auto PP = wsn::parseProgramIR(Input);
+    if (!PP)
+      badInput(toString(PP.takeError()));
+    Program = std::move(*PP);
+    auto FromIR = wsn::TraceMap::fromModule(*Program->M);
     if (!FromIR)
       badInput(Input + ": " + toString(FromIR.takeError()));
     if (!MapPath.empty()) {
@@ -277,8 +274,9 @@ int main(int argc, char **argv) {
     RO.Map = &*Map;
   }
   std::string Lowered;
-  auto RunnerOr =
-      wsn::loadForReplay(Input, LO, RO, EmitLowered.empty() ? nullptr : &Lowered);
+  std::string *LoweredOut = EmitLowered.empty() ? nullptr : &Lowered;
+  auto RunnerOr = Program ? wsn::loadForReplay(std::move(*Program), Input, LO, RO, LoweredOut)
+                          : wsn::loadForReplay(Input, LO, RO, LoweredOut);
   if (!RunnerOr)
     badInput(toString(RunnerOr.takeError()));
   std::unique_ptr<wsn::ReplayRunner> Runner = std::move(*RunnerOr);
