@@ -1171,12 +1171,16 @@ StringRef eventKindName(ReplayEvent::Kind K) {
   return "?";
 }
 
-Expected<ParsedProgram> parseProgramIR(StringRef IRPath) {
+static void enableCrashRecovery() {
   static bool Enabled = [] {
     CrashRecoveryContext::Enable();
     return true;
   }();
   (void)Enabled;
+}
+
+Expected<ParsedProgram> parseProgramIR(StringRef IRPath) {
+  enableCrashRecovery();
   ParsedProgram P;
   P.Ctx = std::make_unique<LLVMContext>();
   SMDiagnostic Diag;
@@ -1199,9 +1203,23 @@ Expected<ParsedProgram> parseProgramIR(StringRef IRPath) {
   return std::move(P);
 }
 
-Expected<std::unique_ptr<ReplayRunner>>
-loadForReplay(ParsedProgram Program, StringRef IRPath, const ReplayLoweringOptions &LOpts,
-              ReplayRunOptions ROpts, std::string *LoweredIR) {
+Expected<TraceMap> traceMapOfProgram(ParsedProgram &P) {
+  enableCrashRecovery();
+  std::optional<Expected<TraceMap>> Out;
+  CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { Out.emplace(TraceMap::fromModule(*P.M)); }) || !Out) {
+    (void)P.M.release();
+    (void)P.Ctx.release();
+    return createStringError(inconvertibleErrorCode(),
+                             "malformed IR: reading its trace metadata crashed (a damaged "
+                             "file?)");
+  }
+  return std::move(*Out);
+}
+
+static Expected<std::unique_ptr<ReplayRunner>>
+lowerAndCompile(ParsedProgram Program, StringRef IRPath, const ReplayLoweringOptions &LOpts,
+                ReplayRunOptions ROpts, std::string *LoweredIR) {
   Module &M = *Program.M;
   ReplayLoweringOptions NoVerify = LOpts;
   NoVerify.Verify = false; // ReplayRunner::create verifies, unless cached
@@ -1215,6 +1233,28 @@ loadForReplay(ParsedProgram Program, StringRef IRPath, const ReplayLoweringOptio
   }
   return ReplayRunner::create(std::move(Program.Ctx), std::move(Program.M), *Info,
                               std::move(ROpts));
+}
+
+Expected<std::unique_ptr<ReplayRunner>>
+loadForReplay(ParsedProgram Program, StringRef IRPath, const ReplayLoweringOptions &LOpts,
+              ReplayRunOptions ROpts, std::string *LoweredIR) {
+  // A file that reads but is damaged (a corrupted debug-info string, say) can
+  // still crash LLVM's code generator; so can a bug of ours on IR we do not
+  // expect. Either way the user gets an error naming the file, not a crash:
+  // whatever the crashed code owned is abandoned, never destroyed.
+  enableCrashRecovery();
+  std::optional<Expected<std::unique_ptr<ReplayRunner>>> Out;
+  CrashRecoveryContext CRC;
+  bool OK = CRC.RunSafely([&] {
+    ParsedProgram Mine = std::move(Program);
+    Out.emplace(lowerAndCompile(std::move(Mine), IRPath, LOpts, std::move(ROpts), LoweredIR));
+  });
+  if (!OK || !Out)
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: lowering or compiling the program crashed (damaged IR, "
+                             "or a wsn-replay bug on IR it does not expect)",
+                             IRPath.str().c_str());
+  return std::move(*Out);
 }
 
 Expected<std::unique_ptr<ReplayRunner>>

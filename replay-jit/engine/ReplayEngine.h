@@ -253,6 +253,12 @@ struct ParsedProgram {
 /// half-built context is then abandoned, never destroyed).
 llvm::Expected<ParsedProgram> parseProgramIR(llvm::StringRef IRPath);
 
+/// The program's own trace map (TraceMap::fromModule), read under a
+/// CrashRecoveryContext: metadata the reader accepted from a damaged file can
+/// still be garbage (a string whose length runs off the buffer). On a crash
+/// the program is abandoned (P is left empty).
+llvm::Expected<TraceMap> traceMapOfProgram(ParsedProgram &P);
+
 /// Lowers a parsed program for replay (in place) and JITs it.
 llvm::Expected<std::unique_ptr<ReplayRunner>>
 loadForReplay(ParsedProgram Program, llvm::StringRef IRPath,

@@ -206,7 +206,7 @@ int main(int argc, char **argv) {
     if (!PP)
       badInput(toString(PP.takeError()));
     Program = std::move(*PP);
-    auto FromIR = wsn::TraceMap::fromModule(*Program->M);
+    auto FromIR = wsn::traceMapOfProgram(*Program);
     if (!FromIR)
       badInput(Input + ": " + toString(FromIR.takeError()));
     if (!MapPath.empty()) {
