@@ -12,6 +12,7 @@ extern "C" {
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdarg>
@@ -130,7 +131,20 @@ Error Node::init() {
 
   elf_firmware_t Fw;
   memset(&Fw, 0, sizeof(Fw));
-  if (elf_read_firmware(FW.Path.c_str(), &Fw) != 0)
+  // libsimavr's ELF loader trusts the file and can crash on a damaged one that
+  // LLVM's reader (inspectFirmware) accepted: run it under crash recovery, and
+  // on a crash abandon its half-read state and report the file.
+  static bool CrashRecovery = [] {
+    llvm::CrashRecoveryContext::Enable();
+    return true;
+  }();
+  (void)CrashRecovery;
+  int Loaded = -1;
+  llvm::CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { Loaded = elf_read_firmware(FW.Path.c_str(), &Fw); }))
+    return nodeError(Opts.NodeId, "'" + FW.Path +
+                                      "': damaged ELF: libsimavr's loader crashed reading it");
+  if (Loaded != 0)
     return nodeError(Opts.NodeId, "libsimavr could not load '" + FW.Path + "'");
   // libsimavr aborts the process on code larger than the flash: check first.
   if (uint64_t(Fw.flashbase) + Fw.flashsize > Avr->flashend + 1u)
