@@ -884,7 +884,8 @@ void Lowerer::createFunctions() {
                                     F.getLinkage(), 0, Name, NM.get());
     NF->setVisibility(F.getVisibility());
     NF->addFnAttr(Attribute::NoUnwind);
-    NF->addFnAttr("frame-pointer", "all");
+    if (Opts.FramePointers)
+      NF->addFnAttr("frame-pointer", "all");
     if (F.hasFnAttribute(Attribute::NoInline))
       NF->addFnAttr(Attribute::NoInline);
     if (F.hasFnAttribute(Attribute::NoReturn))
@@ -1731,7 +1732,11 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
       break;
     }
     case AsmOp::Sleep:
-      B.CreateCall(callback("sleep", VoidTy, {}));
+      // Nothing happens at a sleep in replay: an interrupt that woke the mote
+      // ran when its count came due. Only the callback lowering keeps the
+      // (empty) call, for the earlier IR shape.
+      if (!Opts.InlineLog)
+        B.CreateCall(callback("sleep", VoidTy, {}));
       break;
     case AsmOp::ReadStatus:
       Result = B.CreateLoad(CellTy, Cell);
@@ -1747,8 +1752,9 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
       if (S.Op == AsmOp::OrStatus) {
         // Low-power bits (CPUOFF, OSCOFF, SCG0/1) mean "sleep until an
         // interrupt"; the engine is told, the bits are not kept.
-        B.CreateCall(callback("lpm", VoidTy, {I32}),
-                     {B.CreateZExt(B.CreateAnd(Bits, 0xF0), I32)});
+        if (!Opts.InlineLog) // as for sleep
+          B.CreateCall(callback("lpm", VoidTy, {I32}),
+                       {B.CreateZExt(B.CreateAnd(Bits, 0xF0), I32)});
         V = B.CreateOr(V, B.CreateAnd(Bits, 0xFF0F));
       } else {
         V = B.CreateAnd(V, B.CreateNot(Bits));

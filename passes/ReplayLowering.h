@@ -128,6 +128,9 @@ struct ReplayLoweringOptions {
   /// and verifies itself unless its object cache already holds code compiled
   /// from exactly this module (whose verification then passed before).
   bool Verify = true;
+  /// Keep a frame pointer in every lowered function (for debuggers walking
+  /// the JIT'd stack; wsn-replay --gdb). Off: the host ABI's default.
+  bool FramePointers = false;
 };
 
 /// Where one mote global lives in the replay memory.

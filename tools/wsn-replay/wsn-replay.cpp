@@ -262,6 +262,7 @@ int main(int argc, char **argv) {
   LO.StopAt = StopAt;
   LO.AllowUntracedIO = AllowIO;
   LO.WatchStores = Interactive; // the REPL's `why` needs the store watch
+  LO.FramePointers = Gdb;
   wsn::ReplayRunOptions RO;
   RO.Entry = Entry;
   RO.TimeoutSeconds = Timeout;
