@@ -610,9 +610,10 @@ struct PfdgGraph::ChainFinder {
     std::vector<int> Next;
     std::vector<unsigned> Dist; // chain length to the target (ancestors only)
     std::vector<NodeId> Order;
-    // Topological keys (topoIndex) of Order, ascending (callees first); only
-    // filled when no ancestor is recursive (keys are then distinct).
-    std::vector<unsigned> SortedKeys;
+    // The ancestors in a topological order, callees first (the target
+    // first): the reverse of a depth-first postorder over the callers. Only
+    // filled (ensureDoms) when no ancestor is recursive.
+    std::vector<NodeId> Topo;
     // Tree edges already in the result: Emitted[K][V] == Serial means the
     // edge at V and every one after it towards the target were added by some
     // pair that used this tree on side K (0: towards F1, drawn reversed;
@@ -626,6 +627,15 @@ struct PfdgGraph::ChainFinder {
     // in that tree.
     std::vector<NodeId> IDom;
     std::vector<unsigned> DomDepth;
+    bool DomsReady = false; // Topo, IDom and DomDepth (ensureDoms)
+    // Redundancy test (see redundant()): Bad[K][V] == BadStamp[K] marks the
+    // ancestors V from which some call edge inside this tree's ancestor set
+    // is reachable whose side-K dependence edge is not yet in the result
+    // (K = 0: callee -> caller, K = 1: caller -> callee). Valid while the
+    // result's call-edge version is BadVersion[K].
+    std::vector<unsigned> Bad[2];
+    unsigned BadStamp[2] = {0, 0};
+    uint64_t BadVersion[2] = {~0ull, ~0ull};
   };
   static constexpr unsigned NumTrees = 32;
   Tree Trees[NumTrees];
@@ -649,13 +659,28 @@ struct PfdgGraph::ChainFinder {
   unsigned MarkEpoch = 0;
 
   // Flat copies of the graph for the hot loops: callers in compressed rows
-  // (the root last), the topological key of every node and the node of every
-  // key (keys of recursive nodes are not unique and never looked up).
+  // (the root last) and the entry flags.
   std::vector<unsigned> CallerStart;
   std::vector<NodeId> CallerList;
-  std::vector<unsigned> KeyOf;
-  std::vector<NodeId> NodeOfKey;
   std::vector<uint8_t> EntryFlag;
+
+  // What the result already holds, for the redundancy test (redundant()).
+  // Result is the set of dependence edges kept so far (buildImpl's);
+  // CallBits mirrors it for the call edges, by position in CallerList: bit 0
+  // is set when callee -> caller is in the result, bit 1 when caller ->
+  // callee is. CallVersion counts the bits set. Sib holds, for every node g
+  // with at most 64 callees (the root's are the entries), one row per
+  // callee i: bit j is set when callee i -> callee j is in the result.
+  bool SkipRedundant = true;
+  const DenseSet<Edge> *Result = nullptr;
+  std::vector<uint8_t> CallBits;
+  uint64_t CallVersion = 0;
+  std::vector<NodeId> EntryList;
+  std::vector<int> EntryIdx;
+  std::vector<unsigned> SibStart;
+  std::vector<uint64_t> Sib;
+  std::vector<NodeId> BadWork;
+  std::vector<std::pair<NodeId, unsigned>> DfsStack;
 
   ChainFinder(const PfdgGraph &G, BuildStats &St)
       : G(G), St(St), N(G.Nodes.size()), Root(G.Nodes.size()),
@@ -669,10 +694,10 @@ struct PfdgGraph::ChainFinder {
       T.Emitted[1].assign(N + 1, 0);
       T.IDom.assign(N + 1, ~0u);
       T.DomDepth.assign(N + 1, 0);
+      T.Bad[0].assign(N + 1, 0);
+      T.Bad[1].assign(N + 1, 0);
     }
     CallerStart.assign(N + 2, 0);
-    KeyOf.assign(N + 1, N);
-    NodeOfKey.assign(N + 1, Root);
     EntryFlag.assign(N + 1, 0);
     for (NodeId V = 0; V < N; ++V) {
       EntryFlag[V] = G.isEntryNode(V);
@@ -681,16 +706,172 @@ struct PfdgGraph::ChainFinder {
       if (EntryFlag[V])
         CallerList.push_back(Root);
       CallerStart[V + 1] = CallerList.size();
-      KeyOf[V] = G.Nodes[V].Scc;
-      NodeOfKey[KeyOf[V]] = V;
     }
     CallerStart[N + 1] = CallerList.size();
+    CallBits.assign(CallerList.size(), 0);
+    EntryIdx.assign(N + 1, -1);
+    for (NodeId V = 0; V < N; ++V)
+      if (EntryFlag[V]) {
+        EntryIdx[V] = EntryList.size();
+        EntryList.push_back(V);
+      }
+    SibStart.assign(N + 2, 0);
+    for (NodeId V = 0; V <= N; ++V) {
+      size_t Deg = calleesOf(V).size();
+      SibStart[V + 1] = SibStart[V] + (Deg <= 64 ? Deg : 0);
+    }
+    Sib.assign(SibStart[N + 1], 0);
+  }
+
+  // Callees of V in the extended graph (the root calls the entries).
+  ArrayRef<NodeId> calleesOf(NodeId V) const {
+    if (V == Root)
+      return EntryList;
+    return G.Nodes[V].Callees;
+  }
+  // Position of C among the callees of V, -1 if V has more than 64.
+  int calleeIndex(NodeId V, NodeId C) const {
+    if (SibStart[V + 1] == SibStart[V])
+      return -1;
+    if (V == Root)
+      return EntryIdx[C];
+    ArrayRef<NodeId> Cs = G.Nodes[V].Callees;
+    return std::find(Cs.begin(), Cs.end(), C) - Cs.begin();
+  }
+  // Position of the call edge Caller -> Callee in CallerList, or ~0u.
+  unsigned callIndex(NodeId Caller, NodeId Callee) const {
+    for (unsigned I = CallerStart[Callee], E = CallerStart[Callee + 1]; I < E;
+         ++I)
+      if (CallerList[I] == Caller)
+        return I;
+    return ~0u;
+  }
+
+  // Called for every edge as it enters the result (buildImpl's keep).
+  void noteEdge(NodeId A, NodeId B) {
+    unsigned I = callIndex(A, B); // A calls B: caller -> callee
+    if (I != ~0u && !(CallBits[I] & 2)) {
+      CallBits[I] |= 2;
+      ++CallVersion;
+    }
+    I = callIndex(B, A); // B calls A: callee -> caller
+    if (I != ~0u && !(CallBits[I] & 1)) {
+      CallBits[I] |= 1;
+      ++CallVersion;
+    }
+    // Every node calling both A and B (the root if both are entries).
+    for (unsigned K = CallerStart[A], E = CallerStart[A + 1]; K < E; ++K) {
+      NodeId P = CallerList[K];
+      if (callIndex(P, B) == ~0u)
+        continue;
+      int IA = calleeIndex(P, A), IB = calleeIndex(P, B);
+      if (IA >= 0 && IB >= 0)
+        Sib[SibStart[P] + IA] |= uint64_t(1) << IB;
+    }
+  }
+
+  // Marks in T.Bad[K] every ancestor of T's target from which a call edge
+  // U -> V inside the ancestor set is reachable (U itself included) whose
+  // side-K edge is missing from the result: V -> U for K = 0 (a chain
+  // towards F1 is drawn callee to caller), U -> V for K = 1. A chain of
+  // Algorithm 3 from a node that is not marked towards this target adds no
+  // new edge but possibly its first one (from the closest common ancestor).
+  void ensureBad(Tree &T, int K) {
+    if (T.BadVersion[K] == CallVersion)
+      return;
+    T.BadVersion[K] = CallVersion;
+    unsigned Stamp = ++T.BadStamp[K];
+    if (Stamp == 0) {
+      std::fill(T.Bad[K].begin(), T.Bad[K].end(), 0);
+      Stamp = T.BadStamp[K] = 1;
+    }
+    std::vector<unsigned> &Bad = T.Bad[K];
+    const uint8_t Need = K == 0 ? 1 : 2;
+    BadWork.clear();
+    for (NodeId V : T.Order) {
+      if (V == Root)
+        continue;
+      for (unsigned I = CallerStart[V], E = CallerStart[V + 1]; I < E; ++I) {
+        NodeId U = CallerList[I];
+        if (U != Root && !(CallBits[I] & Need) && Bad[U] != Stamp) {
+          Bad[U] = Stamp;
+          BadWork.push_back(U);
+        }
+      }
+    }
+    while (!BadWork.empty()) {
+      NodeId V = BadWork.back();
+      BadWork.pop_back();
+      forEachReverseSucc(V, [&](NodeId U) {
+        if (U != Root && Bad[U] != Stamp) {
+          Bad[U] = Stamp;
+          BadWork.push_back(U);
+        }
+      });
+    }
+  }
+
+  // True when every edge that Algorithm 3 could draw for the pair (F1, F2)
+  // through the common ancestor Gc, whichever chains it picks, is already in
+  // the result. The chains Gc, a, ..., F1 and Gc, b, ..., F2 run inside the
+  // ancestors of F1 (of F2) from a callee a (b) of Gc; they add the edges
+  // from F1 up to a (callee -> caller), a -> b, and from b down to F2; when
+  // Gc is F1 (F2) itself, the middle edge is Gc -> b (a -> Gc). So it
+  // suffices that no such a or b is marked bad (ensureBad) and that every
+  // possible middle edge is present. Needs ensureBad(T1, 0), ensureBad(T2, 1).
+  bool redundant(NodeId F1, NodeId F2, NodeId Gc, const Tree &T1,
+                 const Tree &T2) const {
+    ArrayRef<NodeId> Cs = calleesOf(Gc);
+    unsigned Stamp0 = T1.BadStamp[0], Stamp1 = T2.BadStamp[1];
+    uint64_t M0 = 0, M1 = 0;
+    bool Wide = SibStart[Gc + 1] == SibStart[Gc]; // no Sib rows
+    SmallVector<NodeId, 8> S0, S1;
+    for (unsigned I = 0; I < Cs.size(); ++I) {
+      NodeId C = Cs[I];
+      if (T1.Next[C] != -1) {
+        if (T1.Bad[0][C] == Stamp0)
+          return false;
+        if (Wide)
+          S0.push_back(C);
+        else
+          M0 |= uint64_t(1) << I;
+      }
+      if (T2.Next[C] != -1) {
+        if (T2.Bad[1][C] == Stamp1)
+          return false;
+        if (Wide)
+          S1.push_back(C);
+        else
+          M1 |= uint64_t(1) << I;
+      }
+    }
+    if (Gc == F1 || Gc == F2) {
+      // The chain to Gc is Gc alone; the middle edge is a call edge.
+      for (unsigned I = 0; I < Cs.size(); ++I) {
+        bool On = Wide ? is_contained(Gc == F1 ? S1 : S0, Cs[I])
+                       : ((Gc == F1 ? M1 : M0) >> I) & 1;
+        if (On && !(CallBits[callIndex(Gc, Cs[I])] & (Gc == F1 ? 2 : 1)))
+          return false;
+      }
+      return true;
+    }
+    if (Wide) {
+      for (NodeId A : S0)
+        for (NodeId B : S1)
+          if (A != B && !Result->count({A, B}))
+            return false;
+      return true;
+    }
+    for (uint64_t M = M0; M; M &= M - 1) {
+      unsigned I = llvm::countr_zero(M);
+      if (M1 & ~Sib[SibStart[Gc] + I] & ~(uint64_t(1) << I))
+        return false;
+    }
+    return true;
   }
 
   bool isEntry(NodeId V) const { return EntryFlag[V]; }
   bool recursive(NodeId V) const { return V != Root && G.Nodes[V].Recursive; }
-  // Tarjan numbers components callees first; the root comes last.
-  unsigned topoIndex(NodeId V) const { return KeyOf[V]; }
 
   // Callers of V in the reverse graph (the root for entry points), in the
   // order the reference algorithm uses.
@@ -699,7 +880,7 @@ struct PfdgGraph::ChainFinder {
       F(CallerList[I]);
   }
 
-  const Tree &tree(NodeId Target) {
+  Tree &tree(NodeId Target) {
     ++Clock;
     Tree *Victim = &Trees[0];
     for (Tree &T : Trees) {
@@ -733,40 +914,64 @@ struct PfdgGraph::ChainFinder {
         }
       });
     }
-    T.SortedKeys.clear();
-    if (!T.HasRecursive) {
-      T.SortedKeys.reserve(T.Order.size());
-      for (NodeId V : T.Order) {
-        T.SortedKeys.push_back(topoIndex(V));
-        T.IDom[V] = ~0u;
-      }
-      std::sort(T.SortedKeys.begin(), T.SortedKeys.end());
-      // Dominators towards the target in one topological pass (callees
-      // first): a node's idom is the meet of its callees among the ancestors,
-      // pushed forward to the callers as each node is finished.
-      auto meet = [&](NodeId A, NodeId B) {
-        while (A != B) {
-          if (T.DomDepth[A] < T.DomDepth[B])
-            std::swap(A, B);
-          A = T.IDom[A];
-        }
-        return A;
-      };
-      for (unsigned Key : T.SortedKeys) {
-        NodeId V = NodeOfKey[Key];
-        if (V == Target) {
-          T.IDom[V] = V;
-          T.DomDepth[V] = 0;
-        } else {
-          assert(T.IDom[V] != ~0u && "an ancestor reaches the target");
-          T.DomDepth[V] = T.DomDepth[T.IDom[V]] + 1;
-        }
-        forEachReverseSucc(V, [&](NodeId C) {
-          T.IDom[C] = T.IDom[C] == ~0u ? V : meet(V, T.IDom[C]);
-        });
-      }
-    }
+    T.DomsReady = false;
+    T.BadVersion[0] = T.BadVersion[1] = ~0ull;
     return T;
+  }
+
+  // The topological keys and the dominators towards T's target (only for
+  // trees without recursive ancestors), computed when a pair first needs
+  // them: pairs whose chains are all redundant never do.
+  void ensureDoms(Tree &T) {
+    if (T.DomsReady)
+      return;
+    T.DomsReady = true;
+    const NodeId Target = T.Target;
+    T.Topo.clear();
+    if (++SeenEpoch == 0) {
+      std::fill(SeenStamp.begin(), SeenStamp.end(), 0);
+      SeenEpoch = 1;
+    }
+    DfsStack.assign(1, {Target, CallerStart[Target]});
+    SeenStamp[Target] = SeenEpoch;
+    while (!DfsStack.empty()) {
+      auto &[V, I] = DfsStack.back();
+      if (I < CallerStart[V + 1]) {
+        NodeId U = CallerList[I++];
+        if (SeenStamp[U] != SeenEpoch) {
+          SeenStamp[U] = SeenEpoch;
+          DfsStack.push_back({U, CallerStart[U]});
+        }
+        continue;
+      }
+      T.IDom[V] = ~0u;
+      T.Topo.push_back(V);
+      DfsStack.pop_back();
+    }
+    std::reverse(T.Topo.begin(), T.Topo.end());
+    // Dominators towards the target in one topological pass (callees
+    // first): a node's idom is the meet of its callees among the ancestors,
+    // pushed forward to the callers as each node is finished.
+    auto meet = [&](NodeId A, NodeId B) {
+      while (A != B) {
+        if (T.DomDepth[A] < T.DomDepth[B])
+          std::swap(A, B);
+        A = T.IDom[A];
+      }
+      return A;
+    };
+    for (NodeId V : T.Topo) {
+      if (V == Target) {
+        T.IDom[V] = V;
+        T.DomDepth[V] = 0;
+      } else {
+        assert(T.IDom[V] != ~0u && "an ancestor reaches the target");
+        T.DomDepth[V] = T.DomDepth[T.IDom[V]] + 1;
+      }
+      forEachReverseSucc(V, [&](NodeId C) {
+        T.IDom[C] = T.IDom[C] == ~0u ? V : meet(V, T.IDom[C]);
+      });
+    }
   }
 
   // The two trees of the current pair; the union of the two ancestor sets
@@ -991,8 +1196,8 @@ struct PfdgGraph::ChainFinder {
   // Returns false when the pair must go to the reference algorithm.
   bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out) {
     // Both trees must stay valid together: pin them by distinct slots.
-    const Tree &T1 = tree(F1);
-    const Tree &T2 = tree(F2);
+    Tree &T1 = tree(F1);
+    Tree &T2 = tree(F2);
     if (T1.Target != F1) // evicted by the second lookup (cannot happen with
       return false;      // more than one slot, kept as a guard)
     if (T1.HasRecursive || T2.HasRecursive)
@@ -1019,8 +1224,9 @@ struct PfdgGraph::ChainFinder {
     {
       const Tree &Small = T1.Order.size() <= T2.Order.size() ? T1 : T2;
       const Tree &Other = &Small == &T1 ? T2 : T1;
-      for (unsigned Key : Small.SortedKeys) {
-        NodeId V = NodeOfKey[Key];
+      ensureDoms(T1);
+      ensureDoms(T2);
+      for (NodeId V : Small.Topo) {
         if (Other.Next[V] == -1)
           continue;
         if (++MarkEpoch == 0) {
@@ -1214,6 +1420,17 @@ struct PfdgGraph::ChainFinder {
           emitTreeChain(1, B);
         continue;
       }
+      // The searches and the two-path flow below cost time linear in the
+      // ancestors; most of the time every edge they could draw is already
+      // in the result.
+      if (SkipRedundant) {
+        ensureBad(T1, 0);
+        ensureBad(T2, 1);
+        if (redundant(F1, F2, Gc, T1, T2)) {
+          ++St.SkippedCcas;
+          continue;
+        }
+      }
       for (int Order = 0; Order < 2 && !Found; ++Order) {
         NodeId A = Order == 0 ? F1 : F2, B = Order == 0 ? F2 : F1;
         const Tree &TA = *Tr[Order], &TB = *Tr[1 - Order];
@@ -1272,9 +1489,13 @@ void PfdgGraph::buildImpl(bool Reference) {
   Stats = BuildStats();
   std::vector<std::pair<NodeId, NodeId>> Edges, Chain;
   DenseSet<std::pair<NodeId, NodeId>> EdgeSet;
+  std::unique_ptr<ChainFinder> Finder;
   auto keep = [&](std::pair<NodeId, NodeId> E) {
-    if (EdgeSet.insert(E).second)
+    if (EdgeSet.insert(E).second) {
       Edges.push_back(E);
+      if (Finder)
+        Finder->noteEdge(E.first, E.second);
+    }
   };
   // The result is a set of edges, so the pairs may be visited in any order:
   // grouping them by their second function lets the chain finder reuse the
@@ -1284,7 +1505,6 @@ void PfdgGraph::buildImpl(bool Reference) {
     return std::make_pair(A.second, A.first) <
            std::make_pair(B.second, B.first);
   });
-  std::unique_ptr<ChainFinder> Finder;
   for (auto [F1, F2] : Order) {
     ++Stats.Pairs;
     // Algorithm 3, rule 1: caller/callee or siblings under one direct caller.
@@ -1297,8 +1517,13 @@ void PfdgGraph::buildImpl(bool Reference) {
     Chain.clear();
     bool Done = false;
     if (!Reference) {
-      if (!Finder)
+      if (!Finder) {
         Finder = std::make_unique<ChainFinder>(*this, Stats);
+        Finder->SkipRedundant = SkipRedundant;
+        Finder->Result = &EdgeSet;
+        for (auto E : Edges)
+          Finder->noteEdge(E.first, E.second);
+      }
       Done = Finder->run(F1, F2, Chain);
     }
     if (Done) {
