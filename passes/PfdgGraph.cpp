@@ -612,7 +612,7 @@ struct PfdgGraph::ChainFinder {
     std::vector<NodeId> Order;
     // The ancestors in a topological order, callees first (the target
     // first): the reverse of a depth-first postorder over the callers. Only
-    // filled (ensureDoms) when no ancestor is recursive.
+    // filled (ensureTopo) when no ancestor is recursive.
     std::vector<NodeId> Topo;
     // Tree edges already in the result: Emitted[K][V] == Serial means the
     // edge at V and every one after it towards the target were added by some
@@ -627,7 +627,8 @@ struct PfdgGraph::ChainFinder {
     // in that tree.
     std::vector<NodeId> IDom;
     std::vector<unsigned> DomDepth;
-    bool DomsReady = false; // Topo, IDom and DomDepth (ensureDoms)
+    bool TopoReady = false; // Topo (ensureTopo)
+    bool DomsReady = false; // IDom and DomDepth (ensureDoms)
     // Redundancy test (see redundant()): Bad[K][V] == BadStamp[K] marks the
     // ancestors V from which some call edge inside this tree's ancestor set
     // is reachable whose side-K dependence edge is not yet in the result
@@ -680,13 +681,18 @@ struct PfdgGraph::ChainFinder {
   std::vector<unsigned> SibStart;
   std::vector<uint64_t> Sib;
   std::vector<NodeId> BadWork;
+  // Post-dominators of the common ancestors of the current pair (run());
+  // index Root + 1 is the sink.
+  std::vector<NodeId> Pd;
+  std::vector<unsigned> PdDepth;
   std::vector<std::pair<NodeId, unsigned>> DfsStack;
 
   ChainFinder(const PfdgGraph &G, BuildStats &St)
       : G(G), St(St), N(G.Nodes.size()), Root(G.Nodes.size()),
         Par(N + 1, -1), Level(N + 1, 0),
         Avoid(N + 1, false),
-        LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0) {
+        LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0),
+        Pd(N + 2, 0), PdDepth(N + 2, 0) {
     for (Tree &T : Trees) {
       T.Next.assign(N + 1, -1);
       T.Dist.assign(N + 1, 0);
@@ -914,7 +920,7 @@ struct PfdgGraph::ChainFinder {
         }
       });
     }
-    T.DomsReady = false;
+    T.TopoReady = T.DomsReady = false;
     T.BadVersion[0] = T.BadVersion[1] = ~0ull;
     return T;
   }
@@ -922,10 +928,10 @@ struct PfdgGraph::ChainFinder {
   // The topological keys and the dominators towards T's target (only for
   // trees without recursive ancestors), computed when a pair first needs
   // them: pairs whose chains are all redundant never do.
-  void ensureDoms(Tree &T) {
-    if (T.DomsReady)
+  void ensureTopo(Tree &T) {
+    if (T.TopoReady)
       return;
-    T.DomsReady = true;
+    T.TopoReady = true;
     const NodeId Target = T.Target;
     T.Topo.clear();
     if (++SeenEpoch == 0) {
@@ -944,11 +950,22 @@ struct PfdgGraph::ChainFinder {
         }
         continue;
       }
-      T.IDom[V] = ~0u;
       T.Topo.push_back(V);
       DfsStack.pop_back();
     }
     std::reverse(T.Topo.begin(), T.Topo.end());
+  }
+
+  // Dominators towards T's target (see Tree::IDom), for the search that
+  // avoids a first chain.
+  void ensureDoms(Tree &T) {
+    if (T.DomsReady)
+      return;
+    T.DomsReady = true;
+    ensureTopo(T);
+    const NodeId Target = T.Target;
+    for (NodeId V : T.Topo)
+      T.IDom[V] = ~0u;
     // Dominators towards the target in one topological pass (callees
     // first): a node's idom is the meet of its callees among the ancestors,
     // pushed forward to the callers as each node is finished.
@@ -1194,7 +1211,19 @@ struct PfdgGraph::ChainFinder {
   }
 
   // Returns false when the pair must go to the reference algorithm.
-  bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out) {
+  //
+  // With SkipRedundant, the closest common ancestors that need the searches
+  // or the flow are not drawn at once but queued in Deferred; runDeferred()
+  // draws them after every pair's tree chains are in the result, when most
+  // of them turn out redundant (the result is a set: the order of drawing
+  // does not matter). Only, when given, limits run() to those ancestors.
+  struct DeferredCca {
+    NodeId F1, F2, Gc;
+  };
+  std::vector<DeferredCca> Deferred;
+
+  bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out,
+           ArrayRef<NodeId> Only = {}) {
     // Both trees must stay valid together: pin them by distinct slots.
     Tree &T1 = tree(F1);
     Tree &T2 = tree(F2);
@@ -1210,43 +1239,61 @@ struct PfdgGraph::ChainFinder {
       Epoch = 1;
       NumberedEpoch = 0;
     }
-    // Closest common ancestors from the dominator trees towards F1 and F2.
-    // The reference takes g iff g is a common ancestor whose immediate
-    // dominator, in the reverse call graph over the union seen from a sink
-    // joined to F1 and F2, is the sink. A node d != g dominates g from the
-    // sink iff every call chain from g to F1 and every one from g to F2 passes
-    // through d, i.e. d dominates g towards F1 and towards F2. So g is one iff
-    // its two dominator chains (towards F1 in T1, towards F2 in T2) share no
-    // node. Only common ancestors can be shared: below the first node of a
-    // chain that is not an ancestor of the other target, none is (its
-    // descendants are not either), so each walk stops there.
+    // Closest common ancestors. The reference takes g iff g is a common
+    // ancestor whose immediate dominator, in the reverse call graph over the
+    // union of the two ancestor sets seen from a sink joined to F1 and F2, is
+    // the sink; in the forward graph, that is g's immediate post-dominator
+    // towards the sink (every chain from g to F1 or F2 continues to it). The
+    // post-dominators of a common ancestor are common ancestors or the sink
+    // (a node on every chain from g to F1 and on every one to F2 reaches
+    // both), so they are computed over the common ancestors only, callees
+    // first (Cooper, Harvey and Kennedy's meet, one pass on a DAG):
+    //  - F1 and F2 (when common) reach the sink directly: closest;
+    //  - g with a callee in the union that reaches only one of F1, F2: closest
+    //    (a chain through that callee stays among nodes that reach only that
+    //    end, so it shares nothing with any chain from g to the other end);
+    //  - otherwise every callee in the union is a common ancestor, and g's
+    //    immediate post-dominator is their meet in the post-dominator tree.
     SmallVector<NodeId, 4> Ccas;
-    {
-      const Tree &Small = T1.Order.size() <= T2.Order.size() ? T1 : T2;
+    if (!Only.empty())
+      Ccas.append(Only.begin(), Only.end());
+    else {
+      Tree &Small = T1.Order.size() <= T2.Order.size() ? T1 : T2;
       const Tree &Other = &Small == &T1 ? T2 : T1;
-      ensureDoms(T1);
-      ensureDoms(T2);
+      ensureTopo(Small);
+      const NodeId Sink = Root + 1;
+      auto meet = [&](NodeId A, NodeId B) {
+        while (A != B) {
+          if (PdDepth[A] < PdDepth[B])
+            std::swap(A, B);
+          A = Pd[A];
+        }
+        return A;
+      };
+      PdDepth[Sink] = 0;
       for (NodeId V : Small.Topo) {
         if (Other.Next[V] == -1)
           continue;
-        if (++MarkEpoch == 0) {
-          std::fill(Mark.begin(), Mark.end(), 0);
-          MarkEpoch = 1;
+        NodeId M = Sink;
+        if (V != F1 && V != F2) {
+          M = ~0u;
+          for (NodeId C : calleesOf(V)) {
+            bool In1 = T1.Next[C] != -1, In2 = T2.Next[C] != -1;
+            if (!In1 && !In2)
+              continue;
+            if (In1 != In2) {
+              M = Sink;
+              break;
+            }
+            M = M == ~0u ? C : meet(M, C);
+            if (M == Sink)
+              break;
+          }
+          assert(M != ~0u && "a common ancestor reaches F1 and F2");
         }
-        for (NodeId D = V; D != F1;) {
-          D = T1.IDom[D];
-          if (T2.Next[D] == -1)
-            break;
-          Mark[D] = MarkEpoch;
-        }
-        bool Shared = false;
-        for (NodeId D = V; D != F2 && !Shared;) {
-          D = T2.IDom[D];
-          if (T1.Next[D] == -1)
-            break;
-          Shared = Mark[D] == MarkEpoch;
-        }
-        if (!Shared)
+        Pd[V] = M;
+        PdDepth[V] = PdDepth[M] + 1;
+        if (M == Sink)
           Ccas.push_back(V);
       }
     }
@@ -1293,6 +1340,8 @@ struct PfdgGraph::ChainFinder {
         // cannot reach To; if From is one, there is no path, otherwise such
         // nodes are left out like the other nodes that cannot reach To
         // (checking only the immediate dominator of each).
+        if (UseAvoid)
+          ensureDoms(const_cast<Tree &>(ToTree));
         if (UseAvoid)
           for (NodeId D = From; D != To;) {
             D = ToTree.IDom[D];
@@ -1359,13 +1408,16 @@ struct PfdgGraph::ChainFinder {
           std::fill(Mark.begin(), Mark.end(), 0);
           MarkEpoch = 1;
         }
-        for (NodeId V = C0;; V = next(0, V)) {
+        // Only common ancestors can be on both chains, and once a chain
+        // leaves them it does not come back (a node that does not reach
+        // the other end has no descendant that does).
+        for (NodeId V = C0; T2.Next[V] != -1; V = next(0, V)) {
           if (V != Gc)
             Mark[V] = MarkEpoch;
           if ((int)V == next(0, V))
             break;
         }
-        for (NodeId V = C1;; V = next(1, V)) {
+        for (NodeId V = C1; T1.Next[V] != -1; V = next(1, V)) {
           if (V != Gc && Mark[V] == MarkEpoch)
             return false;
           if ((int)V == next(1, V))
@@ -1424,6 +1476,10 @@ struct PfdgGraph::ChainFinder {
       // ancestors; most of the time every edge they could draw is already
       // in the result.
       if (SkipRedundant) {
+        if (Only.empty()) {
+          Deferred.push_back({F1, F2, Gc});
+          continue;
+        }
         ensureBad(T1, 0);
         ensureBad(T2, 1);
         if (redundant(F1, F2, Gc, T1, T2)) {
@@ -1478,6 +1534,36 @@ struct PfdgGraph::ChainFinder {
           Out.push_back({Seq[I], Seq[I + 1]});
     }
     return true;
+  }
+
+  // Draws the deferred closest common ancestors (see run()), pair by pair,
+  // grouped like the pairs so the trees are reused; Keep receives each
+  // pair's edges before the next pair is tested.
+  template <typename KeepFn> void runDeferred(KeepFn Keep) {
+    std::vector<DeferredCca> Work;
+    Work.swap(Deferred);
+    std::stable_sort(Work.begin(), Work.end(),
+                     [](const DeferredCca &A, const DeferredCca &B) {
+                       return std::make_pair(A.F2, A.F1) <
+                              std::make_pair(B.F2, B.F1);
+                     });
+    std::vector<Edge> Out;
+    SmallVector<NodeId, 8> Group;
+    for (size_t I = 0; I < Work.size();) {
+      size_t J = I;
+      Group.clear();
+      for (; J < Work.size() && Work[J].F1 == Work[I].F1 &&
+             Work[J].F2 == Work[I].F2;
+           ++J)
+        Group.push_back(Work[J].Gc);
+      Out.clear();
+      ++St.DeferredPairs;
+      bool Done = run(Work[I].F1, Work[I].F2, Out, Group);
+      (void)Done;
+      assert(Done && "a deferred pair has no recursive ancestor");
+      Keep(Out);
+      I = J;
+    }
   }
 };
 
@@ -1537,6 +1623,12 @@ void PfdgGraph::buildImpl(bool Reference) {
     for (auto E : Chain)
       keep(E);
   }
+  if (Finder)
+    Finder->runDeferred([&](const std::vector<std::pair<NodeId, NodeId>> &C) {
+      Stats.ChainEdges += C.size();
+      for (auto E : C)
+        keep(E);
+    });
   llvm::sort(Edges);
   DepEdgeList = std::move(Edges);
   for (auto [A, B] : DepEdgeList)

@@ -108,6 +108,8 @@ public:
     /// edge they could add was already in the result (see
     /// setSkipRedundantChains).
     uint64_t SkippedCcas = 0;
+    /// Pairs revisited for their deferred closest common ancestors.
+    unsigned DeferredPairs = 0;
   };
   const BuildStats &buildStats() const { return Stats; }
 
