@@ -660,10 +660,10 @@ struct PfdgGraph::ChainFinder {
   unsigned MarkEpoch = 0;
 
   // Flat copies of the graph for the hot loops: callers in compressed rows
-  // (the root last) and the entry flags.
+  // (the root last), the entry and recursion flags (the root has neither).
   std::vector<unsigned> CallerStart;
   std::vector<NodeId> CallerList;
-  std::vector<uint8_t> EntryFlag;
+  std::vector<uint8_t> EntryFlag, RecursiveFlag;
 
   // What the result already holds, for the redundancy test (redundant()).
   // Result is the set of dependence edges kept so far (buildImpl's);
@@ -705,8 +705,10 @@ struct PfdgGraph::ChainFinder {
     }
     CallerStart.assign(N + 2, 0);
     EntryFlag.assign(N + 1, 0);
+    RecursiveFlag.assign(N + 1, 0);
     for (NodeId V = 0; V < N; ++V) {
       EntryFlag[V] = G.isEntryNode(V);
+      RecursiveFlag[V] = G.Nodes[V].Recursive;
       CallerList.insert(CallerList.end(), G.Nodes[V].Callers.begin(),
                         G.Nodes[V].Callers.end());
       if (EntryFlag[V])
@@ -877,7 +879,7 @@ struct PfdgGraph::ChainFinder {
   }
 
   bool isEntry(NodeId V) const { return EntryFlag[V]; }
-  bool recursive(NodeId V) const { return V != Root && G.Nodes[V].Recursive; }
+  bool recursive(NodeId V) const { return RecursiveFlag[V]; }
 
   // Callers of V in the reverse graph (the root for entry points), in the
   // order the reference algorithm uses.
@@ -1341,8 +1343,6 @@ struct PfdgGraph::ChainFinder {
         // nodes are left out like the other nodes that cannot reach To
         // (checking only the immediate dominator of each).
         if (UseAvoid)
-          ensureDoms(const_cast<Tree &>(ToTree));
-        if (UseAvoid)
           for (NodeId D = From; D != To;) {
             D = ToTree.IDom[D];
             if (Avoid[D])
@@ -1487,6 +1487,9 @@ struct PfdgGraph::ChainFinder {
           continue;
         }
       }
+      // The search that avoids a first chain uses the dominators.
+      ensureDoms(T1);
+      ensureDoms(T2);
       for (int Order = 0; Order < 2 && !Found; ++Order) {
         NodeId A = Order == 0 ? F1 : F2, B = Order == 0 ? F2 : F1;
         const Tree &TA = *Tr[Order], &TB = *Tr[1 - Order];
