@@ -609,6 +609,8 @@ struct PfdgGraph::ChainFinder {
     bool HasRecursive = false;
     std::vector<int> Next;
     std::vector<unsigned> Dist; // chain length to the target (ancestors only)
+    // The call edge V -> Next[V] by its position in CallerList (CallBits).
+    std::vector<unsigned> NextCall;
     std::vector<NodeId> Order;
     // The ancestors in a topological order, callees first (the target
     // first): the reverse of a depth-first postorder over the callers. Only
@@ -696,6 +698,7 @@ struct PfdgGraph::ChainFinder {
     for (Tree &T : Trees) {
       T.Next.assign(N + 1, -1);
       T.Dist.assign(N + 1, 0);
+      T.NextCall.assign(N + 1, 0);
       T.Emitted[0].assign(N + 1, 0);
       T.Emitted[1].assign(N + 1, 0);
       T.IDom.assign(N + 1, ~0u);
@@ -776,6 +779,19 @@ struct PfdgGraph::ChainFinder {
       if (IA >= 0 && IB >= 0)
         Sib[SibStart[P] + IA] |= uint64_t(1) << IB;
     }
+  }
+
+  // Whether X -> Y, where X and Y are Gc or callees of Gc, is in the result
+  // (a cheap look-up for the edge between the two chains from Gc).
+  bool inResult(NodeId Gc, NodeId X, NodeId Y) const {
+    if (X == Gc)
+      return CallBits[callIndex(Gc, Y)] & 2;
+    if (Y == Gc)
+      return CallBits[callIndex(Gc, X)] & 1;
+    int IX = calleeIndex(Gc, X), IY = calleeIndex(Gc, Y);
+    if (IX < 0 || IY < 0)
+      return Result && Result->count({X, Y});
+    return (Sib[SibStart[Gc] + IX] >> IY) & 1;
   }
 
   // Marks in T.Bad[K] every ancestor of T's target from which a call edge
@@ -914,13 +930,15 @@ struct PfdgGraph::ChainFinder {
     for (size_t I = 0; I < T.Order.size(); ++I) {
       NodeId V = T.Order[I];
       T.HasRecursive |= recursive(V);
-      forEachReverseSucc(V, [&](NodeId U) {
+      for (unsigned I = CallerStart[V], E = CallerStart[V + 1]; I < E; ++I) {
+        NodeId U = CallerList[I];
         if (T.Next[U] == -1) {
           T.Next[U] = V;
+          T.NextCall[U] = I;
           T.Dist[U] = T.Dist[V] + 1;
           T.Order.push_back(U);
         }
-      });
+      }
     }
     T.TopoReady = T.DomsReady = false;
     T.BadVersion[0] = T.BadVersion[1] = ~0ull;
@@ -1392,6 +1410,10 @@ struct PfdgGraph::ChainFinder {
         if (T.Emitted[Kk][V] == T.Serial)
           return;
         T.Emitted[Kk][V] = T.Serial;
+        // Edges already in the result (drawn through another tree) are not
+        // drawn again; the walk goes on, the rest of this chain may be new.
+        if (CallBits[T.NextCall[V]] & (Kk == 0 ? 1 : 2))
+          continue;
         if (Kk == 0)
           Out.push_back({(NodeId)next(0, V), V}); // towards F1, reversed
         else
@@ -1464,7 +1486,7 @@ struct PfdgGraph::ChainFinder {
         bool Short0 = Pick[0] == Gc && Gc == F1; // chain of one node
         bool Short1 = Pick[1] == Gc && Gc == F2;
         NodeId X = Short0 ? Gc : A, Y = Short1 ? Gc : B;
-        if (X != Y)
+        if (X != Y && !inResult(Gc, X, Y))
           Out.push_back({X, Y});
         if (!Short0)
           emitTreeChain(0, A);
