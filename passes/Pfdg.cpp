@@ -164,11 +164,13 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
     errs() << formatv("wsn-pfdg-stats: functions={0} call_edges={1} "
                       "pairs={2} rule1={3} fast={4} fallback={5} "
                       "cca_tree={6} cca_search={7} cca_flow={8} trees={9} "
-                      "chain_edges={10} dependence_edges={11}\n",
+                      "chain_edges={10} dependence_edges={11} "
+                      "skipped_ccas={12} deferred_pairs={13}\n",
                       G.size(), G.callEdges().size(), St.Pairs, St.Rule1,
                       St.Fast, St.Fallback, St.TreeChains, St.SearchChains,
                       St.FlowChains, St.TreesBuilt, St.ChainEdges,
-                      G.dependenceEdges().size());
+                      G.dependenceEdges().size(), St.SkippedCcas,
+                      St.DeferredPairs);
   }
 
   auto SelOr = G.select(Opts.Level, Paths,

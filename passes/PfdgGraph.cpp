@@ -609,10 +609,13 @@ struct PfdgGraph::ChainFinder {
     bool HasRecursive = false;
     std::vector<int> Next;
     std::vector<unsigned> Dist; // chain length to the target (ancestors only)
+    // The call edge V -> Next[V] by its position in CallerList (CallBits).
+    std::vector<unsigned> NextCall;
     std::vector<NodeId> Order;
-    // Topological keys (topoIndex) of Order, ascending (callees first); only
-    // filled when no ancestor is recursive (keys are then distinct).
-    std::vector<unsigned> SortedKeys;
+    // The ancestors in a topological order, callees first (the target
+    // first): the reverse of a depth-first postorder over the callers. Only
+    // filled (ensureTopo) when no ancestor is recursive.
+    std::vector<NodeId> Topo;
     // Tree edges already in the result: Emitted[K][V] == Serial means the
     // edge at V and every one after it towards the target were added by some
     // pair that used this tree on side K (0: towards F1, drawn reversed;
@@ -626,6 +629,16 @@ struct PfdgGraph::ChainFinder {
     // in that tree.
     std::vector<NodeId> IDom;
     std::vector<unsigned> DomDepth;
+    bool TopoReady = false; // Topo (ensureTopo)
+    bool DomsReady = false; // IDom and DomDepth (ensureDoms)
+    // Redundancy test (see redundant()): Bad[K][V] == BadStamp[K] marks the
+    // ancestors V from which some call edge inside this tree's ancestor set
+    // is reachable whose side-K dependence edge is not yet in the result
+    // (K = 0: callee -> caller, K = 1: caller -> callee). Valid while the
+    // result's call-edge version is BadVersion[K].
+    std::vector<unsigned> Bad[2];
+    unsigned BadStamp[2] = {0, 0};
+    uint64_t BadVersion[2] = {~0ull, ~0ull};
   };
   static constexpr unsigned NumTrees = 32;
   Tree Trees[NumTrees];
@@ -649,48 +662,240 @@ struct PfdgGraph::ChainFinder {
   unsigned MarkEpoch = 0;
 
   // Flat copies of the graph for the hot loops: callers in compressed rows
-  // (the root last), the topological key of every node and the node of every
-  // key (keys of recursive nodes are not unique and never looked up).
+  // (the root last), the entry and recursion flags (the root has neither).
   std::vector<unsigned> CallerStart;
   std::vector<NodeId> CallerList;
-  std::vector<unsigned> KeyOf;
-  std::vector<NodeId> NodeOfKey;
-  std::vector<uint8_t> EntryFlag;
+  std::vector<uint8_t> EntryFlag, RecursiveFlag;
+
+  // What the result already holds, for the redundancy test (redundant()).
+  // Result is the set of dependence edges kept so far (buildImpl's);
+  // CallBits mirrors it for the call edges, by position in CallerList: bit 0
+  // is set when callee -> caller is in the result, bit 1 when caller ->
+  // callee is. CallVersion counts the bits set. Sib holds, for every node g
+  // with at most 64 callees (the root's are the entries), one row per
+  // callee i: bit j is set when callee i -> callee j is in the result.
+  bool SkipRedundant = true;
+  const DenseSet<Edge> *Result = nullptr;
+  std::vector<uint8_t> CallBits;
+  uint64_t CallVersion = 0;
+  std::vector<NodeId> EntryList;
+  std::vector<int> EntryIdx;
+  std::vector<unsigned> SibStart;
+  std::vector<uint64_t> Sib;
+  std::vector<NodeId> BadWork;
+  // Post-dominators of the common ancestors of the current pair (run());
+  // index Root + 1 is the sink.
+  std::vector<NodeId> Pd;
+  std::vector<unsigned> PdDepth;
+  std::vector<std::pair<NodeId, unsigned>> DfsStack;
 
   ChainFinder(const PfdgGraph &G, BuildStats &St)
       : G(G), St(St), N(G.Nodes.size()), Root(G.Nodes.size()),
         Par(N + 1, -1), Level(N + 1, 0),
         Avoid(N + 1, false),
-        LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0) {
+        LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0),
+        Pd(N + 2, 0), PdDepth(N + 2, 0) {
     for (Tree &T : Trees) {
       T.Next.assign(N + 1, -1);
       T.Dist.assign(N + 1, 0);
+      T.NextCall.assign(N + 1, 0);
       T.Emitted[0].assign(N + 1, 0);
       T.Emitted[1].assign(N + 1, 0);
       T.IDom.assign(N + 1, ~0u);
       T.DomDepth.assign(N + 1, 0);
+      T.Bad[0].assign(N + 1, 0);
+      T.Bad[1].assign(N + 1, 0);
     }
     CallerStart.assign(N + 2, 0);
-    KeyOf.assign(N + 1, N);
-    NodeOfKey.assign(N + 1, Root);
     EntryFlag.assign(N + 1, 0);
+    RecursiveFlag.assign(N + 1, 0);
     for (NodeId V = 0; V < N; ++V) {
       EntryFlag[V] = G.isEntryNode(V);
+      RecursiveFlag[V] = G.Nodes[V].Recursive;
       CallerList.insert(CallerList.end(), G.Nodes[V].Callers.begin(),
                         G.Nodes[V].Callers.end());
       if (EntryFlag[V])
         CallerList.push_back(Root);
       CallerStart[V + 1] = CallerList.size();
-      KeyOf[V] = G.Nodes[V].Scc;
-      NodeOfKey[KeyOf[V]] = V;
     }
     CallerStart[N + 1] = CallerList.size();
+    CallBits.assign(CallerList.size(), 0);
+    EntryIdx.assign(N + 1, -1);
+    for (NodeId V = 0; V < N; ++V)
+      if (EntryFlag[V]) {
+        EntryIdx[V] = EntryList.size();
+        EntryList.push_back(V);
+      }
+    SibStart.assign(N + 2, 0);
+    for (NodeId V = 0; V <= N; ++V) {
+      size_t Deg = calleesOf(V).size();
+      SibStart[V + 1] = SibStart[V] + (Deg <= 64 ? Deg : 0);
+    }
+    Sib.assign(SibStart[N + 1], 0);
+  }
+
+  // Callees of V in the extended graph (the root calls the entries).
+  ArrayRef<NodeId> calleesOf(NodeId V) const {
+    if (V == Root)
+      return EntryList;
+    return G.Nodes[V].Callees;
+  }
+  // Position of C among the callees of V, -1 if V has more than 64.
+  int calleeIndex(NodeId V, NodeId C) const {
+    if (SibStart[V + 1] == SibStart[V])
+      return -1;
+    if (V == Root)
+      return EntryIdx[C];
+    ArrayRef<NodeId> Cs = G.Nodes[V].Callees;
+    return std::find(Cs.begin(), Cs.end(), C) - Cs.begin();
+  }
+  // Position of the call edge Caller -> Callee in CallerList, or ~0u.
+  unsigned callIndex(NodeId Caller, NodeId Callee) const {
+    for (unsigned I = CallerStart[Callee], E = CallerStart[Callee + 1]; I < E;
+         ++I)
+      if (CallerList[I] == Caller)
+        return I;
+    return ~0u;
+  }
+
+  // Called for every edge as it enters the result (buildImpl's keep).
+  void noteEdge(NodeId A, NodeId B) {
+    unsigned I = callIndex(A, B); // A calls B: caller -> callee
+    if (I != ~0u && !(CallBits[I] & 2)) {
+      CallBits[I] |= 2;
+      ++CallVersion;
+    }
+    I = callIndex(B, A); // B calls A: callee -> caller
+    if (I != ~0u && !(CallBits[I] & 1)) {
+      CallBits[I] |= 1;
+      ++CallVersion;
+    }
+    // Every node calling both A and B (the root if both are entries).
+    for (unsigned K = CallerStart[A], E = CallerStart[A + 1]; K < E; ++K) {
+      NodeId P = CallerList[K];
+      if (callIndex(P, B) == ~0u)
+        continue;
+      int IA = calleeIndex(P, A), IB = calleeIndex(P, B);
+      if (IA >= 0 && IB >= 0)
+        Sib[SibStart[P] + IA] |= uint64_t(1) << IB;
+    }
+  }
+
+  // Whether X -> Y, where X and Y are Gc or callees of Gc, is in the result
+  // (a cheap look-up for the edge between the two chains from Gc).
+  bool inResult(NodeId Gc, NodeId X, NodeId Y) const {
+    if (X == Gc)
+      return CallBits[callIndex(Gc, Y)] & 2;
+    if (Y == Gc)
+      return CallBits[callIndex(Gc, X)] & 1;
+    int IX = calleeIndex(Gc, X), IY = calleeIndex(Gc, Y);
+    if (IX < 0 || IY < 0)
+      return Result && Result->count({X, Y});
+    return (Sib[SibStart[Gc] + IX] >> IY) & 1;
+  }
+
+  // Marks in T.Bad[K] every ancestor of T's target from which a call edge
+  // U -> V inside the ancestor set is reachable (U itself included) whose
+  // side-K edge is missing from the result: V -> U for K = 0 (a chain
+  // towards F1 is drawn callee to caller), U -> V for K = 1. A chain of
+  // Algorithm 3 from a node that is not marked towards this target adds no
+  // new edge but possibly its first one (from the closest common ancestor).
+  void ensureBad(Tree &T, int K) {
+    if (T.BadVersion[K] == CallVersion)
+      return;
+    T.BadVersion[K] = CallVersion;
+    unsigned Stamp = ++T.BadStamp[K];
+    if (Stamp == 0) {
+      std::fill(T.Bad[K].begin(), T.Bad[K].end(), 0);
+      Stamp = T.BadStamp[K] = 1;
+    }
+    std::vector<unsigned> &Bad = T.Bad[K];
+    const uint8_t Need = K == 0 ? 1 : 2;
+    BadWork.clear();
+    for (NodeId V : T.Order) {
+      if (V == Root)
+        continue;
+      for (unsigned I = CallerStart[V], E = CallerStart[V + 1]; I < E; ++I) {
+        NodeId U = CallerList[I];
+        if (U != Root && !(CallBits[I] & Need) && Bad[U] != Stamp) {
+          Bad[U] = Stamp;
+          BadWork.push_back(U);
+        }
+      }
+    }
+    while (!BadWork.empty()) {
+      NodeId V = BadWork.back();
+      BadWork.pop_back();
+      forEachReverseSucc(V, [&](NodeId U) {
+        if (U != Root && Bad[U] != Stamp) {
+          Bad[U] = Stamp;
+          BadWork.push_back(U);
+        }
+      });
+    }
+  }
+
+  // True when every edge that Algorithm 3 could draw for the pair (F1, F2)
+  // through the common ancestor Gc, whichever chains it picks, is already in
+  // the result. The chains Gc, a, ..., F1 and Gc, b, ..., F2 run inside the
+  // ancestors of F1 (of F2) from a callee a (b) of Gc; they add the edges
+  // from F1 up to a (callee -> caller), a -> b, and from b down to F2; when
+  // Gc is F1 (F2) itself, the middle edge is Gc -> b (a -> Gc). So it
+  // suffices that no such a or b is marked bad (ensureBad) and that every
+  // possible middle edge is present. Needs ensureBad(T1, 0), ensureBad(T2, 1).
+  bool redundant(NodeId F1, NodeId F2, NodeId Gc, const Tree &T1,
+                 const Tree &T2) const {
+    ArrayRef<NodeId> Cs = calleesOf(Gc);
+    unsigned Stamp0 = T1.BadStamp[0], Stamp1 = T2.BadStamp[1];
+    uint64_t M0 = 0, M1 = 0;
+    bool Wide = SibStart[Gc + 1] == SibStart[Gc]; // no Sib rows
+    SmallVector<NodeId, 8> S0, S1;
+    for (unsigned I = 0; I < Cs.size(); ++I) {
+      NodeId C = Cs[I];
+      if (T1.Next[C] != -1) {
+        if (T1.Bad[0][C] == Stamp0)
+          return false;
+        if (Wide)
+          S0.push_back(C);
+        else
+          M0 |= uint64_t(1) << I;
+      }
+      if (T2.Next[C] != -1) {
+        if (T2.Bad[1][C] == Stamp1)
+          return false;
+        if (Wide)
+          S1.push_back(C);
+        else
+          M1 |= uint64_t(1) << I;
+      }
+    }
+    if (Gc == F1 || Gc == F2) {
+      // The chain to Gc is Gc alone; the middle edge is a call edge.
+      for (unsigned I = 0; I < Cs.size(); ++I) {
+        bool On = Wide ? is_contained(Gc == F1 ? S1 : S0, Cs[I])
+                       : ((Gc == F1 ? M1 : M0) >> I) & 1;
+        if (On && !(CallBits[callIndex(Gc, Cs[I])] & (Gc == F1 ? 2 : 1)))
+          return false;
+      }
+      return true;
+    }
+    if (Wide) {
+      for (NodeId A : S0)
+        for (NodeId B : S1)
+          if (A != B && !Result->count({A, B}))
+            return false;
+      return true;
+    }
+    for (uint64_t M = M0; M; M &= M - 1) {
+      unsigned I = llvm::countr_zero(M);
+      if (M1 & ~Sib[SibStart[Gc] + I] & ~(uint64_t(1) << I))
+        return false;
+    }
+    return true;
   }
 
   bool isEntry(NodeId V) const { return EntryFlag[V]; }
-  bool recursive(NodeId V) const { return V != Root && G.Nodes[V].Recursive; }
-  // Tarjan numbers components callees first; the root comes last.
-  unsigned topoIndex(NodeId V) const { return KeyOf[V]; }
+  bool recursive(NodeId V) const { return RecursiveFlag[V]; }
 
   // Callers of V in the reverse graph (the root for entry points), in the
   // order the reference algorithm uses.
@@ -699,7 +904,7 @@ struct PfdgGraph::ChainFinder {
       F(CallerList[I]);
   }
 
-  const Tree &tree(NodeId Target) {
+  Tree &tree(NodeId Target) {
     ++Clock;
     Tree *Victim = &Trees[0];
     for (Tree &T : Trees) {
@@ -725,48 +930,85 @@ struct PfdgGraph::ChainFinder {
     for (size_t I = 0; I < T.Order.size(); ++I) {
       NodeId V = T.Order[I];
       T.HasRecursive |= recursive(V);
-      forEachReverseSucc(V, [&](NodeId U) {
+      for (unsigned I = CallerStart[V], E = CallerStart[V + 1]; I < E; ++I) {
+        NodeId U = CallerList[I];
         if (T.Next[U] == -1) {
           T.Next[U] = V;
+          T.NextCall[U] = I;
           T.Dist[U] = T.Dist[V] + 1;
           T.Order.push_back(U);
         }
+      }
+    }
+    T.TopoReady = T.DomsReady = false;
+    T.BadVersion[0] = T.BadVersion[1] = ~0ull;
+    return T;
+  }
+
+  // The topological keys and the dominators towards T's target (only for
+  // trees without recursive ancestors), computed when a pair first needs
+  // them: pairs whose chains are all redundant never do.
+  void ensureTopo(Tree &T) {
+    if (T.TopoReady)
+      return;
+    T.TopoReady = true;
+    const NodeId Target = T.Target;
+    T.Topo.clear();
+    if (++SeenEpoch == 0) {
+      std::fill(SeenStamp.begin(), SeenStamp.end(), 0);
+      SeenEpoch = 1;
+    }
+    DfsStack.assign(1, {Target, CallerStart[Target]});
+    SeenStamp[Target] = SeenEpoch;
+    while (!DfsStack.empty()) {
+      auto &[V, I] = DfsStack.back();
+      if (I < CallerStart[V + 1]) {
+        NodeId U = CallerList[I++];
+        if (SeenStamp[U] != SeenEpoch) {
+          SeenStamp[U] = SeenEpoch;
+          DfsStack.push_back({U, CallerStart[U]});
+        }
+        continue;
+      }
+      T.Topo.push_back(V);
+      DfsStack.pop_back();
+    }
+    std::reverse(T.Topo.begin(), T.Topo.end());
+  }
+
+  // Dominators towards T's target (see Tree::IDom), for the search that
+  // avoids a first chain.
+  void ensureDoms(Tree &T) {
+    if (T.DomsReady)
+      return;
+    T.DomsReady = true;
+    ensureTopo(T);
+    const NodeId Target = T.Target;
+    for (NodeId V : T.Topo)
+      T.IDom[V] = ~0u;
+    // Dominators towards the target in one topological pass (callees
+    // first): a node's idom is the meet of its callees among the ancestors,
+    // pushed forward to the callers as each node is finished.
+    auto meet = [&](NodeId A, NodeId B) {
+      while (A != B) {
+        if (T.DomDepth[A] < T.DomDepth[B])
+          std::swap(A, B);
+        A = T.IDom[A];
+      }
+      return A;
+    };
+    for (NodeId V : T.Topo) {
+      if (V == Target) {
+        T.IDom[V] = V;
+        T.DomDepth[V] = 0;
+      } else {
+        assert(T.IDom[V] != ~0u && "an ancestor reaches the target");
+        T.DomDepth[V] = T.DomDepth[T.IDom[V]] + 1;
+      }
+      forEachReverseSucc(V, [&](NodeId C) {
+        T.IDom[C] = T.IDom[C] == ~0u ? V : meet(V, T.IDom[C]);
       });
     }
-    T.SortedKeys.clear();
-    if (!T.HasRecursive) {
-      T.SortedKeys.reserve(T.Order.size());
-      for (NodeId V : T.Order) {
-        T.SortedKeys.push_back(topoIndex(V));
-        T.IDom[V] = ~0u;
-      }
-      std::sort(T.SortedKeys.begin(), T.SortedKeys.end());
-      // Dominators towards the target in one topological pass (callees
-      // first): a node's idom is the meet of its callees among the ancestors,
-      // pushed forward to the callers as each node is finished.
-      auto meet = [&](NodeId A, NodeId B) {
-        while (A != B) {
-          if (T.DomDepth[A] < T.DomDepth[B])
-            std::swap(A, B);
-          A = T.IDom[A];
-        }
-        return A;
-      };
-      for (unsigned Key : T.SortedKeys) {
-        NodeId V = NodeOfKey[Key];
-        if (V == Target) {
-          T.IDom[V] = V;
-          T.DomDepth[V] = 0;
-        } else {
-          assert(T.IDom[V] != ~0u && "an ancestor reaches the target");
-          T.DomDepth[V] = T.DomDepth[T.IDom[V]] + 1;
-        }
-        forEachReverseSucc(V, [&](NodeId C) {
-          T.IDom[C] = T.IDom[C] == ~0u ? V : meet(V, T.IDom[C]);
-        });
-      }
-    }
-    return T;
   }
 
   // The two trees of the current pair; the union of the two ancestor sets
@@ -989,10 +1231,22 @@ struct PfdgGraph::ChainFinder {
   }
 
   // Returns false when the pair must go to the reference algorithm.
-  bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out) {
+  //
+  // With SkipRedundant, the closest common ancestors that need the searches
+  // or the flow are not drawn at once but queued in Deferred; runDeferred()
+  // draws them after every pair's tree chains are in the result, when most
+  // of them turn out redundant (the result is a set: the order of drawing
+  // does not matter). Only, when given, limits run() to those ancestors.
+  struct DeferredCca {
+    NodeId F1, F2, Gc;
+  };
+  std::vector<DeferredCca> Deferred;
+
+  bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out,
+           ArrayRef<NodeId> Only = {}) {
     // Both trees must stay valid together: pin them by distinct slots.
-    const Tree &T1 = tree(F1);
-    const Tree &T2 = tree(F2);
+    Tree &T1 = tree(F1);
+    Tree &T2 = tree(F2);
     if (T1.Target != F1) // evicted by the second lookup (cannot happen with
       return false;      // more than one slot, kept as a guard)
     if (T1.HasRecursive || T2.HasRecursive)
@@ -1005,42 +1259,61 @@ struct PfdgGraph::ChainFinder {
       Epoch = 1;
       NumberedEpoch = 0;
     }
-    // Closest common ancestors from the dominator trees towards F1 and F2.
-    // The reference takes g iff g is a common ancestor whose immediate
-    // dominator, in the reverse call graph over the union seen from a sink
-    // joined to F1 and F2, is the sink. A node d != g dominates g from the
-    // sink iff every call chain from g to F1 and every one from g to F2 passes
-    // through d, i.e. d dominates g towards F1 and towards F2. So g is one iff
-    // its two dominator chains (towards F1 in T1, towards F2 in T2) share no
-    // node. Only common ancestors can be shared: below the first node of a
-    // chain that is not an ancestor of the other target, none is (its
-    // descendants are not either), so each walk stops there.
+    // Closest common ancestors. The reference takes g iff g is a common
+    // ancestor whose immediate dominator, in the reverse call graph over the
+    // union of the two ancestor sets seen from a sink joined to F1 and F2, is
+    // the sink; in the forward graph, that is g's immediate post-dominator
+    // towards the sink (every chain from g to F1 or F2 continues to it). The
+    // post-dominators of a common ancestor are common ancestors or the sink
+    // (a node on every chain from g to F1 and on every one to F2 reaches
+    // both), so they are computed over the common ancestors only, callees
+    // first (Cooper, Harvey and Kennedy's meet, one pass on a DAG):
+    //  - F1 and F2 (when common) reach the sink directly: closest;
+    //  - g with a callee in the union that reaches only one of F1, F2: closest
+    //    (a chain through that callee stays among nodes that reach only that
+    //    end, so it shares nothing with any chain from g to the other end);
+    //  - otherwise every callee in the union is a common ancestor, and g's
+    //    immediate post-dominator is their meet in the post-dominator tree.
     SmallVector<NodeId, 4> Ccas;
-    {
-      const Tree &Small = T1.Order.size() <= T2.Order.size() ? T1 : T2;
+    if (!Only.empty())
+      Ccas.append(Only.begin(), Only.end());
+    else {
+      Tree &Small = T1.Order.size() <= T2.Order.size() ? T1 : T2;
       const Tree &Other = &Small == &T1 ? T2 : T1;
-      for (unsigned Key : Small.SortedKeys) {
-        NodeId V = NodeOfKey[Key];
+      ensureTopo(Small);
+      const NodeId Sink = Root + 1;
+      auto meet = [&](NodeId A, NodeId B) {
+        while (A != B) {
+          if (PdDepth[A] < PdDepth[B])
+            std::swap(A, B);
+          A = Pd[A];
+        }
+        return A;
+      };
+      PdDepth[Sink] = 0;
+      for (NodeId V : Small.Topo) {
         if (Other.Next[V] == -1)
           continue;
-        if (++MarkEpoch == 0) {
-          std::fill(Mark.begin(), Mark.end(), 0);
-          MarkEpoch = 1;
+        NodeId M = Sink;
+        if (V != F1 && V != F2) {
+          M = ~0u;
+          for (NodeId C : calleesOf(V)) {
+            bool In1 = T1.Next[C] != -1, In2 = T2.Next[C] != -1;
+            if (!In1 && !In2)
+              continue;
+            if (In1 != In2) {
+              M = Sink;
+              break;
+            }
+            M = M == ~0u ? C : meet(M, C);
+            if (M == Sink)
+              break;
+          }
+          assert(M != ~0u && "a common ancestor reaches F1 and F2");
         }
-        for (NodeId D = V; D != F1;) {
-          D = T1.IDom[D];
-          if (T2.Next[D] == -1)
-            break;
-          Mark[D] = MarkEpoch;
-        }
-        bool Shared = false;
-        for (NodeId D = V; D != F2 && !Shared;) {
-          D = T2.IDom[D];
-          if (T1.Next[D] == -1)
-            break;
-          Shared = Mark[D] == MarkEpoch;
-        }
-        if (!Shared)
+        Pd[V] = M;
+        PdDepth[V] = PdDepth[M] + 1;
+        if (M == Sink)
           Ccas.push_back(V);
       }
     }
@@ -1137,6 +1410,10 @@ struct PfdgGraph::ChainFinder {
         if (T.Emitted[Kk][V] == T.Serial)
           return;
         T.Emitted[Kk][V] = T.Serial;
+        // Edges already in the result (drawn through another tree) are not
+        // drawn again; the walk goes on, the rest of this chain may be new.
+        if (CallBits[T.NextCall[V]] & (Kk == 0 ? 1 : 2))
+          continue;
         if (Kk == 0)
           Out.push_back({(NodeId)next(0, V), V}); // towards F1, reversed
         else
@@ -1153,13 +1430,16 @@ struct PfdgGraph::ChainFinder {
           std::fill(Mark.begin(), Mark.end(), 0);
           MarkEpoch = 1;
         }
-        for (NodeId V = C0;; V = next(0, V)) {
+        // Only common ancestors can be on both chains, and once a chain
+        // leaves them it does not come back (a node that does not reach
+        // the other end has no descendant that does).
+        for (NodeId V = C0; T2.Next[V] != -1; V = next(0, V)) {
           if (V != Gc)
             Mark[V] = MarkEpoch;
           if ((int)V == next(0, V))
             break;
         }
-        for (NodeId V = C1;; V = next(1, V)) {
+        for (NodeId V = C1; T1.Next[V] != -1; V = next(1, V)) {
           if (V != Gc && Mark[V] == MarkEpoch)
             return false;
           if ((int)V == next(1, V))
@@ -1206,7 +1486,7 @@ struct PfdgGraph::ChainFinder {
         bool Short0 = Pick[0] == Gc && Gc == F1; // chain of one node
         bool Short1 = Pick[1] == Gc && Gc == F2;
         NodeId X = Short0 ? Gc : A, Y = Short1 ? Gc : B;
-        if (X != Y)
+        if (X != Y && !inResult(Gc, X, Y))
           Out.push_back({X, Y});
         if (!Short0)
           emitTreeChain(0, A);
@@ -1214,6 +1494,24 @@ struct PfdgGraph::ChainFinder {
           emitTreeChain(1, B);
         continue;
       }
+      // The searches and the two-path flow below cost time linear in the
+      // ancestors; most of the time every edge they could draw is already
+      // in the result.
+      if (SkipRedundant) {
+        if (Only.empty()) {
+          Deferred.push_back({F1, F2, Gc});
+          continue;
+        }
+        ensureBad(T1, 0);
+        ensureBad(T2, 1);
+        if (redundant(F1, F2, Gc, T1, T2)) {
+          ++St.SkippedCcas;
+          continue;
+        }
+      }
+      // The search that avoids a first chain uses the dominators.
+      ensureDoms(T1);
+      ensureDoms(T2);
       for (int Order = 0; Order < 2 && !Found; ++Order) {
         NodeId A = Order == 0 ? F1 : F2, B = Order == 0 ? F2 : F1;
         const Tree &TA = *Tr[Order], &TB = *Tr[1 - Order];
@@ -1262,6 +1560,36 @@ struct PfdgGraph::ChainFinder {
     }
     return true;
   }
+
+  // Draws the deferred closest common ancestors (see run()), pair by pair,
+  // grouped like the pairs so the trees are reused; Keep receives each
+  // pair's edges before the next pair is tested.
+  template <typename KeepFn> void runDeferred(KeepFn Keep) {
+    std::vector<DeferredCca> Work;
+    Work.swap(Deferred);
+    std::stable_sort(Work.begin(), Work.end(),
+                     [](const DeferredCca &A, const DeferredCca &B) {
+                       return std::make_pair(A.F2, A.F1) <
+                              std::make_pair(B.F2, B.F1);
+                     });
+    std::vector<Edge> Out;
+    SmallVector<NodeId, 8> Group;
+    for (size_t I = 0; I < Work.size();) {
+      size_t J = I;
+      Group.clear();
+      for (; J < Work.size() && Work[J].F1 == Work[I].F1 &&
+             Work[J].F2 == Work[I].F2;
+           ++J)
+        Group.push_back(Work[J].Gc);
+      Out.clear();
+      ++St.DeferredPairs;
+      bool Done = run(Work[I].F1, Work[I].F2, Out, Group);
+      (void)Done;
+      assert(Done && "a deferred pair has no recursive ancestor");
+      Keep(Out);
+      I = J;
+    }
+  }
 };
 
 void PfdgGraph::build() { buildImpl(/*Reference=*/false); }
@@ -1272,9 +1600,13 @@ void PfdgGraph::buildImpl(bool Reference) {
   Stats = BuildStats();
   std::vector<std::pair<NodeId, NodeId>> Edges, Chain;
   DenseSet<std::pair<NodeId, NodeId>> EdgeSet;
+  std::unique_ptr<ChainFinder> Finder;
   auto keep = [&](std::pair<NodeId, NodeId> E) {
-    if (EdgeSet.insert(E).second)
+    if (EdgeSet.insert(E).second) {
       Edges.push_back(E);
+      if (Finder)
+        Finder->noteEdge(E.first, E.second);
+    }
   };
   // The result is a set of edges, so the pairs may be visited in any order:
   // grouping them by their second function lets the chain finder reuse the
@@ -1284,7 +1616,6 @@ void PfdgGraph::buildImpl(bool Reference) {
     return std::make_pair(A.second, A.first) <
            std::make_pair(B.second, B.first);
   });
-  std::unique_ptr<ChainFinder> Finder;
   for (auto [F1, F2] : Order) {
     ++Stats.Pairs;
     // Algorithm 3, rule 1: caller/callee or siblings under one direct caller.
@@ -1297,8 +1628,13 @@ void PfdgGraph::buildImpl(bool Reference) {
     Chain.clear();
     bool Done = false;
     if (!Reference) {
-      if (!Finder)
+      if (!Finder) {
         Finder = std::make_unique<ChainFinder>(*this, Stats);
+        Finder->SkipRedundant = SkipRedundant;
+        Finder->Result = &EdgeSet;
+        for (auto E : Edges)
+          Finder->noteEdge(E.first, E.second);
+      }
       Done = Finder->run(F1, F2, Chain);
     }
     if (Done) {
@@ -1312,6 +1648,12 @@ void PfdgGraph::buildImpl(bool Reference) {
     for (auto E : Chain)
       keep(E);
   }
+  if (Finder)
+    Finder->runDeferred([&](const std::vector<std::pair<NodeId, NodeId>> &C) {
+      Stats.ChainEdges += C.size();
+      for (auto E : C)
+        keep(E);
+    });
   llvm::sort(Edges);
   DepEdgeList = std::move(Edges);
   for (auto [A, B] : DepEdgeList)

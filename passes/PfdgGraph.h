@@ -83,6 +83,10 @@ public:
   /// The same as build(), with the straightforward per-pair algorithm for
   /// every pair: the oracle of the equivalence test.
   void buildReference();
+  /// build() leaves out the chains whose every possible edge is already in
+  /// the result (on by default; the result is the same either way). Off, it
+  /// draws the chains of every closest common ancestor, as the reference.
+  void setSkipRedundantChains(bool On) { SkipRedundant = On; }
 
   /// How build() treated the dependence pairs.
   struct BuildStats {
@@ -100,6 +104,12 @@ public:
     /// Edges drawn for rule-2 pairs before removing duplicates (the result
     /// keeps dependenceEdges().size() distinct ones).
     uint64_t ChainEdges = 0;
+    /// Closest common ancestors whose chains were not drawn because every
+    /// edge they could add was already in the result (see
+    /// setSkipRedundantChains).
+    uint64_t SkippedCcas = 0;
+    /// Pairs revisited for their deferred closest common ancestors.
+    unsigned DeferredPairs = 0;
   };
   const BuildStats &buildStats() const { return Stats; }
 
@@ -167,6 +177,7 @@ private:
   mutable std::vector<llvm::DenseSet<NodeId>> CallDist;
 
   BuildStats Stats;
+  bool SkipRedundant = true;
 
   struct ChainFinder;
   void buildImpl(bool Reference);
