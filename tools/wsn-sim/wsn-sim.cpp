@@ -10,7 +10,6 @@
 #include "SimFirmware.h"
 #include "SimNode.h"
 #include "SimRun.h"
-#include "SimTopology.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -178,7 +177,10 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out) {
 }
 
 int report(Error E) {
-  errs() << "wsn-sim: error: " << toString(std::move(E)) << "\n";
+  // The topology reader's messages are compiler style and say "error:" already.
+  std::string Msg = toString(std::move(E));
+  errs() << (StringRef(Msg).contains(": error: ") ? "wsn-sim: " : "wsn-sim: error: ") << Msg
+         << "\n";
   return 1;
 }
 
@@ -312,9 +314,15 @@ int cmdNet(Args &A) {
   if (Out.empty())
     throw UsageError{"net: -o DIR is required"};
 
-  auto T = readTopologyFile(Topo);
+  auto T = wsn::topology::readTopologyFile(Topo);
   if (!T)
     return report(T.takeError());
+  // 0xFFFF is the radio's broadcast address, not a node.
+  for (unsigned N : T->Nodes)
+    if (N > 0xFFFE)
+      return report(createStringError(inconvertibleErrorCode(),
+                                      Topo + ": node id " + Twine(N) +
+                                          " is the broadcast address (nodes are 0..65534)"));
   std::map<uint16_t, FirmwareInfo> FWs;
   std::map<std::string, FirmwareInfo> Cache;
   for (auto &[Id, Path] : NodePaths) {

@@ -64,6 +64,8 @@ const BadTopo BadTopos[] = {
      "duplicate noise record"},
     {"NegativeVariance", "noise 0 -98 -4\n", "1:13", "must not be negative"},
     {"NanGain", "gain 0 1 nan\n", "1:10", "a gain in dBm"},
+    {"NodeTooLarge", "gain 70000 2 -3\n", "1:6", "expected a node id (0..65535)"},
+    {"NanNoiseMean", "noise 1 nan 1\n", "1:9", "(a number), found 'nan'"},
 };
 
 class SensorCBadTopology : public ::testing::TestWithParam<BadTopo> {};

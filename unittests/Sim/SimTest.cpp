@@ -3,7 +3,6 @@
 #include "SimNode.h"
 #include "SimRng.h"
 #include "SimRun.h"
-#include "SimTopology.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -76,38 +75,6 @@ TEST(SimRng, NormalIsBoundedAndCentred) {
 TEST(Radio, CrcIsCcittFalse) {
   const char *Check = "123456789";
   EXPECT_EQ(radio::crc16(reinterpret_cast<const uint8_t *>(Check), 9), 0x29B1);
-}
-
-TEST(Topology, ParsesGainAndNoise) {
-  auto T = parseTopology("# a comment\n\ngain 1 0 -60.5\n  gain 0 1 -61\nnoise 0 -98.0 4.0\n"
-                         "noise 1 -97 0\n",
-                         "t.topo");
-  ASSERT_TRUE(ok(T));
-  ASSERT_NE(T->gain(1, 0), nullptr);
-  EXPECT_DOUBLE_EQ(*T->gain(1, 0), -60.5);
-  EXPECT_EQ(T->gain(2, 0), nullptr);
-  EXPECT_DOUBLE_EQ(T->Noise.at(0).Variance, 4.0);
-  EXPECT_DOUBLE_EQ(T->Noise.at(1).Mean, -97.0);
-}
-
-std::string topoError(const char *Text) {
-  auto T = parseTopology(Text, "net.topo");
-  if (T)
-    return "";
-  return llvm::toString(T.takeError());
-}
-
-TEST(Topology, ErrorsNameFileAndLine) {
-  EXPECT_EQ(topoError("gain 1 2 -50\ngain 1 2\n"),
-            "net.topo:2: expected 'gain SRC DST DBM', got 2 field(s): 'gain 1 2'");
-  EXPECT_EQ(topoError("\n\nnoise 1 -98 -4\n"),
-            "net.topo:3: bad noise variance '-4' (a number >= 0)");
-  EXPECT_EQ(topoError("gain 1 2 loud\n"), "net.topo:1: bad gain 'loud' (a number of dB)");
-  EXPECT_EQ(topoError("gain 70000 2 -3\n"),
-            "net.topo:1: bad source node id '70000' (0..65534)");
-  EXPECT_EQ(topoError("noise 1 nan 1\n"), "net.topo:1: bad noise mean 'nan' (dBm)");
-  EXPECT_EQ(topoError("mac 1\n"),
-            "net.topo:1: unknown directive 'mac' (expected 'gain' or 'noise')");
 }
 
 TEST(Firmware, RejectsMissingAndNonElfFiles) {

@@ -223,7 +223,7 @@ Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
 // Network
 //===----------------------------------------------------------------------===//
 
-Expected<std::unique_ptr<Network>> Network::create(const Topology &Topo,
+Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Topo,
                                                    const std::map<uint16_t, FirmwareInfo> &Nodes,
                                                    const NetOptions &Opts, raw_ostream &Warn) {
   if (Nodes.empty())
@@ -253,7 +253,7 @@ Expected<std::unique_ptr<Network>> Network::create(const Topology &Topo,
            << "' line; using -98 dBm, variance 0\n";
     Net->Nodes.push_back(std::move(*N));
   }
-  for (auto &[Link, G] : Topo.Gain)
+  for (auto &[Link, G] : Topo.Gains)
     if (!Nodes.count(Link.first) || !Nodes.count(Link.second)) {
       Warn << "wsn-sim: note: topology links without firmware on both ends are ignored (first: "
            << Link.first << " -> " << Link.second << ")\n";
@@ -263,13 +263,13 @@ Expected<std::unique_ptr<Network>> Network::create(const Topology &Topo,
 }
 
 double Network::noiseSample(uint16_t Id) {
-  NoiseModel M{-98.0, 0.0};
-  auto It = Topo.Noise.find(Id);
-  if (It != Topo.Noise.end())
-    M = It->second;
+  topology::NoiseFloor M;
+  M.MeanDbm = -98.0;
+  if (std::optional<topology::NoiseFloor> N = Topo.noise(Id))
+    M = *N;
   // Always draw, so the stream position does not depend on the variance.
   double Z = RadioRng.normal12();
-  return M.Mean + std::sqrt(M.Variance) * Z;
+  return M.MeanDbm + std::sqrt(M.Variance) * Z;
 }
 
 void Network::deliver(const RadioFrame &F) {
@@ -277,7 +277,7 @@ void Network::deliver(const RadioFrame &F) {
   for (auto &D : Nodes) {
     if (D->id() == F.Sender)
       continue;
-    const double *G = Topo.gain(F.Sender, D->id());
+    std::optional<double> G = Topo.gain(F.Sender, D->id());
     if (!G) {
       ++Radio.NoLink;
       continue;

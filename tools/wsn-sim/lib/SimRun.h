@@ -10,7 +10,7 @@
 #define WSN_SIM_SIMRUN_H
 
 #include "SimNode.h"
-#include "SimTopology.h"
+#include "Topology.h" // tools/sensorc/lib: the one topology reader
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -80,7 +80,7 @@ struct RadioStats {
 class Network {
 public:
   static llvm::Expected<std::unique_ptr<Network>>
-  create(const Topology &Topo, const std::map<uint16_t, FirmwareInfo> &Nodes,
+  create(const topology::Topology &Topo, const std::map<uint16_t, FirmwareInfo> &Nodes,
          const NetOptions &Opts, llvm::raw_ostream &Warn);
 
   /// Runs for the configured time (or until a node's invariant is violated)
@@ -90,11 +90,11 @@ public:
   const RadioStats &radioStats() const { return Radio; }
 
 private:
-  Network(const Topology &T, const NetOptions &O) : Topo(T), Opts(O), RadioRng(0) {}
+  Network(const topology::Topology &T, const NetOptions &O) : Topo(T), Opts(O), RadioRng(0) {}
   void deliver(const RadioFrame &F);
   double noiseSample(uint16_t Node);
 
-  Topology Topo;
+  topology::Topology Topo;
   NetOptions Opts;
   std::vector<std::unique_ptr<Node>> Nodes; // ascending id
   SimRng RadioRng;
