@@ -1,7 +1,7 @@
 /* hal_script.c - a host HAL (hal_host.h's contract) driven by a script of recorded inputs and
  * interrupts, for the native baseline of bench/replay-speed.
  *
- * The example programs are compiled for the host unchanged (examples/<name>/*.c and
+ * The example programs are compiled for the host unchanged (the examples/<name> C files and
  * examples/common/scheduler.c with hal_host.h), linked with this file instead of hal_host.c.
  * bench/replay-speed/replay_speed.py writes the script from a recorded trace; every line is
  * one event, in the order the trace recorded them:
@@ -132,43 +132,8 @@ __attribute__((constructor)) static void script_load(void) {
 
 static int is_irq(char k) { return k == 'T' || k == 'A'; }
 
-/* Runs the interrupts at the front of the script, up to the first value event that was there
- * before they ran (values the handlers read are theirs); returns how many ran. Nothing runs
- * before the program has started its timer (boot runs with interrupts off). */
-static unsigned script_irqs(void) {
-  unsigned ran = 0;
-  size_t end = S.pos;
-  if (S.in_isr || !S.started)
-    return 0;
-  while (end < S.n && is_irq(S.ev[end].kind))
-    ++end;
-  S.in_isr = 1;
-  while (S.pos < end) {
-    char k = S.ev[S.pos++].kind;
-    ++ran;
-    if (k == 'T') {
-      ++S.timer;
-      if (hal_host_timer_isr)
-        hal_host_timer_isr();
-    } else {
-      ++S.adc;
-      if (hal_host_adc_isr)
-        hal_host_adc_isr();
-    }
-  }
-  S.in_isr = 0;
-  return ran;
-}
-
-/* One interrupt, for the hot callers (hal_sleep, hal_uart_put): on the mote an interrupt costs
- * the hardware a few cycles, so the baseline's delivery should cost little too. */
-static inline __attribute__((always_inline)) int script_irq1(void) {
-  if (S.in_isr || !S.started || S.pos >= S.n)
-    return 0;
-  char k = S.ev[S.pos].kind;
-  if (k != 'T' && k != 'A')
-    return 0;
-  ++S.pos;
+/* Runs the handler of interrupt event K ('T' or 'A'); handlers do not nest. */
+static inline __attribute__((always_inline)) void script_run_irq(char k) {
   S.in_isr = 1;
   if (k == 'T') {
     ++S.timer;
@@ -180,6 +145,33 @@ static inline __attribute__((always_inline)) int script_irq1(void) {
       hal_host_adc_isr();
   }
   S.in_isr = 0;
+}
+
+/* Runs the interrupts at the front of the script, up to the first value event that was there
+ * before they ran (values the handlers read are theirs); returns how many ran. Nothing runs
+ * before the program has started its timer (boot runs with interrupts off). */
+static unsigned script_irqs(void) {
+  unsigned ran = 0;
+  size_t end = S.pos;
+  if (S.in_isr || !S.started)
+    return 0;
+  while (end < S.n && is_irq(S.ev[end].kind))
+    ++end;
+  for (; S.pos < end; ++ran)
+    script_run_irq(S.ev[S.pos++].kind);
+  return ran;
+}
+
+/* One interrupt, for the hot callers (hal_sleep, hal_uart_put): on the mote an interrupt costs
+ * the hardware a few cycles, so the baseline's delivery should cost little too. */
+static inline __attribute__((always_inline)) int script_irq1(void) {
+  if (S.in_isr || !S.started || S.pos >= S.n)
+    return 0;
+  char k = S.ev[S.pos].kind;
+  if (!is_irq(k))
+    return 0;
+  ++S.pos;
+  script_run_irq(k);
   return 1;
 }
 

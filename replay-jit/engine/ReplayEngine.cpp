@@ -1171,21 +1171,23 @@ StringRef eventKindName(ReplayEvent::Kind K) {
   return "?";
 }
 
-static void enableCrashRecovery() {
+/// Runs Fn; false when it crashed (a signal caught by LLVM's
+/// CrashRecoveryContext). The caller then abandons what Fn was building.
+template <typename FnT> static bool runRecovering(FnT &&Fn) {
   static bool Enabled = [] {
     CrashRecoveryContext::Enable();
     return true;
   }();
   (void)Enabled;
+  CrashRecoveryContext CRC;
+  return CRC.RunSafely(Fn);
 }
 
 Expected<ParsedProgram> parseProgramIR(StringRef IRPath) {
-  enableCrashRecovery();
   ParsedProgram P;
   P.Ctx = std::make_unique<LLVMContext>();
   SMDiagnostic Diag;
-  CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { P.M = parseIRFile(IRPath, Diag, *P.Ctx); })) {
+  if (!runRecovering([&] { P.M = parseIRFile(IRPath, Diag, *P.Ctx); })) {
     // Whatever the reader built is in an unknown state: abandon it.
     (void)P.M.release();
     (void)P.Ctx.release();
@@ -1204,10 +1206,8 @@ Expected<ParsedProgram> parseProgramIR(StringRef IRPath) {
 }
 
 Expected<TraceMap> traceMapOfProgram(ParsedProgram &P) {
-  enableCrashRecovery();
   std::optional<Expected<TraceMap>> Out;
-  CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { Out.emplace(TraceMap::fromModule(*P.M)); }) || !Out) {
+  if (!runRecovering([&] { Out.emplace(TraceMap::fromModule(*P.M)); }) || !Out) {
     (void)P.M.release();
     (void)P.Ctx.release();
     return createStringError(inconvertibleErrorCode(),
@@ -1242,10 +1242,8 @@ loadForReplay(ParsedProgram Program, StringRef IRPath, const ReplayLoweringOptio
   // still crash LLVM's code generator; so can a bug of ours on IR we do not
   // expect. Either way the user gets an error naming the file, not a crash:
   // whatever the crashed code owned is abandoned, never destroyed.
-  enableCrashRecovery();
   std::optional<Expected<std::unique_ptr<ReplayRunner>>> Out;
-  CrashRecoveryContext CRC;
-  bool OK = CRC.RunSafely([&] {
+  bool OK = runRecovering([&] {
     ParsedProgram Mine = std::move(Program);
     Out.emplace(lowerAndCompile(std::move(Mine), IRPath, LOpts, std::move(ROpts), LoweredIR));
   });

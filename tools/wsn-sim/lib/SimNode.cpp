@@ -474,10 +474,15 @@ std::vector<uint8_t> Node::dataSpace() const {
   return std::vector<uint8_t>(Avr->data, Avr->data + Avr->ramend + 1);
 }
 
+static uint16_t rd16(const uint8_t *P) { return uint16_t(P[0] | (P[1] << 8)); }
+static uint32_t rd32(const uint8_t *P) {
+  return P[0] | (P[1] << 8) | (P[2] << 16) | (static_cast<uint32_t>(P[3]) << 24);
+}
+
 static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
   if (memcmp(H, "WTRB", 4) != 0 || H[4] != 1)
     return false;
-  uint32_t BufSize = H[12] | (H[13] << 8);
+  uint32_t BufSize = rd16(H + 12);
   Len = 32 + BufSize;
   return Len <= Avail;
 }
@@ -496,20 +501,35 @@ std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   return std::vector<uint8_t>(T, T + Len);
 }
 
-static uint16_t rd16(const uint8_t *P) { return uint16_t(P[0] | (P[1] << 8)); }
-static uint32_t rd32(const uint8_t *P) {
-  return P[0] | (P[1] << 8) | (P[2] << 16) | (static_cast<uint32_t>(P[3]) << 24);
+namespace {
+/// Where the runtime's writer stands, read from the trace header in SRAM.
+struct RingPos {
+  uint32_t Buf, Seg, Head;
+  uint64_t Written; ///< bytes written since reset: wraps * buf_size + head
+};
+} // namespace
+
+/// None while the header is not initialised, or when its geometry is not one
+/// the format allows (then nothing can be copied out of the ring safely).
+static std::optional<RingPos> ringPos(const uint8_t *T, uint32_t Avail) {
+  uint32_t Len;
+  if (!validHeader(T, Avail, Len))
+    return std::nullopt;
+  RingPos R{rd16(T + 12), rd16(T + 14), rd16(T + 16), 0};
+  if (!R.Seg || R.Buf % R.Seg || R.Buf < 2 * R.Seg || R.Head >= R.Buf)
+    return std::nullopt;
+  R.Written = uint64_t(rd32(T + 20)) * R.Buf + R.Head;
+  return R;
 }
 
 void Node::pollFullTrace() {
   const uint8_t *T = Avr->data + FW.TraceAddr;
-  uint32_t Len;
-  if (!validHeader(T, FW.TraceSize, Len))
+  std::optional<RingPos> R = ringPos(T, FW.TraceSize);
+  if (!R)
     return; // the runtime has not initialised the header yet
-  uint16_t Buf = rd16(T + 12), Seg = rd16(T + 14), Head = rd16(T + 16);
-  uint64_t Pos = uint64_t(rd32(T + 20)) * Buf + Head; // bytes written since reset
-  uint64_t Cur = Pos / Seg;                           // the segment being written
-  uint64_t NSeg = Buf / Seg;
+  const uint32_t Seg = R->Seg;
+  uint64_t Cur = R->Written / Seg; // the segment being written
+  uint64_t NSeg = R->Buf / Seg;
   if (Cur <= FullSegs)
     return;
   if (Cur - FullSegs >= NSeg) {
@@ -525,10 +545,10 @@ void Node::pollFullTrace() {
 
 Expected<std::vector<uint8_t>> Node::fullTrace() {
   const uint8_t *T = Avr->data + FW.TraceAddr;
-  uint32_t Len;
-  if (!validHeader(T, FW.TraceSize, Len))
+  if (!ringPos(T, FW.TraceSize))
     return createStringError(inconvertibleErrorCode(),
-                             "--full-trace: the firmware never initialised its trace");
+                             "--full-trace: the trace header in SRAM is not initialised or "
+                             "not valid");
   // At a stop hook no record is half written; at the cycle bound the core may
   // be inside the runtime with interrupts off: then the last consistent copy
   // stands and the current segment's tail is left out.
@@ -543,21 +563,15 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
             " segment(s) were overwritten before they could be copied (the ring went "
             "round with interrupts disabled); use a larger --trace-buf");
   std::vector<uint8_t> Out = FullBytes;
-  if (Consistent) {
-    uint16_t Buf = rd16(T + 12), Seg = rd16(T + 14), Head = rd16(T + 16);
-    uint64_t Pos = uint64_t(rd32(T + 20)) * Buf + Head;
-    if (Pos / Seg == FullSegs) {
-      uint32_t Start = uint32_t((FullSegs % (Buf / Seg)) * Seg);
-      Out.insert(Out.end(), T + 32 + Start, T + 32 + Head);
-    }
+  std::optional<RingPos> R = ringPos(T, FW.TraceSize);
+  if (Consistent && R && R->Written / R->Seg == FullSegs) {
+    uint32_t Start = uint32_t((FullSegs % (R->Buf / R->Seg)) * R->Seg);
+    Out.insert(Out.end(), T + 32 + Start, T + 32 + R->Head);
   }
   return Out;
 }
 
-uint32_t Node::sramChecks() const {
-  const uint8_t *C = Avr->data + FW.TraceAddr + 24;
-  return C[0] | (C[1] << 8) | (C[2] << 16) | (static_cast<uint32_t>(C[3]) << 24);
-}
+uint32_t Node::sramChecks() const { return rd32(Avr->data + FW.TraceAddr + 24); }
 
 std::optional<std::vector<uint8_t>> Node::drainedTrace() const {
   if (Drained.size() < 32)
