@@ -21,7 +21,8 @@ Method (issue 6: replay within 2x of native, at least 50x faster than the simula
    --replay-exec-fn, default `*ReplayRunner::run*`: the JIT'd program, the inline record
    consumption and the trace callbacks; without parsing, preprocessing, lowering, JIT
    compilation and ReplayRunner::prepare, which resolves the trace map and builds the inline
-   record table once per trace), besides the whole process.
+   record table once per trace), besides the whole process. The stop message, formatted
+   after the run (stopRecordMessage), is the report and is subtracted.
 
 3. Native: the same C sources compiled for the host with clang -Os (the optimisation level of
    the mote build), linked with examples/host/hal_script.c instead of the simulated host HAL.
@@ -37,7 +38,8 @@ Method (issue 6: replay within 2x of native, at least 50x faster than the simula
    consumes; the native run starts at reset, the replay at the first checkpoint (right after
    boot). Measured: wall time of the process (best of --repeat), and with callgrind the
    instructions inside main (--toggle-collect=main; the script is read by a constructor before
-   main) and of the whole process.
+   main) less those of its end-of-run report (script_finish: an fprintf and exit, about half
+   of main on the short trace), and of the whole process.
 
 4. Simulator: wall time of `wsn-sim run ... --stop-after-checks K` (the same stop, from reset:
    re-executing is what one does without replay), best of --repeat; with callgrind the whole
@@ -324,6 +326,16 @@ def main():
         cg["native_all"] = callgrind([native], os.path.join(work, "cg.native.all"), env=nenv)
         cg["native_exec"] = callgrind([native], os.path.join(work, "cg.native.main"), "main",
                                       env=nenv)
+        # The end-of-run report is not execution on either side: the native run's
+        # script_finish (an fprintf of its end line, then exit) and the replay's stop
+        # message (stopRecordMessage, formatted after the run).
+        cg["native_report"] = callgrind([native], os.path.join(work, "cg.native.report"),
+                                        "script_finish", env=nenv)
+        cg["replay_report"] = callgrind(rcmd, os.path.join(work, "cg.replay.report"),
+                                        "*stopRecordMessage*")
+        for side in ("native", "replay"):
+            if cg.get(side + "_exec") is not None and cg.get(side + "_report") is not None:
+                cg[side + "_exec"] -= cg[side + "_report"]
         cg["sim_all"] = callgrind(resim(), os.path.join(work, "cg.sim.all"))
         cg["sim_exec"] = callgrind(resim(), os.path.join(work, "cg.sim.core"), "avr_run*")
 
@@ -362,6 +374,9 @@ def main():
     print("%-10s %12.4f %18s %18s" % ("  cold", t_cold, fmt_i(cg.get("replay_cold")), ""))
     print("%-10s %12.4f %18s %18s" % ("wsn-sim", t_sim, fmt_i(cg.get("sim_all")),
                                       fmt_i(cg.get("sim_exec"))))
+    if use_cg:
+        print("(execution excludes the end-of-run report: native %s, replay %s instructions)" %
+              (fmt_i(cg.get("native_report")), fmt_i(cg.get("replay_report"))))
     print()
 
     def ratio(a, b):

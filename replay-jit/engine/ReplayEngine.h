@@ -168,6 +168,9 @@ struct ReplayMachine {
   bool Pending = false;
   ReplayStop StopReason = ReplayStop::Returned;
   std::string StopMessage;
+  /// The message is "stop reached at record StopRecord: <record>", formatted
+  /// after the run (formatting inside it would be timed as replay work).
+  bool StopDescribeRecord = false;
   size_t StopRecord = 0;
   StoreWatch Watch; ///< last writer per byte (WatchStores only); reset by run()
 };

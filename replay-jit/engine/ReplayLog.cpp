@@ -410,6 +410,16 @@ Error ReplayLog::onSkipBegin(uint32_t Site) {
     return R.takeError();
   if (St != State::Running)
     return Error::success();
+  // The span as buildFastTable walked it, when that walk was clean.
+  size_t BeginAt = Cur.Next - 1;
+  if (BeginAt < Table->Skips.size() && Table->Skips[BeginAt].End) {
+    const ReplayFastTable::SkipSpan &S = Table->Skips[BeginAt];
+    SkippedInterrupts += S.Irqs;
+    if (S.Reset)
+      resetCount();
+    Cur.Next = S.End;
+    return Error::success();
+  }
   // Everything up to the matching SKIP_END was recorded by the skipped call
   // (instrumented callbacks) or by handlers interrupting it: replay does not
   // execute the call, so it does not consume those records. A callback's
@@ -533,6 +543,60 @@ std::string ReplayLog::statusMessage() const {
 // The inline table (section 2.7)
 //===----------------------------------------------------------------------===//
 
+/// The walk of ReplayLog::onSkipBegin over the span that starts at record
+/// Begin, done ahead of the run; a span that would warn, diverge or reach the
+/// end of the replayed records is left to the log (End 0). Spans longer than
+/// MaxWalk records are left too, which bounds this pass (the log's own walk
+/// costs the same as this one).
+static ReplayFastTable::SkipSpan skipSpan(const PreprocessedTrace &P, size_t Begin,
+                                          size_t Limit) {
+  constexpr size_t MaxWalk = 512;
+  ReplayFastTable::SkipSpan S;
+  uint32_t Site = P.Records[Begin].id();
+  size_t Depth = 0;
+  unsigned Irqs = 0;
+  bool Reset = false;
+  for (size_t I = Begin + 1; I < Limit && I - Begin <= MaxWalk; ++I) {
+    const TraceRecord &X = P.Records[I];
+    if (I == P.Coverage.StopRecord && X.Kind == RecordKind::Violation)
+      return S;
+    switch (X.Kind) {
+    case RecordKind::SkipEnd:
+      if (Depth == 0) {
+        if (X.id() != Site || Irqs > UINT16_MAX)
+          return S;
+        S.End = uint32_t(I);
+        S.Irqs = uint16_t(Irqs);
+        S.Reset = Reset;
+        return S;
+      }
+      --Depth;
+      break;
+    case RecordKind::SkipBegin:
+    case RecordKind::Irq:
+      if (Depth == 0 && X.Kind == RecordKind::Irq)
+        ++Irqs;
+      ++Depth;
+      break;
+    case RecordKind::IrqExit:
+      if (Depth)
+        --Depth;
+      break;
+    case RecordKind::Entry:
+      if (Depth == 0)
+        return S; // the log warns about the call back
+      break;
+    case RecordKind::Exit:
+      if (Depth == 0)
+        Reset = true;
+      break;
+    default:
+      break;
+    }
+  }
+  return S;
+}
+
 ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
   using replayabi::FastRecord;
   ReplayFastTable T;
@@ -541,8 +605,13 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
   T.Zero.assign(N + 1, FastRecord{0, 0, 0, 0});
   T.OwnAt.assign(N + 1, uint32_t(P.Start));
   T.PosAt.assign(N + 1, 0);
+  T.Skips.assign(N, {});
   if (P.Start >= N)
     return T;
+  size_t SkipLimit = std::min(P.Coverage.StopRecord + 1, N);
+  for (size_t I = P.Start; I < SkipLimit; ++I)
+    if (P.Records[I].Kind == RecordKind::SkipBegin)
+      T.Skips[I] = skipSpan(P, I, SkipLimit);
   size_t Stop = std::min(P.Coverage.StopRecord, N - 1);
 
   // Keys: only records strictly between the start checkpoint and the stop
@@ -573,6 +642,24 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
         continue;
       F.Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
       F.Val = R.Kind == RecordKind::IrqExit ? 0 : R.Fields[1];
+      break;
+    // For the callbacks' fast paths (ReplayLog::peekFast): the JIT'd code
+    // never asks for these kinds.
+    case RecordKind::SkipEnd:
+    case RecordKind::Effect:
+    case RecordKind::Check:
+      if (IrqNext)
+        continue;
+      F.Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
+      if (R.Kind == RecordKind::Check)
+        F.Val = R.Fields[1]; // the checksum
+      break;
+    case RecordKind::SkipBegin:
+      // The cursor moves to the span's SKIP_END, which is no interrupt.
+      if (!T.Skips[I].End)
+        continue;
+      F.Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
+      F.Val = T.Skips[I].End;
       break;
     default:
       break;
@@ -610,6 +697,12 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
         Own.pop_back();
       break;
     case RecordKind::Checkpoint:
+      // onAnchor consumes it when the writer was armed after the record
+      // before it; the count restarts at 0, so no interrupt may follow.
+      if (I < Stop && Armed(I - 1) && P.Records[I + 1].Kind != RecordKind::Irq) {
+        T.Recs[I].Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
+        T.Recs[I].IrqAt = UINT32_MAX;
+      }
       Own.back() = uint32_t(I);
       LastCk = I;
       break;

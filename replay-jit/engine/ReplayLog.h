@@ -106,6 +106,15 @@ struct ReplayFastTable {
   /// ENTRY/EXIT records consumed before record i (the interrupt-table
   /// position when the cursor is at i).
   std::vector<uint32_t> PosAt;
+  /// For a SKIP_BEGIN at record i whose span onSkipBegin would walk without
+  /// a warning or an error: its SKIP_END, the handlers taken at the span's top
+  /// level, and whether a call back reset the caller's count. End 0: walk it.
+  struct SkipSpan {
+    uint32_t End = 0;
+    uint16_t Irqs = 0;
+    bool Reset = false;
+  };
+  std::vector<SkipSpan> Skips;
 };
 ReplayFastTable buildFastTable(const PreprocessedTrace &P);
 
@@ -160,6 +169,47 @@ public:
   /// Compares with the recorded CHECK / VIOLATION and checksum. Returns true
   /// when this was the stop record (state() is then StopReached).
   llvm::Expected<bool> onCheck(uint32_t Inv, bool Ok, uint16_t Crc);
+
+  // --- fast paths (spec/replay-log.md section 2.7) -------------------------------
+  // The callbacks try these first. Each consumes the record at the cursor only
+  // when the inline table keys it for exactly this op (the table keys a record
+  // when consuming it needs none of the checks and no interrupt is due right
+  // after it); otherwise it returns null/false, changes nothing, and the op
+  // goes through its method above, which checks, reports and drains.
+
+  /// The keyed record for an op of kind K and id Id (not consumed yet).
+  const TraceRecord *peekFast(RecordKind K, uint32_t Id) const {
+    const replayabi::FastRecord &F = Cur.Recs[Cur.Next];
+    if (F.Key != replayabi::fastKey(uint8_t(K), Id))
+      return nullptr;
+    return &P.Records[Cur.Next];
+  }
+  /// Consumes the record peekFast returned. A checkpoint also becomes the last
+  /// one and resets the count, as onAnchor does.
+  void consumeFast() {
+    const replayabi::FastRecord &F = Cur.Recs[Cur.Next];
+    const TraceRecord &R = P.Records[Cur.Next];
+    if (R.Kind == RecordKind::Checkpoint) {
+      LastCheckpoint = Cur.Next;
+      Cur.Count = 0;
+    } else if (R.Kind == RecordKind::Check) {
+      Cur.Count += 1; // the check is one counted reference
+    }
+    ++Cur.Next;
+    Cur.IrqAt = F.IrqAt;
+  }
+  /// SKIP_BEGIN of Site: moves to the span's SKIP_END as onSkipBegin would.
+  bool skipFast(uint32_t Site) {
+    if (!peekFast(RecordKind::SkipBegin, Site))
+      return false;
+    const ReplayFastTable::SkipSpan &S = Table->Skips[Cur.Next];
+    SkippedInterrupts += S.Irqs;
+    if (S.Reset)
+      Cur.Count = 0;
+    Cur.Next = S.End;
+    Cur.IrqAt = UINT32_MAX; // nothing runs before the SKIP_END
+    return true;
+  }
 
   // --- status -----------------------------------------------------------------
   State state() const { return St; }

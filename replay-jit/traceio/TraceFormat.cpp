@@ -419,12 +419,27 @@ std::vector<InterruptKey> interruptKeys(ArrayRef<TraceRecord> Records) {
   return Keys;
 }
 
-uint16_t crc16(uint16_t Crc, ArrayRef<uint8_t> Data) {
-  for (uint8_t B : Data) {
-    Crc ^= uint16_t(B) << 8;
-    for (int I = 0; I < 8; ++I)
-      Crc = (Crc & 0x8000) ? uint16_t((Crc << 1) ^ 0x1021) : uint16_t(Crc << 1);
+namespace {
+/// CRC-16/CCITT-FALSE one byte at a time: entry B is the bitwise algorithm
+/// (shift left, polynomial 0x1021) applied to B << 8. Replay checksums the
+/// invariant inputs at every check, so the table keeps that cheap.
+struct Crc16Table {
+  uint16_t T[256];
+  constexpr Crc16Table() : T() {
+    for (unsigned B = 0; B < 256; ++B) {
+      uint16_t C = uint16_t(B << 8);
+      for (int I = 0; I < 8; ++I)
+        C = (C & 0x8000) ? uint16_t((C << 1) ^ 0x1021) : uint16_t(C << 1);
+      T[B] = C;
+    }
   }
+};
+constexpr Crc16Table Crc16 = Crc16Table();
+} // namespace
+
+uint16_t crc16(uint16_t Crc, ArrayRef<uint8_t> Data) {
+  for (uint8_t B : Data)
+    Crc = uint16_t(Crc << 8) ^ Crc16.T[uint8_t(Crc >> 8) ^ B];
   return Crc;
 }
 

@@ -895,4 +895,112 @@ TEST(ReplayLogInline, TableKeysCountsAndFlags) {
   EXPECT_EQ(Off.Recs, T.Zero.data());
   EXPECT_EQ(Off.IrqAt, 0u);
 }
+// The callbacks' fast paths (peekFast/consumeFast/skipFast) consume exactly what the
+// log's own methods consume, leave the same counts, and refuse what needs the log.
+TEST(ReplayLogInline, FastPathsAgreeWithTheLog) {
+  TraceWriter W = writer(/*Buf=*/2048, /*Seg=*/256);
+  W.checkpoint(1, {1, 2});  // 0: the start
+  W.entry(1);               // 1
+  W.skipBegin(5);           // 2: a clean span with a handler inside
+  W.irq(1, 0);              // 3
+  W.irqExit(1);             // 4
+  W.skipEnd(5);             // 5
+  W.effect(5, {9, 9});      // 6
+  W.skipBegin(6);           // 7: an instrumented callback inside: the log walks it
+  W.entry(3);               // 8
+  W.exit(3);                // 9
+  W.skipEnd(6);             // 10
+  W.effect(6, {8});         // 11
+  W.check(1, true, 0x1234); // 12
+  for (int I = 0; I < 140; ++I) { // past the first segment: the writer is armed
+    W.entry(2);
+    W.exit(2);
+  }
+  W.checkpoint(1, {3, 4});
+  W.entry(2);
+  W.check(1, false, 0x4321); // the stop
+  PreprocessedTrace P = preprocess(W);
+  ReplayFastTable T = buildFastTable(P);
+  ReplayLogOptions O;
+  O.CheckpointResetsCount = true;
+  replayabi::ReplayCursor Cur{};
+  ReplayLog Fast(P, O, &Cur, &T, /*Inline=*/true);
+  ReplayLog Slow(P, O);
+  auto Same = [&](const char *Where) {
+    EXPECT_EQ(Fast.next(), Slow.next()) << Where;
+    EXPECT_EQ(Fast.count(), Slow.count()) << Where;
+    EXPECT_EQ(Fast.skippedInterrupts(), Slow.skippedInterrupts()) << Where;
+  };
+  ASSERT_OK(Fast.takeCheckpoint(1).takeError());
+  ASSERT_OK(Slow.takeCheckpoint(1).takeError());
+  Fast.refreshInline();
+  ASSERT_OK(Fast.onEntry(1));
+  ASSERT_OK(Slow.onEntry(1));
+  ASSERT_OK(Fast.addCount(3));
+  ASSERT_OK(Slow.addCount(3));
+
+  EXPECT_FALSE(Fast.peekFast(RecordKind::SkipBegin, 6)); // another site: no
+  ASSERT_TRUE(Fast.skipFast(5));
+  ASSERT_OK(Slow.onSkipBegin(5));
+  Same("span 5");
+  EXPECT_EQ(Fast.next(), 5u);
+  EXPECT_EQ(Fast.count(), 3u); // no call back inside: the count stands
+  ASSERT_TRUE(Fast.peekFast(RecordKind::SkipEnd, 5));
+  Fast.consumeFast();
+  ASSERT_OK(Slow.onSkipEnd(5));
+  const TraceRecord *E = Fast.peekFast(RecordKind::Effect, 5);
+  ASSERT_TRUE(E);
+  EXPECT_EQ(ArrayRef<uint8_t>(E->Payload), (ArrayRef<uint8_t>{9, 9}));
+  Fast.consumeFast();
+  EXPECT_EQ(take(Slow.takeEffect(5)), (ArrayRef<uint8_t>{9, 9}));
+  Same("effect 5");
+
+  // The callback's ENTRY needs the log's warning: no fast path.
+  EXPECT_FALSE(Fast.skipFast(6));
+  EXPECT_EQ(Fast.next(), 7u); // unchanged
+  ASSERT_OK(Fast.onSkipBegin(6));
+  ASSERT_OK(Slow.onSkipBegin(6));
+  Same("span 6");
+  EXPECT_EQ(Fast.count(), 0u);
+  EXPECT_EQ(Fast.warnings().size(), 1u);
+  ASSERT_OK(Fast.onSkipEnd(6)); // the slow path and the fast one mix freely
+  ASSERT_OK(Slow.onSkipEnd(6));
+  ASSERT_TRUE(Fast.peekFast(RecordKind::Effect, 6));
+  Fast.consumeFast();
+  ASSERT_OK(Slow.takeEffect(6).takeError());
+
+  const TraceRecord *C = Fast.peekFast(RecordKind::Check, 1);
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Fields[1], 0x1234u);
+  Fast.consumeFast();
+  ASSERT_TRUE(take(Slow.onCheck(1, true, 0x1234)) == false);
+  ASSERT_OK(Slow.addCount(1)); // the engine counts the check's reference
+  Same("check");
+  EXPECT_EQ(Fast.count(), 1u);
+
+  for (int I = 0; I < 140; ++I) {
+    ASSERT_OK(Fast.onEntry(2));
+    ASSERT_OK(Slow.onEntry(2));
+    ASSERT_OK(Fast.onExit(2));
+    ASSERT_OK(Slow.onExit(2));
+  }
+  // The due checkpoint: consumed as onAnchor consumes it, and it becomes the last one,
+  // so the next visit writes nothing (a stale last checkpoint would make it "due").
+  const TraceRecord *K = Fast.peekFast(RecordKind::Checkpoint, 1);
+  ASSERT_TRUE(K);
+  EXPECT_EQ(ArrayRef<uint8_t>(K->Payload), (ArrayRef<uint8_t>{3, 4}));
+  Fast.consumeFast();
+  const TraceRecord *KS = take(Slow.onAnchor(1));
+  ASSERT_TRUE(KS);
+  Same("checkpoint");
+  EXPECT_EQ(take(Fast.onAnchor(1)), nullptr);
+  EXPECT_EQ(take(Slow.onAnchor(1)), nullptr);
+  ASSERT_OK(Fast.onEntry(2));
+  ASSERT_OK(Slow.onEntry(2));
+  // The stop record is never keyed.
+  EXPECT_FALSE(Fast.peekFast(RecordKind::Check, 1));
+  EXPECT_TRUE(take(Fast.onCheck(1, false, 0x4321)));
+  EXPECT_TRUE(take(Slow.onCheck(1, false, 0x4321)));
+  Same("stop");
+}
 } // namespace
