@@ -292,6 +292,7 @@ class Harness:
                     return res
                 d.pop("wall_seconds", None)
                 d.pop("jit_cached", None)
+                d.pop("start_cached", None)
                 docs.append(d)
             if docs[0] != docs[1]:
                 keys = sorted(k for k in set(docs[0]) | set(docs[1])

@@ -19,7 +19,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/CrashRecoveryContext.h"
-#include "llvm/Support/SHA256.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -642,16 +642,16 @@ static void cb_store(uint32_t Addr, uint32_t Size, const char *Loc) {
 //===----------------------------------------------------------------------===//
 // The compiled-object cache: JIT compilation is most of a replay's process
 // time, and a firmware build is replayed many times (traces of many runs and
-// nodes, the fidelity harness). The key is the SHA-256 of the lowered
+// nodes, the fidelity harness). The key is the BLAKE3 hash of the lowered
 // module's bitcode, the LLVM version and the host triple and CPU, so an entry
 // is only ever used for exactly the code it was compiled from. An entry holds
-// the object followed by its own SHA-256, checked on load: a damaged entry is
-// recompiled, never linked.
+// the object followed by its own BLAKE3 hash, checked on load: a damaged entry
+// is recompiled, never linked.
 //===----------------------------------------------------------------------===//
 
 namespace {
-std::string sha256Hex(ArrayRef<uint8_t> Data) {
-  std::array<uint8_t, 32> H = SHA256::hash(Data);
+std::string blake3Hex(ArrayRef<uint8_t> Data) {
+  std::array<uint8_t, 32> H = BLAKE3::hash<32>(Data);
   return toHex(H, /*LowerCase=*/true);
 }
 } // namespace
@@ -677,7 +677,7 @@ public:
       ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Obj.getBufferStart()),
                               Obj.getBufferSize());
       OS << Obj.getBuffer();
-      std::array<uint8_t, 32> H = SHA256::hash(Bytes);
+      std::array<uint8_t, 32> H = BLAKE3::hash<32>(Bytes);
       OS.write(reinterpret_cast<const char *>(H.data()), H.size());
       if (OS.has_error()) {
         OS.clear_error();
@@ -702,17 +702,25 @@ public:
   std::unique_ptr<MemoryBuffer> getObject(const Module *M) override {
     if (!isKey(M))
       return nullptr;
-    auto Buf = MemoryBuffer::getFile(path(M), /*IsText=*/false,
+    std::unique_ptr<MemoryBuffer> Obj = read(M->getModuleIdentifier());
+    if (Obj)
+      ++Hits;
+    return Obj;
+  }
+  /// The intact object stored under Key, or null.
+  std::unique_ptr<MemoryBuffer> read(StringRef Key) const {
+    SmallString<256> P(Dir);
+    sys::path::append(P, "llvmcache-" + Key + ".o");
+    auto Buf = MemoryBuffer::getFile(P, /*IsText=*/false,
                                      /*RequiresNullTerminator=*/false);
     if (!Buf || (*Buf)->getBufferSize() <= 32)
       return nullptr;
     StringRef All = (*Buf)->getBuffer();
     StringRef Obj = All.drop_back(32), Sum = All.take_back(32);
-    std::array<uint8_t, 32> H = SHA256::hash(arrayRefFromStringRef(Obj));
+    std::array<uint8_t, 32> H = BLAKE3::hash<32>(arrayRefFromStringRef(Obj));
     if (StringRef(reinterpret_cast<const char *>(H.data()), H.size()) != Sum)
       return nullptr; // damaged: compile again (and overwrite it)
-    ++Hits;
-    return MemoryBuffer::getMemBufferCopy(Obj, M->getModuleIdentifier());
+    return MemoryBuffer::getMemBufferCopy(Obj, Key);
   }
   unsigned Hits = 0;
 
@@ -735,21 +743,23 @@ std::string defaultJitCacheDir() {
 }
 
 ReplayRunner::~ReplayRunner() = default;
-bool ReplayRunner::usedCachedObject() const { return Cache && Cache->Hits > 0; }
+bool ReplayRunner::usedCachedObject() const {
+  return FromStartCache || (Cache && Cache->Hits > 0);
+}
+
+std::unique_ptr<MemoryBuffer> readCachedObject(StringRef Dir, StringRef Key) {
+  return ReplayObjectCache(Dir.str()).read(Key);
+}
 
 Expected<std::unique_ptr<ReplayRunner>>
-ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> Lowered,
-                     const ReplayLoweringResult &Info, ReplayRunOptions Opts) {
+ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts,
+                         bool CompileCache) {
   static bool Init = [] {
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
     return true;
   }();
   (void)Init;
-  // Owned together from here on, so that every return destroys the module
-  // before its context (the parameters' destruction order is not that).
-  orc::ThreadSafeModule TSM(std::move(Lowered), std::move(Ctx));
-  Module *LoweredM = TSM.getModuleUnlocked();
   std::unique_ptr<ReplayRunner> R(new ReplayRunner());
   R->Info = Info;
   R->Opts = Opts;
@@ -757,7 +767,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   R->Machine->StackLimit = Info.StackLimit;
 
   orc::LLJITBuilder JB;
-  if (!Opts.JitCacheDir.empty() && !Opts.DebuggerSupport) {
+  if (CompileCache && !Opts.JitCacheDir.empty() && !Opts.DebuggerSupport) {
     R->Cache = std::make_unique<ReplayObjectCache>(Opts.JitCacheDir);
     ReplayObjectCache *C = R->Cache.get();
     JB.setCompileFunctionCreator([C](orc::JITTargetMachineBuilder JTMB)
@@ -831,17 +841,47 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   if (!Gen)
     return Gen.takeError();
   JD.addGenerator(std::move(*Gen));
+  return std::move(R);
+}
 
+Error ReplayRunner::lookupEntryPoints() {
+  auto MemSym = J->lookup(replayabi::Mem);
+  if (!MemSym)
+    return MemSym.takeError();
+  Machine->Mem = MemSym->toPtr<uint8_t *>();
+  auto InitSym = J->lookup(replayabi::InitMemory);
+  if (!InitSym)
+    return InitSym.takeError();
+  InitFn = InitSym->toPtr<void (*)()>();
+  auto EntrySym = J->lookup(Opts.Entry);
+  if (!EntrySym)
+    return EntrySym.takeError();
+  EntryFn = EntrySym->toPtr<void *>();
+  return Error::success();
+}
+
+Expected<std::unique_ptr<ReplayRunner>>
+ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> Lowered,
+                     const ReplayLoweringResult &Info, ReplayRunOptions Opts) {
+  // Owned together from here on, so that every return destroys the module
+  // before its context (the parameters' destruction order is not that).
+  orc::ThreadSafeModule TSM(std::move(Lowered), std::move(Ctx));
+  Module *LoweredM = TSM.getModuleUnlocked();
+  auto ROrErr = makeRunner(Info, std::move(Opts), /*CompileCache=*/true);
+  if (!ROrErr)
+    return ROrErr.takeError();
+  std::unique_ptr<ReplayRunner> R = std::move(*ROrErr);
+  orc::LLJIT &J = *R->J;
   LoweredM->setDataLayout(J.getDataLayout());
-  Function *EntryF = LoweredM->getFunction(Opts.Entry);
+  Function *EntryF = LoweredM->getFunction(R->Opts.Entry);
   if (!EntryF || EntryF->isDeclaration())
     return createStringError(inconvertibleErrorCode(),
                              "entry function '%s' is not defined in the program",
-                             Opts.Entry.c_str());
+                             R->Opts.Entry.c_str());
   if (EntryF->arg_size() != 0)
     return createStringError(inconvertibleErrorCode(),
                              "entry function '%s' takes arguments",
-                             Opts.Entry.c_str());
+                             R->Opts.Entry.c_str());
   for (const Function &F : *LoweredM)
     if (!F.isDeclaration())
       R->FnArgs[F.getName().str()] = F.arg_size();
@@ -850,14 +890,15 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   if (!RT->isVoidTy() && !(RT->isIntegerTy() && R->EntryBits <= 32))
     return createStringError(inconvertibleErrorCode(),
                              "entry function '%s' must return void or an int",
-                             Opts.Entry.c_str());
+                             R->Opts.Entry.c_str());
   if (R->Cache) {
     SmallVector<char, 0> BC;
     raw_svector_ostream OS(BC);
     WriteBitcodeToFile(*LoweredM, OS);
     OS << "|llvm " LLVM_VERSION_STRING "|" << J.getTargetTriple().str() << "|"
        << sys::getHostCPUName();
-    LoweredM->setModuleIdentifier("replay-" + sha256Hex(arrayRefFromStringRef(StringRef(BC.data(), BC.size()))));
+    LoweredM->setModuleIdentifier("replay-" + blake3Hex(arrayRefFromStringRef(StringRef(BC.data(), BC.size()))));
+    R->ObjectKey = LoweredM->getModuleIdentifier();
   }
   // loadForReplay lowers without verifying: a module whose compiled code the
   // cache has seen is byte for byte one that was verified.
@@ -866,18 +907,34 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
       return std::move(E);
   if (Error E = J.addIRModule(std::move(TSM)))
     return std::move(E);
-  auto MemSym = J.lookup(replayabi::Mem);
-  if (!MemSym)
-    return MemSym.takeError();
-  R->Machine->Mem = MemSym->toPtr<uint8_t *>();
-  auto InitSym = J.lookup(replayabi::InitMemory);
-  if (!InitSym)
-    return InitSym.takeError();
-  R->InitFn = InitSym->toPtr<void (*)()>();
-  auto EntrySym = J.lookup(Opts.Entry);
-  if (!EntrySym)
-    return EntrySym.takeError();
-  R->EntryFn = EntrySym->toPtr<void *>();
+  if (Error E = R->lookupEntryPoints())
+    return std::move(E);
+  return std::move(R);
+}
+
+Expected<std::unique_ptr<ReplayRunner>>
+ReplayRunner::createFromObject(std::unique_ptr<MemoryBuffer> Object,
+                               const ReplayLoweringResult &Info,
+                               std::map<std::string, unsigned> FnArgs, unsigned EntryBits,
+                               ReplayRunOptions Opts) {
+  auto ROrErr = makeRunner(Info, std::move(Opts), /*CompileCache=*/false);
+  if (!ROrErr)
+    return ROrErr.takeError();
+  std::unique_ptr<ReplayRunner> R = std::move(*ROrErr);
+  auto It = FnArgs.find(R->Opts.Entry);
+  if (It == FnArgs.end() || It->second != 0)
+    return createStringError(inconvertibleErrorCode(),
+                             "entry function '%s' is not defined in the program, or takes "
+                             "arguments",
+                             R->Opts.Entry.c_str());
+  R->FnArgs = std::move(FnArgs);
+  R->EntryBits = EntryBits;
+  R->ObjectKey = Object->getBufferIdentifier().str();
+  if (Error E = R->J->addObjectFile(std::move(Object)))
+    return std::move(E);
+  if (Error E = R->lookupEntryPoints())
+    return std::move(E);
+  R->FromStartCache = true;
   return std::move(R);
 }
 

@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -180,6 +181,8 @@ struct ReplayMachine {
 std::string defaultJitCacheDir();
 
 class ReplayObjectCache;
+/// The intact compiled object stored under Key in the object cache Dir, or null.
+std::unique_ptr<llvm::MemoryBuffer> readCachedObject(llvm::StringRef Dir, llvm::StringRef Key);
 
 class ReplayRunner {
 public:
@@ -192,6 +195,23 @@ public:
   create(std::unique_ptr<llvm::LLVMContext> Ctx,
          std::unique_ptr<llvm::Module> Lowered, const ReplayLoweringResult &Info,
          ReplayRunOptions Opts = {});
+
+  /// Loads code that create() compiled before (the object cache's entry) with
+  /// what create() derived from the module: the replay start cache
+  /// (ReplayStartCache.h). Opts.Entry must be in FnArgs without parameters.
+  static llvm::Expected<std::unique_ptr<ReplayRunner>>
+  createFromObject(std::unique_ptr<llvm::MemoryBuffer> Object,
+                   const ReplayLoweringResult &Info,
+                   std::map<std::string, unsigned> FnArgs, unsigned EntryBits,
+                   ReplayRunOptions Opts);
+  /// The object cache's key of the compiled code ("replay-<hash>"); empty
+  /// without the cache.
+  const std::string &objectKey() const { return ObjectKey; }
+  /// Defined functions: name -> number of parameters.
+  const std::map<std::string, unsigned> &functionArgs() const { return FnArgs; }
+  unsigned entryBits() const { return EntryBits; }
+  /// Started from the replay start cache (no parsing, lowering or compiling).
+  bool fromStartCache() const { return FromStartCache; }
 
   /// Zeroes the memory, writes the initial image, runs Entry until it
   /// returns, the marker is reached, or a replay error stops it.
@@ -222,6 +242,13 @@ public:
 
 private:
   ReplayRunner() = default;
+  /// The JIT with the engine's callbacks defined; CompileCache: compile
+  /// through the object cache.
+  static llvm::Expected<std::unique_ptr<ReplayRunner>>
+  makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts, bool CompileCache);
+  llvm::Error lookupEntryPoints();
+  std::string ObjectKey;
+  bool FromStartCache = false;
   std::unique_ptr<ReplayObjectCache> Cache; // declared before J: outlives it
   std::unique_ptr<llvm::orc::LLJIT> J;
   std::unique_ptr<ReplayMachine> Machine;

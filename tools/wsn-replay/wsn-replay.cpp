@@ -20,6 +20,7 @@
 #include "ModuleHash.h"
 #include "Preprocessor.h"
 #include "ReplayEngine.h"
+#include "ReplayStartCache.h"
 #include "TraceMap.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -197,29 +198,71 @@ int main(int argc, char **argv) {
                               "wsn-trace replay: run a recorded mote execution on the host\n");
   auto T0 = std::chrono::steady_clock::now();
 
-  // The program's own trace map (and module hash) from the replay IR.
-  // Read once: the map comes from this module, which is then lowered.
+  wsn::ReplayLoweringOptions LO;
+  LO.ElfPath = Elf;
+  LO.MCU = MCU;
+  LO.StopAt = StopAt;
+  LO.AllowUntracedIO = AllowIO;
+  LO.WatchStores = Interactive; // the REPL's `why` needs the store watch
+  LO.FramePointers = Gdb;
+  wsn::ReplayRunOptions RO;
+  RO.Entry = Entry;
+  RO.TimeoutSeconds = Timeout;
+  RO.DebuggerSupport = Gdb;
+  if (!NoJitCache)
+    RO.JitCacheDir = JitCache.empty() ? wsn::defaultJitCacheDir() : std::string(JitCache);
+  RO.LiveEvents = LiveEvents || Interactive; // the REPL's breakpoints and `why`
+
+  // The program's own trace map (and module hash) from the replay IR, or from
+  // the start cache, which then also gives the runner (spec/replay.md
+  // section 8): no parsing, lowering or compiling.
   std::optional<wsn::TraceMap> Map;
   std::optional<wsn::ParsedProgram> Program;
+  std::unique_ptr<wsn::ReplayStartCache> Start;
+  std::unique_ptr<wsn::ReplayRunner> Runner;
+  std::optional<wsn::TraceMap> ProgramMap; // for the start record
   if (!TracePath.empty()) {
-    auto PP = wsn::parseProgramIR(Input);
-    if (!PP)
-      badInput(toString(PP.takeError()));
-    Program = std::move(*PP);
-    auto FromIR = wsn::traceMapOfProgram(*Program);
-    if (!FromIR)
-      badInput(Input + ": " + toString(FromIR.takeError()));
+    if (!Interactive && EmitLowered.empty() && !Elf.empty())
+      Start = wsn::ReplayStartCache::open(Input, LO, RO);
+    uint32_t ProgramHash = 0;
+    if (Start)
+      if (std::optional<wsn::ReplayStartCache::Hit> H = Start->lookup(RO)) {
+        if (MapPath.empty()) {
+          // The record's map was checked to read back when it was written; a
+          // record damaged since is a miss.
+          auto FromCache = wsn::TraceMap::parseJSON(H->MapJSON, Input);
+          if (FromCache)
+            Map = std::move(*FromCache);
+          else
+            consumeError(FromCache.takeError());
+        }
+        if (!MapPath.empty() || Map) {
+          Runner = std::move(H->Runner);
+          ProgramHash = H->ModuleHash;
+        }
+      }
+    if (!Runner) {
+      auto PP = wsn::parseProgramIR(Input);
+      if (!PP)
+        badInput(toString(PP.takeError()));
+      Program = std::move(*PP);
+      auto FromIR = wsn::traceMapOfProgram(*Program);
+      if (!FromIR)
+        badInput(Input + ": " + toString(FromIR.takeError()));
+      ProgramHash = FromIR->ModuleHash;
+      ProgramMap = std::move(*FromIR);
+    }
     if (!MapPath.empty()) {
       auto FromFile = wsn::TraceMap::readFile(MapPath);
       if (!FromFile)
         badInput(toString(FromFile.takeError()));
-      if (FromFile->ModuleHash != FromIR->ModuleHash)
+      if (FromFile->ModuleHash != ProgramHash)
         badInput(MapPath + ": trace map of module 0x" + utohexstr(FromFile->ModuleHash) +
-                 ", but " + Input + " is module 0x" + utohexstr(FromIR->ModuleHash) +
+                 ", but " + Input + " is module 0x" + utohexstr(ProgramHash) +
                  ": the map does not belong to this program");
       Map = std::move(*FromFile);
-    } else {
-      Map = std::move(*FromIR);
+    } else if (!Map) {
+      Map = *ProgramMap;
     }
   }
 
@@ -256,31 +299,20 @@ int main(int argc, char **argv) {
     badInput("--stop-after-checks, --expect-sram and -i need --trace");
   }
 
-  wsn::ReplayLoweringOptions LO;
-  LO.ElfPath = Elf;
-  LO.MCU = MCU;
-  LO.StopAt = StopAt;
-  LO.AllowUntracedIO = AllowIO;
-  LO.WatchStores = Interactive; // the REPL's `why` needs the store watch
-  LO.FramePointers = Gdb;
-  wsn::ReplayRunOptions RO;
-  RO.Entry = Entry;
-  RO.TimeoutSeconds = Timeout;
-  RO.DebuggerSupport = Gdb;
-  if (!NoJitCache)
-    RO.JitCacheDir = JitCache.empty() ? wsn::defaultJitCacheDir() : std::string(JitCache);
-  RO.LiveEvents = LiveEvents || Interactive; // the REPL's breakpoints and `why`
-  if (P) {
-    RO.Trace = &*P;
-    RO.Map = &*Map;
-  }
   std::string Lowered;
   std::string *LoweredOut = EmitLowered.empty() ? nullptr : &Lowered;
-  auto RunnerOr = Program ? wsn::loadForReplay(std::move(*Program), Input, LO, RO, LoweredOut)
-                          : wsn::loadForReplay(Input, LO, RO, LoweredOut);
-  if (!RunnerOr)
-    badInput(toString(RunnerOr.takeError()));
-  std::unique_ptr<wsn::ReplayRunner> Runner = std::move(*RunnerOr);
+  if (!Runner) {
+    auto RunnerOr = Program
+                        ? wsn::loadForReplay(std::move(*Program), Input, LO, RO, LoweredOut)
+                        : wsn::loadForReplay(Input, LO, RO, LoweredOut);
+    if (!RunnerOr)
+      badInput(toString(RunnerOr.takeError()));
+    Runner = std::move(*RunnerOr);
+    if (Start && ProgramMap)
+      Start->store(*Runner, *ProgramMap);
+  }
+  if (P)
+    Runner->setTrace(&*P, &*Map);
   const wsn::ReplayLoweringResult &Info = Runner->info();
   if (!Json)
     for (const std::string &W : Info.Warnings)
@@ -371,6 +403,7 @@ int main(int argc, char **argv) {
     O["exit_code"] = RC;
     O["wall_seconds"] = Wall;
     O["jit_cached"] = Runner->usedCachedObject();
+    O["start_cached"] = Runner->fromStartCache();
     outs() << formatv("{0:2}", json::Value(std::move(O))) << "\n";
   } else {
     wsn::printReport(outs(), errs(), *Runner, P ? &*P : nullptr, Map ? &*Map : nullptr,
