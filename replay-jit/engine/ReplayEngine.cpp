@@ -11,6 +11,7 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
@@ -753,7 +754,7 @@ std::unique_ptr<MemoryBuffer> readCachedObject(StringRef Dir, StringRef Key) {
 
 Expected<std::unique_ptr<ReplayRunner>>
 ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts,
-                         bool CompileCache) {
+                         bool CompileCache, const std::string *ObjectDataLayout) {
   static bool Init = [] {
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
@@ -767,7 +768,18 @@ ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts
   R->Machine->StackLimit = Info.StackLimit;
 
   orc::LLJITBuilder JB;
-  if (CompileCache && !Opts.JitCacheDir.empty() && !Opts.DebuggerSupport) {
+  if (ObjectDataLayout) {
+    // Only a compiled object is added: no target machine is needed. The
+    // layout comes with the object, and without these the builder would
+    // detect the host's features and build a target machine to learn it.
+    JB.setJITTargetMachineBuilder(
+        orc::JITTargetMachineBuilder(Triple(sys::getProcessTriple())));
+    JB.setDataLayout(DataLayout(*ObjectDataLayout));
+    JB.setCompileFunctionCreator([](orc::JITTargetMachineBuilder JTMB)
+                                     -> Expected<std::unique_ptr<orc::IRCompileLayer::IRCompiler>> {
+      return std::make_unique<orc::ConcurrentIRCompiler>(std::move(JTMB));
+    });
+  } else if (CompileCache && !Opts.JitCacheDir.empty() && !Opts.DebuggerSupport) {
     R->Cache = std::make_unique<ReplayObjectCache>(Opts.JitCacheDir);
     ReplayObjectCache *C = R->Cache.get();
     JB.setCompileFunctionCreator([C](orc::JITTargetMachineBuilder JTMB)
@@ -867,7 +879,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
   // before its context (the parameters' destruction order is not that).
   orc::ThreadSafeModule TSM(std::move(Lowered), std::move(Ctx));
   Module *LoweredM = TSM.getModuleUnlocked();
-  auto ROrErr = makeRunner(Info, std::move(Opts), /*CompileCache=*/true);
+  auto ROrErr = makeRunner(Info, std::move(Opts), /*CompileCache=*/true, nullptr);
   if (!ROrErr)
     return ROrErr.takeError();
   std::unique_ptr<ReplayRunner> R = std::move(*ROrErr);
@@ -899,6 +911,7 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
        << sys::getHostCPUName();
     LoweredM->setModuleIdentifier("replay-" + blake3Hex(arrayRefFromStringRef(StringRef(BC.data(), BC.size()))));
     R->ObjectKey = LoweredM->getModuleIdentifier();
+    R->DataLayoutStr = J.getDataLayout().getStringRepresentation();
   }
   // loadForReplay lowers without verifying: a module whose compiled code the
   // cache has seen is byte for byte one that was verified.
@@ -914,10 +927,14 @@ ReplayRunner::create(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> L
 
 Expected<std::unique_ptr<ReplayRunner>>
 ReplayRunner::createFromObject(std::unique_ptr<MemoryBuffer> Object,
+                               const std::string &DataLayoutStr,
                                const ReplayLoweringResult &Info,
                                std::map<std::string, unsigned> FnArgs, unsigned EntryBits,
                                ReplayRunOptions Opts) {
-  auto ROrErr = makeRunner(Info, std::move(Opts), /*CompileCache=*/false);
+  if (Opts.DebuggerSupport)
+    return createStringError(inconvertibleErrorCode(),
+                             "a cached object is not started with debugger support");
+  auto ROrErr = makeRunner(Info, std::move(Opts), /*CompileCache=*/false, &DataLayoutStr);
   if (!ROrErr)
     return ROrErr.takeError();
   std::unique_ptr<ReplayRunner> R = std::move(*ROrErr);
@@ -930,6 +947,7 @@ ReplayRunner::createFromObject(std::unique_ptr<MemoryBuffer> Object,
   R->FnArgs = std::move(FnArgs);
   R->EntryBits = EntryBits;
   R->ObjectKey = Object->getBufferIdentifier().str();
+  R->DataLayoutStr = DataLayoutStr;
   if (Error E = R->J->addObjectFile(std::move(Object)))
     return std::move(E);
   if (Error E = R->lookupEntryPoints())

@@ -201,12 +201,14 @@ public:
   /// (ReplayStartCache.h). Opts.Entry must be in FnArgs without parameters.
   static llvm::Expected<std::unique_ptr<ReplayRunner>>
   createFromObject(std::unique_ptr<llvm::MemoryBuffer> Object,
-                   const ReplayLoweringResult &Info,
+                   const std::string &DataLayoutStr, const ReplayLoweringResult &Info,
                    std::map<std::string, unsigned> FnArgs, unsigned EntryBits,
                    ReplayRunOptions Opts);
   /// The object cache's key of the compiled code ("replay-<hash>"); empty
   /// without the cache.
   const std::string &objectKey() const { return ObjectKey; }
+  /// The host data layout the code was compiled for (with objectKey()).
+  const std::string &dataLayout() const { return DataLayoutStr; }
   /// Defined functions: name -> number of parameters.
   const std::map<std::string, unsigned> &functionArgs() const { return FnArgs; }
   unsigned entryBits() const { return EntryBits; }
@@ -245,9 +247,10 @@ private:
   /// The JIT with the engine's callbacks defined; CompileCache: compile
   /// through the object cache.
   static llvm::Expected<std::unique_ptr<ReplayRunner>>
-  makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts, bool CompileCache);
+  makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts, bool CompileCache,
+             const std::string *ObjectDataLayout);
   llvm::Error lookupEntryPoints();
-  std::string ObjectKey;
+  std::string ObjectKey, DataLayoutStr;
   bool FromStartCache = false;
   std::unique_ptr<ReplayObjectCache> Cache; // declared before J: outlives it
   std::unique_ptr<llvm::orc::LLJIT> J;

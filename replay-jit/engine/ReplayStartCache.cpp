@@ -25,7 +25,7 @@ namespace wsn {
 
 namespace {
 constexpr const char *Format = "wsn-replay-start";
-constexpr int64_t Version = 1;
+constexpr int64_t Version = 2;
 
 struct BuildIdSearch {
   std::string Hex;
@@ -195,6 +195,7 @@ ReplayStartCache::lookup(const ReplayRunOptions &RO) const {
   Out.ModuleHash = uint32_t(Rd.num(O, "module_hash"));
   Out.MapJSON = Rd.str(O, "map");
   std::string ObjKey = Rd.str(O, "object");
+  std::string DL = Rd.str(O, "data_layout");
   unsigned EntryBits = unsigned(Rd.num(O, "entry_bits"));
   std::map<std::string, unsigned> FnArgs;
   if (const json::Object *F = O ? O->getObject("functions") : nullptr)
@@ -256,14 +257,14 @@ ReplayStartCache::lookup(const ReplayRunOptions &RO) const {
         return std::nullopt;
       Info.Warnings.push_back(S->str());
     }
-  if (!Rd.OK || ObjKey.empty())
+  if (!Rd.OK || ObjKey.empty() || DL.empty())
     return std::nullopt;
 
   std::unique_ptr<MemoryBuffer> Obj = readCachedObject(RO.JitCacheDir, ObjKey);
   if (!Obj)
     return std::nullopt; // pruned or damaged: the full path compiles it again
-  auto R = ReplayRunner::createFromObject(std::move(Obj), Info, std::move(FnArgs), EntryBits,
-                                          RO);
+  auto R = ReplayRunner::createFromObject(std::move(Obj), DL, Info, std::move(FnArgs),
+                                          EntryBits, RO);
   if (!R) {
     consumeError(R.takeError());
     return std::nullopt;
@@ -273,7 +274,7 @@ ReplayStartCache::lookup(const ReplayRunOptions &RO) const {
 }
 
 void ReplayStartCache::store(const ReplayRunner &R, const TraceMap &ProgramMap) const {
-  if (R.objectKey().empty() || !readCachedObject(Dir, R.objectKey()))
+  if (R.objectKey().empty() || R.dataLayout().empty() || !readCachedObject(Dir, R.objectKey()))
     return; // nothing to start from
   // The record keeps the map as text: it must read back as the same map.
   std::string MapText = ProgramMap.toJSON();
@@ -321,6 +322,7 @@ void ReplayStartCache::store(const ReplayRunner &R, const TraceMap &ProgramMap) 
                    {"version", Version},
                    {"key", Key},
                    {"object", R.objectKey()},
+                   {"data_layout", R.dataLayout()},
                    {"module_hash", int64_t(ProgramMap.ModuleHash)},
                    {"entry_bits", int64_t(R.entryBits())},
                    {"functions", std::move(Fns)},
