@@ -25,7 +25,7 @@ namespace wsn {
 
 namespace {
 constexpr const char *Format = "wsn-replay-start";
-constexpr int64_t Version = 2;
+constexpr int64_t Version = 3;
 
 struct BuildIdSearch {
   std::string Hex;
@@ -181,7 +181,14 @@ ReplayStartCache::lookup(const ReplayRunOptions &RO) const {
   auto Buf = MemoryBuffer::getFile(path(), /*IsText=*/true);
   if (!Buf)
     return std::nullopt;
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  // The first line is the BLAKE3 hash of the rest: a record damaged into
+  // other valid JSON (a flipped digit of an address) is a miss, not a replay
+  // on a wrong layout.
+  auto [SumLine, Body] = (*Buf)->getBuffer().split('\n');
+  std::array<uint8_t, 32> Sum = BLAKE3::hash<32>(arrayRefFromStringRef(Body));
+  if (SumLine != toHex(Sum, /*LowerCase=*/true))
+    return std::nullopt;
+  Expected<json::Value> V = json::parse(Body);
   if (!V) {
     consumeError(V.takeError());
     return std::nullopt;
@@ -340,9 +347,12 @@ void ReplayStartCache::store(const ReplayRunner &R, const TraceMap &ProgramMap) 
   int FD;
   if (sys::fs::createUniqueFile(Final + ".tmp-%%%%%%", FD, Tmp))
     return;
+  std::string Body;
+  raw_string_ostream(Body) << json::Value(std::move(Rec)) << "\n";
+  std::array<uint8_t, 32> Sum = BLAKE3::hash<32>(arrayRefFromStringRef(Body));
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << json::Value(std::move(Rec)) << "\n";
+    OS << toHex(Sum, /*LowerCase=*/true) << "\n" << Body;
     if (OS.has_error()) {
       OS.clear_error();
       sys::fs::remove(Tmp);
