@@ -490,6 +490,15 @@ def late_stop(args, tool, fw, work, k, native):
     print("%-26s %10.3f s" % ("wsn-sim from reset", t_sim))
     print("%-26s %10.3f s" % ("native from reset", t_nat))
     print("%-26s %10.3f s" % ("wsn-replay (whole process)", t_rep))
+    if not args.no_callgrind:
+        # Exact counts, robust against a loaded machine: whole processes, as the wall times.
+        callgrind(replay, os.path.join(work, "cg.late.prime"))  # valgrind's CPU: its own key
+        i_rep = callgrind(replay, os.path.join(work, "cg.late.replay.%d" % k))
+        i_nat = callgrind([native], os.path.join(work, "cg.late.native.%d" % k), env=nenv)
+        print("instructions (whole process): native %s, replay %s: replay / native %s" %
+              ("-" if i_nat is None else "{:,}".format(i_nat),
+               "-" if i_rep is None else "{:,}".format(i_rep),
+               "-" if not i_rep or not i_nat else "%.2fx" % (float(i_rep) / i_nat)))
     print("wsn-sim / replay (wall, late stop): %s   [target >= 50x]: %s" %
           ("-" if r is None else "%.1fx" % r, "met" if r and r >= 50 and ok else "MISSED"))
     print("replay / native  (wall, late stop): %s   [target <= 2x]: %s" %
