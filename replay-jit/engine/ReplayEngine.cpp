@@ -650,6 +650,30 @@ static void cb_store(uint32_t Addr, uint32_t Size, const char *Loc) {
 // is recompiled, never linked.
 //===----------------------------------------------------------------------===//
 
+bool writeCacheFile(StringRef Path, ArrayRef<StringRef> Parts) {
+  // Written beside it and renamed over it: a reader sees the old file or the
+  // whole new one, never a part (other replays may run at the same time).
+  SmallString<256> Tmp;
+  int FD;
+  if (sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp))
+    return false;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    for (StringRef P : Parts)
+      OS << P;
+    if (OS.has_error()) {
+      OS.clear_error();
+      sys::fs::remove(Tmp);
+      return false;
+    }
+  }
+  if (sys::fs::rename(Tmp, Path)) {
+    sys::fs::remove(Tmp);
+    return false;
+  }
+  return true;
+}
+
 namespace {
 std::string blake3Hex(ArrayRef<uint8_t> Data) {
   std::array<uint8_t, 32> H = BLAKE3::hash<32>(Data);
@@ -668,26 +692,11 @@ public:
   void notifyObjectCompiled(const Module *M, MemoryBufferRef Obj) override {
     if (!isKey(M) || sys::fs::create_directories(Dir))
       return; // no cache directory: just not cached
-    std::string Final = path(M);
-    SmallString<256> Tmp;
-    int FD;
-    if (sys::fs::createUniqueFile(Final + ".tmp-%%%%%%", FD, Tmp))
+    std::array<uint8_t, 32> H = BLAKE3::hash<32>(arrayRefFromStringRef(Obj.getBuffer()));
+    if (!writeCacheFile(path(M),
+                        {Obj.getBuffer(),
+                         StringRef(reinterpret_cast<const char *>(H.data()), H.size())}))
       return;
-    {
-      raw_fd_ostream OS(FD, /*shouldClose=*/true);
-      ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Obj.getBufferStart()),
-                              Obj.getBufferSize());
-      OS << Obj.getBuffer();
-      std::array<uint8_t, 32> H = BLAKE3::hash<32>(Bytes);
-      OS.write(reinterpret_cast<const char *>(H.data()), H.size());
-      if (OS.has_error()) {
-        OS.clear_error();
-        sys::fs::remove(Tmp);
-        return;
-      }
-    }
-    if (sys::fs::rename(Tmp, Final))
-      sys::fs::remove(Tmp);
     // Bounded: entries unused for two weeks go, and the oldest beyond 256 MiB
     // or 10% of the free space (scanned at most every 20 minutes; LLVM's
     // pruner only touches llvmcache-* files).

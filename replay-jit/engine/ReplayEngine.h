@@ -181,6 +181,9 @@ struct ReplayMachine {
 std::string defaultJitCacheDir();
 
 class ReplayObjectCache;
+/// Writes the concatenated Parts to Path through a temporary file and a
+/// rename; false (and nothing written) on any failure.
+bool writeCacheFile(llvm::StringRef Path, llvm::ArrayRef<llvm::StringRef> Parts);
 /// The intact compiled object stored under Key in the object cache Dir, or null.
 std::unique_ptr<llvm::MemoryBuffer> readCachedObject(llvm::StringRef Dir, llvm::StringRef Key);
 

@@ -638,21 +638,18 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
     case RecordKind::Irq:
     case RecordKind::IrqExit:
     case RecordKind::Input:
-      if (IrqNext)
-        continue;
-      F.Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
-      F.Val = R.Kind == RecordKind::IrqExit ? 0 : R.Fields[1];
-      break;
-    // For the callbacks' fast paths (ReplayLog::peekFast): the JIT'd code
-    // never asks for these kinds.
+    // The callbacks' fast paths (ReplayLog::peekFast) ask for these; the
+    // JIT'd code never does.
     case RecordKind::SkipEnd:
     case RecordKind::Effect:
     case RecordKind::Check:
       if (IrqNext)
         continue;
       F.Key = replayabi::fastKey(uint8_t(R.Kind), R.id());
-      if (R.Kind == RecordKind::Check)
-        F.Val = R.Fields[1]; // the checksum
+      // IRQ: its count; INPUT: the value; CHECK: the checksum.
+      if (R.Kind == RecordKind::Irq || R.Kind == RecordKind::Input ||
+          R.Kind == RecordKind::Check)
+        F.Val = R.Fields[1];
       break;
     case RecordKind::SkipBegin:
       // The cursor moves to the span's SKIP_END, which is no interrupt.

@@ -342,25 +342,10 @@ void ReplayStartCache::store(const ReplayRunner &R, const TraceMap &ProgramMap) 
                    {"map", MapText}};
   if (sys::fs::create_directories(Dir))
     return;
-  std::string Final = path();
-  SmallString<256> Tmp;
-  int FD;
-  if (sys::fs::createUniqueFile(Final + ".tmp-%%%%%%", FD, Tmp))
-    return;
   std::string Body;
   raw_string_ostream(Body) << json::Value(std::move(Rec)) << "\n";
-  std::array<uint8_t, 32> Sum = BLAKE3::hash<32>(arrayRefFromStringRef(Body));
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << toHex(Sum, /*LowerCase=*/true) << "\n" << Body;
-    if (OS.has_error()) {
-      OS.clear_error();
-      sys::fs::remove(Tmp);
-      return;
-    }
-  }
-  if (sys::fs::rename(Tmp, Final))
-    sys::fs::remove(Tmp);
+  std::string Sum = toHex(BLAKE3::hash<32>(arrayRefFromStringRef(Body)), /*LowerCase=*/true);
+  writeCacheFile(path(), {Sum, "\n", Body});
 }
 
 } // namespace wsn
