@@ -37,6 +37,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
@@ -170,6 +171,7 @@ private:
   /// helper inlined into its callers once every function is lowered.
   Function *fastHelper(StringRef Op);
   Function *regionDue();
+  Function *ioPointerCheck();
   /// Address of the cursor field at byte Off (the cursor is declared on first use).
   Value *cursorField(IRBuilder<> &B, unsigned Off);
   Value *cursorLoad(IRBuilder<> &B, unsigned Off) {
@@ -717,6 +719,35 @@ Function *Lowerer::regionDue() {
   return F;
 }
 
+Function *Lowerer::ioPointerCheck() {
+  const char *Name = "__wsn_inline_io_pointer_check";
+  if (Function *F = NM->getFunction(Name))
+    return F;
+  // (addr, size, loc): [addr, addr+size) overlaps [IOBegin, IOEnd) ->
+  // the engine decides (latch registers and SREG read back what replay wrote).
+  Function *F = Function::Create(FunctionType::get(VoidTy, {I32, I32, HostPtr}, false),
+                                 GlobalValue::InternalLinkage, Name, NM.get());
+  F->addFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  FastHelpers.push_back(F);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
+  BasicBlock *Check = BasicBlock::Create(Ctx, "io", F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
+  IRBuilder<> B(Entry);
+  Value *A = F->getArg(0);
+  Value *In = B.CreateAnd(
+      B.CreateICmpULT(A, ConstantInt::get(I32, T.IOEnd)),
+      B.CreateICmpUGT(B.CreateAdd(A, F->getArg(1)), ConstantInt::get(I32, T.IOBegin)));
+  B.CreateCondBr(In, Check, Done,
+                 MDBuilder(Ctx).createBranchWeights(1, 1 << 20));
+  IRBuilder<> CB(Check);
+  CB.CreateCall(callback("io_pointer_read", VoidTy, {I32, I32, HostPtr}),
+                {A, F->getArg(1), F->getArg(2)});
+  CB.CreateBr(Done);
+  IRBuilder<>(Done).CreateRetVoid();
+  return F;
+}
+
 void Lowerer::inlineFastHelpers() {
   for (Function *F : FastHelpers) {
     SmallVector<CallBase *, 16> Calls;
@@ -1048,6 +1079,19 @@ void Lowerer::lowerFunction(Function &F) {
 void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
   auto *CA = dyn_cast<ConstantInt>(Addr);
   bool IO = CA && T.isIOAddress(CA->getZExtValue());
+  if (!CA && !LI.isVolatile()) {
+    // A plain read through a computed pointer is no input (the
+    // instrumentation cannot tell it reads a register; spec/instrumentation.md
+    // section 6). Should it reach a register at run time, its value is not in
+    // the trace: the replay stops there with an error rather than read a
+    // stale cell (spec/replay.md section 5).
+    if (!Opts.AllowUntracedIO && T.IOEnd > T.IOBegin)
+      B.CreateCall(ioPointerCheck(),
+                   {B.CreateZExtOrTrunc(Addr, I32),
+                    ConstantInt::get(I32, TDL.getTypeStoreSize(LI.getType())),
+                    locString(&LI)});
+    return;
+  }
   if (!LI.isVolatile() && !IO)
     return;
   // A read fed to wsn.input gets its value from the trace (LOG 5).

@@ -417,6 +417,20 @@ static void cb_untraced_io(const char *Loc, uint32_t Addr) {
               ", in a function without trace ops: its value is not in the trace "
               "(the function should run only inside skipped calls)");
 }
+/// A read through a computed pointer reached the I/O range (the lowering's
+/// inline test): latch registers and SREG hold what replay wrote; any other
+/// register's value is not in the trace.
+static void cb_io_pointer_read(uint32_t Addr, uint32_t Size, const char *Loc) {
+  const MoteTarget *T = Current->Target;
+  if (!T)
+    return;
+  for (uint32_t A = Addr; A < Addr + Size; ++A)
+    if (T->isIOAddress(A) && !T->isLatch(A) && A != T->SREGAddr)
+      replayError("replay read I/O register 0x" + utohexstr(A) + " through a pointer at " +
+                  Loc + ": a plain (non-volatile) read of a register is not recorded, so its "
+                  "value is not in the trace (declare the register volatile, as avr-libc and "
+                  "nesC do, to make the read a recorded input)");
+}
 static void cb_irq_unconsumed(uint32_t Irq) {
   // The inline dispatch (spec/replay-log.md section 2.7) ran the handler.
   ReplayMachine &RM = *Current;
@@ -775,6 +789,7 @@ ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts
   R->Opts = Opts;
   R->Machine = std::make_unique<ReplayMachine>();
   R->Machine->StackLimit = Info.StackLimit;
+  R->Machine->Target = &R->Info.Target;
 
   orc::LLJITBuilder JB;
   if (ObjectDataLayout) {
@@ -822,6 +837,7 @@ ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts
   CB("resume", (const void *)&cb_resume);
   CB("irq_unconsumed", (const void *)&cb_irq_unconsumed);
   CB("untraced_io", (const void *)&cb_untraced_io);
+  CB("io_pointer_read", (const void *)&cb_io_pointer_read);
   CB("func_entry", (const void *)&cb_func_entry);
   CB("func_exit", (const void *)&cb_func_exit);
   CB("irq_entry", (const void *)&cb_irq_entry);

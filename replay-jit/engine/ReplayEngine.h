@@ -138,6 +138,7 @@ struct StoreWatch {
 /// The state shared with the JIT'd code through the callbacks.
 struct ReplayMachine {
   uint8_t *Mem = nullptr; ///< ReplayMemBytes: the mote data space (@__wsn_mem)
+  const MoteTarget *Target = nullptr; ///< the runner's ReplayLoweringResult::Target
   uint32_t StackLimit = 0;  ///< the replay stack may not go below this
   std::unique_ptr<ReplayLog> Log; ///< trace replay only
   const TraceMap *Map = nullptr;
