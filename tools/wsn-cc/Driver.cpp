@@ -16,6 +16,7 @@
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -904,6 +905,29 @@ Error Pipeline::run() {
   llvm::append_range(Cmd, std::vector<std::string>{"-o", Image});
   if (Error E = exec("link", Cmd))
     return E;
+
+  // 7. The replay IR's BLAKE3 hash, in a section the mote never loads (not SHF_ALLOC):
+  // wsn-replay checks that the IR it is given is the one built with this image
+  // (spec/replay.md section 6).
+  if (!O.NoTrace) {
+    std::string Replay = O.Out + ".replay.bc";
+    auto Buf = MemoryBuffer::getFile(Replay, /*IsText=*/false,
+                                     /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return makeError(Replay + ": " + Buf.getError().message());
+    std::array<uint8_t, 32> H = BLAKE3::hash<32>(arrayRefFromStringRef((*Buf)->getBuffer()));
+    std::string HashFile = tmp("replay-ir.blake3");
+    {
+      std::error_code EC;
+      raw_fd_ostream OS(HashFile, EC);
+      if (EC)
+        return makeError(HashFile + ": " + EC.message());
+      OS.write(reinterpret_cast<const char *>(H.data()), H.size());
+    }
+    if (Error E = exec("replay IR hash", {tool("llvm-objcopy"), "--add-section",
+                                          ".wsn.replay_ir=" + HashFile, Image}))
+      return E;
+  }
 
   if (O.Target != TargetKind::Host)
     return checkFits(Image);

@@ -28,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -151,6 +152,30 @@ std::optional<uint32_t> elfModuleHash(StringRef Path) {
       return std::nullopt;
     const uint8_t *B = reinterpret_cast<const uint8_t *>(Data->data()) + Off;
     return uint32_t(B[0]) | uint32_t(B[1]) << 8 | uint32_t(B[2]) << 16 | uint32_t(B[3]) << 24;
+  }
+  return std::nullopt;
+}
+
+/// The BLAKE3 hash of the replay IR that wsn-cc built with the image (its
+/// `.wsn.replay_ir` section), or nullopt for an image without one.
+std::optional<std::string> elfReplayIRHash(StringRef Path) {
+  auto Bin = object::ObjectFile::createObjectFile(Path);
+  if (!Bin)
+    badInput(Path + ": " + toString(Bin.takeError()));
+  for (const object::SectionRef &Sec : Bin->getBinary()->sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (*Name != ".wsn.replay_ir")
+      continue;
+    Expected<StringRef> Data = Sec.getContents();
+    if (!Data) {
+      consumeError(Data.takeError());
+      return std::string();
+    }
+    return Data->str();
   }
   return std::nullopt;
 }
@@ -280,6 +305,19 @@ int main(int argc, char **argv) {
       badInput(Elf + ": firmware image of module 0x" + utohexstr(*H) + ", but " + Input +
                " is module 0x" + utohexstr(Map->ModuleHash) +
                ": the image was not built from this program");
+    // The module hash covers the instrumented program's shape; the image also
+    // names the exact replay IR built with it (older images have no section).
+    if (std::optional<std::string> Want = elfReplayIRHash(Elf)) {
+      auto IR = MemoryBuffer::getFile(Input, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+      if (!IR)
+        badInput(Input + ": " + IR.getError().message());
+      std::array<uint8_t, 32> Got = BLAKE3::hash<32>(arrayRefFromStringRef((*IR)->getBuffer()));
+      if (*Want != StringRef(reinterpret_cast<const char *>(Got.data()), Got.size()))
+        badInput(Input + ": not the replay IR that wsn-cc built with " + Elf +
+                 " (its BLAKE3 hash differs from the image's .wsn.replay_ir section): a "
+                 "damaged file, or the replay IR of another build");
+    }
   }
 
   std::optional<wsn::PreprocessedTrace> P;
