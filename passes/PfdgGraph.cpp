@@ -650,7 +650,7 @@ struct PfdgGraph::ChainFinder {
     unsigned BadStamp[2] = {0, 0};
     uint64_t BadVersion[2] = {~0ull, ~0ull};
   };
-  static constexpr unsigned NumTrees = 32;
+  static constexpr unsigned NumTrees = 16;
   Tree Trees[NumTrees];
   uint64_t Clock = 0;
   unsigned Serials = 0;
