@@ -937,30 +937,39 @@ struct PfdgGraph::ChainFinder {
     Tree &T = *Victim;
     ++St.TreesBuilt;
     T.Serial = ++Serials;
+    // Breadth-first over the callers, through raw pointers (the hot loop of
+    // every tree build); Order is the queue.
+    Tree::Hop *H = T.H.data();
+    uint64_t *In = T.InSet.data();
+    unsigned *NextCall = T.NextCall.data();
+    const unsigned *Start = CallerStart.data();
+    const NodeId *Callers = CallerList.data();
     for (NodeId V : T.Order) {
-      T.H[V].Next = -1;
-      T.InSet[V >> 6] = 0;
+      H[V].Next = -1;
+      In[V >> 6] = 0;
     }
     T.Order.clear();
     T.Target = Target;
     T.LastUse = Clock;
-    T.HasRecursive = false;
-    T.H[Target] = {(int)Target, 0};
-    T.InSet[Target >> 6] |= uint64_t(1) << (Target & 63);
+    H[Target] = {(int)Target, 0};
+    In[Target >> 6] |= uint64_t(1) << (Target & 63);
     T.Order.push_back(Target);
-    for (size_t I = 0; I < T.Order.size(); ++I) {
-      NodeId V = T.Order[I];
-      T.HasRecursive |= recursive(V);
-      for (unsigned I = CallerStart[V], E = CallerStart[V + 1]; I < E; ++I) {
-        NodeId U = CallerList[I];
-        if (T.H[U].Next == -1) {
-          T.H[U] = {(int)V, T.H[V].Dist + 1};
-          T.NextCall[U] = I;
-          T.InSet[U >> 6] |= uint64_t(1) << (U & 63);
+    bool HasRecursive = false;
+    for (size_t K = 0; K < T.Order.size(); ++K) {
+      NodeId V = T.Order[K];
+      HasRecursive |= RecursiveFlag[V];
+      const unsigned NextDist = H[V].Dist + 1;
+      for (unsigned I = Start[V], E = Start[V + 1]; I < E; ++I) {
+        NodeId U = Callers[I];
+        if (H[U].Next == -1) {
+          H[U] = {(int)V, NextDist};
+          NextCall[U] = I;
+          In[U >> 6] |= uint64_t(1) << (U & 63);
           T.Order.push_back(U);
         }
       }
     }
+    T.HasRecursive = HasRecursive;
     T.TopoReady = T.DomsReady = false;
     T.BadVersion[0] = T.BadVersion[1] = ~0ull;
     return T;
