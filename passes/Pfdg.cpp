@@ -2,6 +2,7 @@
 #include "Pfdg.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
@@ -396,11 +397,13 @@ static std::string dotEscape(StringRef S) {
 
 void PfdgResult::writeDot(raw_ostream &OS) const {
   OS << "digraph pfdg {\n  node [shape=box, fontname=\"monospace\"];\n";
+  // The record of each node's function, by name (one look-up per node; the
+  // last record of a name wins, as names are unique that is the only one).
+  StringMap<const FunctionInfo *> ByName;
+  for (const FunctionInfo &X : Functions)
+    ByName[X.F->getName()] = &X;
   for (unsigned N = 0; N < Graph.size(); ++N) {
-    const FunctionInfo *FI = nullptr;
-    for (const FunctionInfo &X : Functions)
-      if (X.F->getName() == Graph.name(N))
-        FI = &X;
+    const FunctionInfo *FI = ByName.lookup(Graph.name(N));
     OS << "  n" << N << " [label=\"" << dotEscape(Graph.name(N)) << "\\nL"
        << levelText(Graph.level(N)) << "\"";
     if (FI && FI->Selected)

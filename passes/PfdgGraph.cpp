@@ -607,8 +607,18 @@ struct PfdgGraph::ChainFinder {
     NodeId Target = ~0u;
     uint64_t LastUse = 0;
     bool HasRecursive = false;
-    std::vector<int> Next;
-    std::vector<unsigned> Dist; // chain length to the target (ancestors only)
+    // Per node: the next hop towards the target (-1: not an ancestor) and
+    // the chain length to the target (ancestors only), side by side, as the
+    // chain walks read both.
+    struct Hop {
+      int Next;
+      unsigned Dist;
+    };
+    std::vector<Hop> H;
+    // The ancestors (and the target) as a bit set: the membership tests of
+    // the closest-common-ancestor pass read it for two trees at once.
+    std::vector<uint64_t> InSet;
+    bool in(NodeId V) const { return (InSet[V >> 6] >> (V & 63)) & 1; }
     // The call edge V -> Next[V] by its position in CallerList (CallBits).
     std::vector<unsigned> NextCall;
     std::vector<NodeId> Order;
@@ -640,7 +650,7 @@ struct PfdgGraph::ChainFinder {
     unsigned BadStamp[2] = {0, 0};
     uint64_t BadVersion[2] = {~0ull, ~0ull};
   };
-  static constexpr unsigned NumTrees = 32;
+  static constexpr unsigned NumTrees = 16;
   Tree Trees[NumTrees];
   uint64_t Clock = 0;
   unsigned Serials = 0;
@@ -665,6 +675,9 @@ struct PfdgGraph::ChainFinder {
   // (the root last), the entry and recursion flags (the root has neither).
   std::vector<unsigned> CallerStart;
   std::vector<NodeId> CallerList;
+  // Callees in compressed rows too (the root's are the entries).
+  std::vector<unsigned> CalleeStart;
+  std::vector<NodeId> CalleeList;
   std::vector<uint8_t> EntryFlag, RecursiveFlag;
 
   // What the result already holds, for the redundancy test (redundant()).
@@ -696,8 +709,8 @@ struct PfdgGraph::ChainFinder {
         LocalOf(N + 1, 0), SeenStamp(N + 1, 0), Mark(N + 1, 0),
         Pd(N + 2, 0), PdDepth(N + 2, 0) {
     for (Tree &T : Trees) {
-      T.Next.assign(N + 1, -1);
-      T.Dist.assign(N + 1, 0);
+      T.H.assign(N + 1, {-1, 0});
+      T.InSet.assign((N + 1 + 63) / 64, 0);
       T.NextCall.assign(N + 1, 0);
       T.Emitted[0].assign(N + 1, 0);
       T.Emitted[1].assign(N + 1, 0);
@@ -726,6 +739,12 @@ struct PfdgGraph::ChainFinder {
         EntryIdx[V] = EntryList.size();
         EntryList.push_back(V);
       }
+    CalleeStart.assign(N + 2, 0);
+    for (NodeId V = 0; V <= N; ++V) {
+      ArrayRef<NodeId> Cs = calleesOf(V);
+      CalleeList.insert(CalleeList.end(), Cs.begin(), Cs.end());
+      CalleeStart[V + 1] = CalleeList.size();
+    }
     SibStart.assign(N + 2, 0);
     for (NodeId V = 0; V <= N; ++V) {
       size_t Deg = calleesOf(V).size();
@@ -852,7 +871,7 @@ struct PfdgGraph::ChainFinder {
     SmallVector<NodeId, 8> S0, S1;
     for (unsigned I = 0; I < Cs.size(); ++I) {
       NodeId C = Cs[I];
-      if (T1.Next[C] != -1) {
+      if (T1.H[C].Next != -1) {
         if (T1.Bad[0][C] == Stamp0)
           return false;
         if (Wide)
@@ -860,7 +879,7 @@ struct PfdgGraph::ChainFinder {
         else
           M0 |= uint64_t(1) << I;
       }
-      if (T2.Next[C] != -1) {
+      if (T2.H[C].Next != -1) {
         if (T2.Bad[1][C] == Stamp1)
           return false;
         if (Wide)
@@ -918,28 +937,39 @@ struct PfdgGraph::ChainFinder {
     Tree &T = *Victim;
     ++St.TreesBuilt;
     T.Serial = ++Serials;
-    for (NodeId V : T.Order)
-      T.Next[V] = -1;
+    // Breadth-first over the callers, through raw pointers (the hot loop of
+    // every tree build); Order is the queue.
+    Tree::Hop *H = T.H.data();
+    uint64_t *In = T.InSet.data();
+    unsigned *NextCall = T.NextCall.data();
+    const unsigned *Start = CallerStart.data();
+    const NodeId *Callers = CallerList.data();
+    for (NodeId V : T.Order) {
+      H[V].Next = -1;
+      In[V >> 6] = 0;
+    }
     T.Order.clear();
     T.Target = Target;
     T.LastUse = Clock;
-    T.HasRecursive = false;
-    T.Next[Target] = Target;
-    T.Dist[Target] = 0;
+    H[Target] = {(int)Target, 0};
+    In[Target >> 6] |= uint64_t(1) << (Target & 63);
     T.Order.push_back(Target);
-    for (size_t I = 0; I < T.Order.size(); ++I) {
-      NodeId V = T.Order[I];
-      T.HasRecursive |= recursive(V);
-      for (unsigned I = CallerStart[V], E = CallerStart[V + 1]; I < E; ++I) {
-        NodeId U = CallerList[I];
-        if (T.Next[U] == -1) {
-          T.Next[U] = V;
-          T.NextCall[U] = I;
-          T.Dist[U] = T.Dist[V] + 1;
+    bool HasRecursive = false;
+    for (size_t K = 0; K < T.Order.size(); ++K) {
+      NodeId V = T.Order[K];
+      HasRecursive |= RecursiveFlag[V];
+      const unsigned NextDist = H[V].Dist + 1;
+      for (unsigned I = Start[V], E = Start[V + 1]; I < E; ++I) {
+        NodeId U = Callers[I];
+        if (H[U].Next == -1) {
+          H[U] = {(int)V, NextDist};
+          NextCall[U] = I;
+          In[U >> 6] |= uint64_t(1) << (U & 63);
           T.Order.push_back(U);
         }
       }
     }
+    T.HasRecursive = HasRecursive;
     T.TopoReady = T.DomsReady = false;
     T.BadVersion[0] = T.BadVersion[1] = ~0ull;
     return T;
@@ -1015,7 +1045,7 @@ struct PfdgGraph::ChainFinder {
   // is read off them.
   const Tree *Cur[2] = {nullptr, nullptr};
   bool inUnion(NodeId V) const {
-    return Cur[0]->Next[V] != -1 || Cur[1]->Next[V] != -1;
+    return Cur[0]->H[V].Next != -1 || Cur[1]->H[V].Next != -1;
   }
 
   // Reproduces the order in which addDependenceChains numbers the ancestors
@@ -1104,8 +1134,8 @@ struct PfdgGraph::ChainFinder {
     auto dist = [&](NodeId V) {
       unsigned D = ~0u;
       for (int K = 0; K < 2; ++K)
-        if (Tr[K]->Next[V] != -1)
-          D = std::min(D, Tr[K]->Dist[V]);
+        if (Tr[K]->H[V].Next != -1)
+          D = std::min(D, Tr[K]->H[V].Dist);
       return D;
     };
     auto onPath1 = [&](NodeId V) { return PathStamp[V] == PathEpoch; };
@@ -1242,6 +1272,48 @@ struct PfdgGraph::ChainFinder {
   };
   std::vector<DeferredCca> Deferred;
 
+  // Are the tree chains Gc, C0 ..T1.. F1 and Gc, C1 ..T2.. F2 disjoint but
+  // for Gc? (Ck == Gc means the tree chain from Gc itself.) Only common
+  // ancestors can be on both chains, and once a chain leaves them it does
+  // not come back (a node that does not reach the other end has no
+  // descendant that does). The chain towards F2 is a path of T2, so its
+  // distance to F2 drops by one at each step: once it is below the smallest
+  // such distance of a node of the first chain, no such node can follow;
+  // when the first chain has no common ancestor but Gc, the second one is
+  // not walked at all.
+  bool disjointTreeChains(const Tree &T1, const Tree &T2, NodeId Gc,
+                          NodeId C0, NodeId C1) {
+    if (++MarkEpoch == 0) {
+      std::fill(Mark.begin(), Mark.end(), 0);
+      MarkEpoch = 1;
+    }
+    const Tree::Hop *H1 = T1.H.data(), *H2 = T2.H.data();
+    unsigned *Mk = Mark.data();
+    const unsigned Ep = MarkEpoch;
+    unsigned MinDist = ~0u;
+    for (NodeId V = C0; H2[V].Next != -1;) {
+      if (V != Gc) {
+        Mk[V] = Ep;
+        MinDist = std::min(MinDist, H2[V].Dist);
+      }
+      NodeId W = H1[V].Next;
+      if (W == V)
+        break;
+      V = W;
+    }
+    if (MinDist == ~0u)
+      return true;
+    for (NodeId V = C1; H1[V].Next != -1 && H2[V].Dist >= MinDist;) {
+      if (V != Gc && Mk[V] == Ep)
+        return false;
+      NodeId W = H2[V].Next;
+      if (W == V)
+        break;
+      V = W;
+    }
+    return true;
+  }
+
   bool run(NodeId F1, NodeId F2, std::vector<Edge> &Out,
            ArrayRef<NodeId> Only = {}) {
     // Both trees must stay valid together: pin them by distinct slots.
@@ -1291,14 +1363,20 @@ struct PfdgGraph::ChainFinder {
         return A;
       };
       PdDepth[Sink] = 0;
+      const uint64_t *B1 = T1.InSet.data(), *B2 = T2.InSet.data();
+      auto bit = [](const uint64_t *B, NodeId V) {
+        return (B[V >> 6] >> (V & 63)) & 1;
+      };
       for (NodeId V : Small.Topo) {
-        if (Other.Next[V] == -1)
+        if (!Other.in(V))
           continue;
         NodeId M = Sink;
         if (V != F1 && V != F2) {
           M = ~0u;
-          for (NodeId C : calleesOf(V)) {
-            bool In1 = T1.Next[C] != -1, In2 = T2.Next[C] != -1;
+          for (unsigned I = CalleeStart[V], E = CalleeStart[V + 1]; I < E;
+               ++I) {
+            NodeId C = CalleeList[I];
+            bool In1 = bit(B1, C), In2 = bit(B2, C);
             if (!In1 && !In2)
               continue;
             if (In1 != In2) {
@@ -1322,7 +1400,7 @@ struct PfdgGraph::ChainFinder {
       return true;
     }
 
-    auto next = [&](int Kk, NodeId V) { return Tr[Kk]->Next[V]; };
+    auto next = [&](int Kk, NodeId V) { return Tr[Kk]->H[V].Next; };
     // Callees of V inside the union (the reference's forward successors
     // without the sink); the root's are the entries in the reference's order.
     auto forwardSuccs = [&](NodeId V, SmallVectorImpl<NodeId> &Succ) {
@@ -1355,7 +1433,7 @@ struct PfdgGraph::ChainFinder {
         Touched.clear();
       };
       {
-        unsigned Limit = UseAvoid ? ~0u : ToTree.Dist[From];
+        unsigned Limit = UseAvoid ? ~0u : ToTree.H[From].Dist;
         // With Avoid: a node one of whose dominators towards To is avoided
         // cannot reach To; if From is one, there is no path, otherwise such
         // nodes are left out like the other nodes that cannot reach To
@@ -1377,10 +1455,10 @@ struct PfdgGraph::ChainFinder {
             break;
           forwardSuccs(U, Succ);
           for (NodeId W : Succ) {
-            if (Par[W] != -1 || ToTree.Next[W] == -1 ||
+            if (Par[W] != -1 || ToTree.H[W].Next == -1 ||
                 (UseAvoid && (Avoid[W] || Avoid[ToTree.IDom[W]])))
               continue;
-            if (Level[U] + 1 + ToTree.Dist[W] > Limit)
+            if (Level[U] + 1 + ToTree.H[W].Dist > Limit)
               continue;
             Par[W] = U;
             Level[W] = Level[U] + 1;
@@ -1426,25 +1504,8 @@ struct PfdgGraph::ChainFinder {
       // Are the chains Gc, C0 ..tree 0.. F1 and Gc, C1 ..tree 1.. F2 disjoint
       // but for Gc? (Ck == Gc means the tree chain from Gc itself.)
       auto tryPair = [&](NodeId C0, NodeId C1) {
-        if (++MarkEpoch == 0) {
-          std::fill(Mark.begin(), Mark.end(), 0);
-          MarkEpoch = 1;
-        }
-        // Only common ancestors can be on both chains, and once a chain
-        // leaves them it does not come back (a node that does not reach
-        // the other end has no descendant that does).
-        for (NodeId V = C0; T2.Next[V] != -1; V = next(0, V)) {
-          if (V != Gc)
-            Mark[V] = MarkEpoch;
-          if ((int)V == next(0, V))
-            break;
-        }
-        for (NodeId V = C1; T1.Next[V] != -1; V = next(1, V)) {
-          if (V != Gc && Mark[V] == MarkEpoch)
-            return false;
-          if ((int)V == next(1, V))
-            break;
-        }
+        if (!disjointTreeChains(T1, T2, Gc, C0, C1))
+          return false;
         Pick[0] = C0;
         Pick[1] = C1;
         return true;

@@ -426,36 +426,86 @@ const GlobalSet &ModuleModel::directModRef(const Function *F) {
   return DirectMR[F];
 }
 
+// The transitive mod (ref) sets of the call graph's strongly connected
+// components, as bit sets over the global ids (globals have the first object
+// ids): a component's set is the union of its members' own accesses and the
+// sets of the components they call. tarjanSccs numbers a component's callees
+// first, so one pass in increasing order over the components reachable from
+// the one asked about computes them all; each is computed once per kind and
+// kept. Unions of bit sets cost a few words per call edge, where unions of
+// hash sets cost the size of every callee's set (superlinear on deep call
+// graphs). Only the sets handed out are converted to GlobalSet.
 const GlobalSet &ModuleModel::transitive(unsigned Scc, bool Mod) {
   auto &Memo = Mod ? SccMod : SccRef;
   auto It = Memo.find(Scc);
   if (It != Memo.end())
     return It->second;
-  GlobalSet S;
-  for (unsigned FI : SccMembersList[Scc]) {
-    Function *F = Defined[FI];
-    for (const Instruction &I : instructions(*F)) {
-      if (!I.mayReadOrWriteMemory())
-        continue;
-      ObjSet O;
-      if (Mod)
-        writes(I, O);
-      else {
-        reads(I, O);
-        writes(I, O);
-      }
-      toGlobals(O, S);
-    }
-    for (unsigned Succ : FnSuccs[FI]) {
-      if (FnScc[Succ] == Scc)
-        continue;
-      const GlobalSet &Sub = transitive(FnScc[Succ], Mod);
-      S.Unknown |= Sub.Unknown;
-      S.Ids.insert(Sub.Ids.begin(), Sub.Ids.end());
-    }
+  SccBits &B = Mod ? ModBits : RefBits;
+  const unsigned NumSccs = SccMembersList.size();
+  if (B.Done.empty()) {
+    B.Done.assign(NumSccs, false);
+    B.Unknown.assign(NumSccs, false);
+    B.Sets.resize(NumSccs);
+    NumGlobalIds = 0;
+    while (NumGlobalIds < Objects.size() &&
+           isa<GlobalVariable>(Objects[NumGlobalIds]))
+      ++NumGlobalIds;
   }
-  auto &Memo2 = Mod ? SccMod : SccRef;
-  return Memo2[Scc] = std::move(S);
+  // The components reachable from Scc that are not computed yet.
+  SmallVector<unsigned, 16> Work{Scc}, Need;
+  if (!B.Done[Scc]) {
+    B.Done[Scc] = true; // reserved; filled below in callee-first order
+    Need.push_back(Scc);
+  }
+  while (!Work.empty()) {
+    unsigned C = Work.pop_back_val();
+    for (unsigned FI : SccMembersList[C])
+      for (unsigned Succ : FnSuccs[FI]) {
+        unsigned D = FnScc[Succ];
+        if (!B.Done[D]) {
+          B.Done[D] = true;
+          Need.push_back(D);
+          Work.push_back(D);
+        }
+      }
+  }
+  llvm::sort(Need);
+  for (unsigned C : Need) {
+    BitVector &Set = B.Sets[C];
+    Set.resize(NumGlobalIds);
+    bool Unknown = false;
+    for (unsigned FI : SccMembersList[C]) {
+      Function *F = Defined[FI];
+      for (const Instruction &I : instructions(*F)) {
+        if (!I.mayReadOrWriteMemory())
+          continue;
+        ObjSet O;
+        if (Mod)
+          writes(I, O);
+        else {
+          reads(I, O);
+          writes(I, O);
+        }
+        Unknown |= O.Unknown;
+        for (unsigned Id : O.Objs)
+          if (Id < NumGlobalIds)
+            Set.set(Id);
+      }
+      for (unsigned Succ : FnSuccs[FI]) {
+        unsigned D = FnScc[Succ];
+        if (D == C)
+          continue;
+        Set |= B.Sets[D];
+        Unknown |= B.Unknown[D];
+      }
+    }
+    B.Unknown[C] = Unknown;
+  }
+  GlobalSet S;
+  S.Unknown = B.Unknown[Scc];
+  for (unsigned Id : B.Sets[Scc].set_bits())
+    S.Ids.insert(Id);
+  return Memo[Scc] = std::move(S);
 }
 
 const GlobalSet &ModuleModel::transitiveMod(const Function *F) {

@@ -21,6 +21,7 @@
 #include "InterruptInfo.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseSet.h"
@@ -140,6 +141,14 @@ private:
 
   llvm::DenseMap<const llvm::Function *, GlobalSet> DirectMR;
   llvm::DenseMap<unsigned, GlobalSet> SccMod, SccRef;
+  /// Transitive mod / ref sets per call-graph component, as bit sets over
+  /// the global ids (see transitive()).
+  struct SccBits {
+    std::vector<bool> Done, Unknown;
+    std::vector<llvm::BitVector> Sets;
+  };
+  SccBits ModBits, RefBits;
+  unsigned NumGlobalIds = 0;
   std::vector<unsigned> FnScc;
   std::vector<std::vector<unsigned>> SccMembersList;
   llvm::DenseMap<const llvm::Function *, unsigned> FnIndex;

@@ -8,9 +8,14 @@ then times `opt -passes=wsn-pfdg` against `opt -O2` on the same bitcode and
 prints a table. Targets: the analysis no slower than -O2, near-linear growth.
 
 usage: run.py [--build DIR] [--sizes 5000,10000,20000] [--seed N] [--keep DIR]
-              [--repeat N] [--check] [--stats]
+              [--repeat N] [--check] [--stats] [--instructions]
 The last lines state whether the two targets hold: per-function time ratio
 (largest/smallest size) <= 1.5, and wsn-pfdg no slower than -O2.
+--instructions adds, per size, the instructions opt executes (valgrind's
+callgrind, one run each: independent of machine load) for parsing and for
+wsn-pfdg, and the per-function ratio of the net instructions (wsn-pfdg minus
+parse) as a second, load-independent reading of the near-linear target; the
+verdict lines above keep their meaning (CPU time).
 --stats adds, per size, how Algorithm 3 treated the dependence pairs (one
 untimed run with -wsn-pfdg-stats): rule-2 pairs, closest common ancestors per
 rule-2 pair, edges drawn per rule-2 pair, the distinct dependence edges, and
@@ -125,6 +130,16 @@ def timed(cmd):
     return dt
 
 
+def instructions(cmd):
+    # Instructions executed by cmd under callgrind (its "Collected" total).
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                       + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = next((l for l in r.stderr.splitlines() if "Collected :" in l), None)
+    if r.returncode != 0 or line is None:
+        sys.exit(f"callgrind failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr}")
+    return int(line.split(":")[-1].strip())
+
+
 def stats(plugin, bc):
     r = subprocess.run([f"{LLVM}/opt", f"-load-pass-plugin={plugin}", "-passes=wsn-pfdg",
                         "-wsn-pfdg-stats", "-disable-output", bc],
@@ -149,6 +164,8 @@ def main():
                     help="exit 1 unless both targets hold")
     ap.add_argument("--stats", action="store_true",
                     help="also print how the PFDG was built at each size")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions with callgrind (needs valgrind)")
     args = ap.parse_args()
     plugin = os.path.join(args.build, "lib", "WSNTrace.so")
     if not os.path.exists(plugin):
@@ -180,6 +197,26 @@ def main():
         rows.append((n, pfdg, o2, per_fn))
         print(f"{n:>9} {parse:>8.2f} {pfdg:>10.2f} {net:>7.2f} {o2:>8.2f} "
               f"{pfdg / o2:>8.2f} {per_fn:>9.1f}", flush=True)
+    if args.instructions:
+        print("Instructions (callgrind, millions) of opt on the same bitcode; 'net' is "
+              "wsn-pfdg minus parse")
+        print(f"{'functions':>9} {'parse M':>9} {'wsn-pfdg M':>11} {'net M':>9} "
+              f"{'M/1k fn':>9}")
+        irows = []
+        for n in sizes:
+            bc = os.path.join(work, f"m{n}.bc")
+            parse = instructions([f"{LLVM}/opt", "-disable-output", "-passes=verify", bc])
+            pfdg = instructions([f"{LLVM}/opt", f"-load-pass-plugin={plugin}",
+                                 "-passes=wsn-pfdg", "-disable-output", bc])
+            net = max(pfdg - parse, 0)
+            irows.append((n, net / n))
+            print(f"{n:>9} {parse / 1e6:>9.1f} {pfdg / 1e6:>11.1f} {net / 1e6:>9.1f} "
+                  f"{net / 1e6 / (n / 1000):>9.2f}", flush=True)
+        if len(irows) >= 2:
+            (n0, f0), (n1, f1) = irows[0], irows[-1]
+            ratio = f1 / f0 if f0 > 0 else float("inf")
+            print(f"per-function instructions {n1}/{n0}: {ratio:.2f} (near-linear means <= "
+                  f"{LINEAR_LIMIT}): {'yes' if ratio <= LINEAR_LIMIT else 'NO'}")
     if args.stats:
         print("Algorithm 3 work (-wsn-pfdg-stats): rule-2 pairs, closest common ancestors "
               "and edges drawn per rule-2 pair, distinct dependence edges; closest common "
