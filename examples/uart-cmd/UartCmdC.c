@@ -55,6 +55,7 @@ uint16_t UartCmdC$ticks;
 uint16_t UartCmdC$pulses;
 uint16_t UartCmdC$events;
 uint16_t UartCmdC$filter; /* the pulse handler's smoothed rate */
+uint16_t UartCmdC$spread; /* and its spread */
 uint16_t UartCmdC$reports;
 
 WSN_DECLARE_INVARIANT(cmd_accounting);
@@ -86,20 +87,28 @@ HAL_UART_RX_ISR() {
 
 /* GpioInterrupt.fired: interrupt context; re-enables interrupts for the long filter. */
 HAL_EXT_ISR() {
-  uint8_t rate, steps;
-  uint16_t e;
+  uint8_t rate, steps, switches;
+  uint16_t e, f;
   hal_ext_ack();
+  switches = hal_input_bits(); /* read (and recorded) before interrupts are re-enabled */
   /* The check task runs when every handler has returned. Posted before sei: the scheduler is
    * not instrumented, and a call made with interrupts enabled would be a skipped span whose
    * effect record restores every global a nested handler writes (events too), so replay
    * would be told the result of the race instead of reproducing it. */
   UartCmdC$pulse$postTask();
   __nesc_enable_interrupt();
+  /* A tick that became pending while interrupts were off is taken here, before events is
+   * read. */
   rate = UartCmdC$rate;
-  steps = (uint8_t)(PULSE_WORK_BASE + PULSE_WORK_STEP * rate + (hal_input_bits() & 3u));
+  f = UartCmdC$filter;
+  steps = (uint8_t)(PULSE_WORK_BASE + PULSE_WORK_STEP * rate + (switches & 3u));
+  for (uint8_t i = 0; i < steps; ++i) /* smooth the rate */
+    f = (uint16_t)(f - (f >> 3) + 8u * rate + i);
+  UartCmdC$filter = f;
   e = UartCmdC$events; /* BUG: read here ... */
-  for (uint8_t i = 0; i < steps; ++i)
-    UartCmdC$filter = (uint16_t)(UartCmdC$filter - (UartCmdC$filter >> 3) + 8u * rate + i);
+  for (uint8_t i = 0; i < steps; ++i) /* spread of the filter, as long again */
+    f = (uint16_t)((f >> 1) + (uint16_t)(f << 3) + i);
+  UartCmdC$spread = f;
   UartCmdC$events = (uint16_t)(e + 1u); /* ... written back here, with interrupts enabled */
   {
     __nesc_atomic_t a = __nesc_atomic_start();
