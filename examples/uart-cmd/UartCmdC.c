@@ -9,7 +9,7 @@
  *    at once (the filter work that follows is long, and ticks and serial bytes must not
  *    wait), so timer, receive and further external interrupts nest inside it;
  *  - the periodic tick counts time and posts the report task every REPORT_TICKS ticks.
- *    The pulse handler posts the pulse task, which checks once all handlers have returned.
+ *    At the first tick after a pulse it also posts the pulse task, which checks.
  * Every tick and every pulse is an event: UartCmdC$events must equal ticks + pulses. The
  * invariant cmd_accounting (invariants.c) checks that, and that the ring and the parser
  * account for every received byte (count and sum), in the report and pulse tasks and after
@@ -57,6 +57,12 @@ uint16_t UartCmdC$events;
 uint16_t UartCmdC$filter; /* the pulse handler's smoothed rate */
 uint16_t UartCmdC$spread; /* and its spread */
 uint16_t UartCmdC$reports;
+/* Set by the pulse handler, which does not post the check itself: the scheduler is not
+ * instrumented, so a post from a handler running with interrupts enabled would be a skipped
+ * call whose effect record restores every global a nested handler writes (events too), and
+ * replay would be given the outcome of the race instead of reproducing it. The next tick
+ * posts the pulse task. */
+bool_t UartCmdC$pulseSeen;
 
 WSN_DECLARE_INVARIANT(cmd_accounting);
 
@@ -91,11 +97,6 @@ HAL_EXT_ISR() {
   uint16_t e, f;
   hal_ext_ack();
   switches = hal_input_bits(); /* read (and recorded) before interrupts are re-enabled */
-  /* The check task runs when every handler has returned. Posted before sei: the scheduler is
-   * not instrumented, and a call made with interrupts enabled would be a skipped span whose
-   * effect record restores every global a nested handler writes (events too), so replay
-   * would be told the result of the race instead of reproducing it. */
-  UartCmdC$pulse$postTask();
   __nesc_enable_interrupt();
   /* A tick that became pending while interrupts were off is taken here, before events is
    * read. */
@@ -113,6 +114,7 @@ HAL_EXT_ISR() {
   {
     __nesc_atomic_t a = __nesc_atomic_start();
     UartCmdC$pulses++;
+    UartCmdC$pulseSeen = TRUE;
     __nesc_atomic_end(a);
   }
 }
@@ -123,6 +125,10 @@ HAL_TIMER_ISR() {
   UartCmdC$events++;
   if ((UartCmdC$ticks % REPORT_TICKS) == 0)
     UartCmdC$report$postTask();
+  if (UartCmdC$pulseSeen) {
+    UartCmdC$pulseSeen = FALSE;
+    UartCmdC$pulse$postTask();
+  }
 }
 
 /* Takes the oldest byte out of the ring; 0 when it is empty. */
