@@ -1,4 +1,5 @@
-/* UartCmdC.c - a serial command interpreter with a pulse counter, written as nesC emits C.
+/* UartCmdC.c - a serial command interpreter with a pulse counter, written as nesC emits C: a
+ * third test case in the style of the thesis's TC1/TC2 (section 4.5), for nested interrupts.
  *
  * Three interrupt sources share the program's state:
  *  - the USART receive handler reads the byte (a LOG 5 input inside a handler), puts it into
