@@ -136,9 +136,16 @@ uint8_t hal_uart_put(uint8_t b) {
   return 1;
 }
 
+/* Seeds the input generator from WSN_HOST_SEED, once, at the first start. */
+static void hal_host_in_seed(void) {
+  if (!hal_host_in.rx_on && !hal_host_in.ext_on) {
+    const char *s = getenv("WSN_HOST_SEED");
+    hal_host_in.rng = (s ? strtoul(s, NULL, 10) : 1) ^ 0x5A5Aul;
+  }
+}
+
 void hal_uart_rx_start(void) {
-  const char *s = getenv("WSN_HOST_SEED");
-  hal_host_in.rng = (s ? strtoul(s, NULL, 10) : 1) ^ 0x5A5Aul;
+  hal_host_in_seed();
   hal_host_in.rx_on = 1;
   hal_host_in.next_rx = hal_host.now + 100 + hal_host_in_random() % 401;
 }
@@ -146,6 +153,7 @@ void hal_uart_rx_start(void) {
 uint8_t hal_uart_rx_byte(void) { return hal_host_in.rx_byte; }
 
 void hal_ext_start(void) {
+  hal_host_in_seed();
   hal_host_in.ext_on = 1;
   hal_host_in.next_ext = hal_host.now + 1000 + hal_host_in_random() % 8001;
 }
