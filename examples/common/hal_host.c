@@ -8,8 +8,10 @@
 /* Handlers defined by the program; weak so a program without an ADC handler links. */
 void hal_host_timer_isr(void) __attribute__((weak));
 void hal_host_adc_isr(void) __attribute__((weak));
-void hal_host_uart_rx_isr(void) __attribute__((weak));
-void hal_host_ext_isr(void) __attribute__((weak));
+/* Extra interrupt sources (hal_host_in.c, linked by programs that use serial receive or the
+ * external line): the time of the next one (ULONG_MAX: none), and delivery of those due. */
+unsigned long hal_host_in_next(void) __attribute__((weak));
+int hal_host_in_deliver(unsigned long now) __attribute__((weak));
 
 /* Simulated time in microseconds: LED writes cost 2 us, a serial byte 87 us (115200 baud),
  * the timer fires every 1000 us, an ADC conversion takes 20 us. Time advances inside
@@ -27,29 +29,6 @@ static struct {
 static unsigned hal_host_random(void) {
   hal_host.rng = hal_host.rng * 1103515245ul + 12345ul;
   return (unsigned)((hal_host.rng >> 16) & 0x7FFF);
-}
-
-/* Serial receive and the external line (hal_uart_rx_start / hal_ext_start): off unless the
- * program enables them, with their own generator. */
-static struct {
-  unsigned long next_rx, next_ext, rng;
-  int rx_on, ext_on;
-  uint8_t rx_byte;
-} hal_host_in;
-
-static unsigned hal_host_in_random(void) {
-  hal_host_in.rng = hal_host_in.rng * 1103515245ul + 12345ul;
-  return (unsigned)((hal_host_in.rng >> 16) & 0x7FFF);
-}
-
-/* The earliest of the next receive and external events (ULONG_MAX: none). */
-static unsigned long hal_host_in_next(void) {
-  unsigned long t = (unsigned long)-1;
-  if (hal_host_in.rx_on && hal_host_in.next_rx < t)
-    t = hal_host_in.next_rx;
-  if (hal_host_in.ext_on && hal_host_in.next_ext < t)
-    t = hal_host_in.next_ext;
-  return t;
 }
 
 /* Deliver every interrupt due by now (handlers do not nest, as on the motes). */
@@ -72,16 +51,7 @@ static void hal_host_interrupts(void) {
       }
       if (hal_host_timer_isr)
         hal_host_timer_isr();
-    } else if (hal_host_in.rx_on && hal_host_in.next_rx <= hal_host.now) {
-      hal_host_in.next_rx += 100 + hal_host_in_random() % 401;
-      hal_host_in.rx_byte = (uint8_t)hal_host_in_random();
-      if (hal_host_uart_rx_isr)
-        hal_host_uart_rx_isr();
-    } else if (hal_host_in.ext_on && hal_host_in.next_ext <= hal_host.now) {
-      hal_host_in.next_ext += 1000 + hal_host_in_random() % 8001;
-      if (hal_host_ext_isr)
-        hal_host_ext_isr();
-    } else {
+    } else if (!hal_host_in_deliver || !hal_host_in_deliver(hal_host.now)) {
       break;
     }
   }
@@ -136,33 +106,9 @@ uint8_t hal_uart_put(uint8_t b) {
   return 1;
 }
 
-/* Seeds the input generator from WSN_HOST_SEED, once, at the first start. */
-static void hal_host_in_seed(void) {
-  if (!hal_host_in.rx_on && !hal_host_in.ext_on) {
-    const char *s = getenv("WSN_HOST_SEED");
-    hal_host_in.rng = (s ? strtoul(s, NULL, 10) : 1) ^ 0x5A5Aul;
-  }
-}
-
-void hal_uart_rx_start(void) {
-  hal_host_in_seed();
-  hal_host_in.rx_on = 1;
-  hal_host_in.next_rx = hal_host.now + 100 + hal_host_in_random() % 401;
-}
-
-uint8_t hal_uart_rx_byte(void) { return hal_host_in.rx_byte; }
-
-void hal_ext_start(void) {
-  hal_host_in_seed();
-  hal_host_in.ext_on = 1;
-  hal_host_in.next_ext = hal_host.now + 1000 + hal_host_in_random() % 8001;
-}
-
-void hal_ext_ack(void) {}
-
 /* Idle: jump to the next event. Called with (simulated) interrupts off from a task context. */
 void hal_sleep(void) {
-  unsigned long in = hal_host_in_next();
+  unsigned long in = hal_host_in_next ? hal_host_in_next() : (unsigned long)-1;
   if (in != (unsigned long)-1 && (!hal_host.timer_on || in < hal_host.next_tick) &&
       (!hal_host.adc_pending || in < hal_host.adc_done)) {
     hal_host.now = in > hal_host.now ? in : hal_host.now;

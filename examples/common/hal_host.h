@@ -6,9 +6,9 @@
  * default 200) timer ticks the program exits with status 0, so a host build terminates.
  * WSN_HOST_SEED seeds the samples and input bits; WSN_HOST_VERBOSE=1 prints LED changes.
  * Serial bytes go to stdout in hex, one line per 0x7E-framed packet.
- * A program that calls hal_uart_rx_start() receives a pseudo-random byte every 100..500 us;
- * one that calls hal_ext_start() gets an external interrupt every 1..9 ms (own generator, so
- * the other programs' samples do not change).
+ * Serial receive and the external line are in hal_host_in.c (link it when the program calls
+ * hal_uart_rx_start / hal_ext_start): a pseudo-random byte every 100..500 us, an external
+ * interrupt every 1..9 ms, from their own generator.
  */
 #ifndef WSN_EXAMPLES_HAL_HOST_H
 #define WSN_EXAMPLES_HAL_HOST_H
@@ -36,6 +36,8 @@ uint16_t hal_adc_result(void);
 void hal_uart_init(void);
 uint8_t hal_uart_put(uint8_t b);
 void hal_sleep(void);
+
+/* hal_host_in.c */
 void hal_uart_rx_start(void);
 uint8_t hal_uart_rx_byte(void);
 void hal_ext_start(void);
