@@ -29,7 +29,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 LLVM = "/usr/lib/llvm-19/bin"
-EXAMPLES = ["blink", "sense-send"]
+EXAMPLES = ["blink", "sense-send", "uart-cmd"]
 TARGETS = [("avr", "atmega128"), ("msp430", "msp430f1611"), ("msp430", "msp430f2617")]
 SCHEMES = [("original", ["--no-trace"]),
            ("all", ["--instrument=all"]),

@@ -64,6 +64,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
+# uart-cmd's stimulus: ranges of the mean gaps (cycles) between received bytes and between
+# INT0 pulses, one mean of each drawn per seed.
+UART_GAP = (15000, 40000)
+PULSE_GAP = (100000, 300000)
+
+
 class Example:
     """One firmware under test.
 
@@ -81,12 +87,20 @@ class Example:
 # The examples. Blink reads its switches (port C) at every counter wrap; wsn-sim flips them to
 # seeded random levels at random times (--switches), which changes the fade lengths and hence
 # where ticks are lost. Sense-and-send gets a seeded random ADC value per conversion.
+# The serial command interpreter (uart-cmd) gets random bytes on USART0 and pulses on INT0,
+# each with a mean gap drawn per seed, and switches that lengthen its pulse handler: the three
+# interrupt sources nest inside the pulse handler in a different pattern for every seed.
 EXAMPLES = [
     Example("blink", ["examples/blink/*.c", "examples/common/scheduler.c"],
             lambda rng: ["--switches", "C:300000"], wrap=(128, 64),
             corrupt="BlinkC$ticks"),
     Example("sense-send", ["examples/sense-send/*.c", "examples/common/scheduler.c"],
             lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="SenseC$period"),
+    Example("uart-cmd", ["examples/uart-cmd/*.c", "examples/common/scheduler.c"],
+            lambda rng: ["--uart", str(rng.randint(UART_GAP[0], UART_GAP[1])),
+                         "--irq", "int0:%d" % rng.randint(PULSE_GAP[0], PULSE_GAP[1]),
+                         "--switches", "C:400000"],
+            wrap=(256, 128), corrupt="UartCmdC$events"),
 ]
 
 MODES = ["violation", "check", "wrap-violation", "wrap-check", "negative"]

@@ -16,6 +16,16 @@
  *
  * and the handler definers HAL_TIMER_ISR() / HAL_ADC_ISR(), used as
  *   HAL_TIMER_ISR() { Module$Timer$fired(); }
+ *
+ * Serial receive and one external interrupt line (examples/uart-cmd; unused by the others):
+ *   hal_uart_rx_start()        enable the receiver; each byte calls HAL_UART_RX_ISR
+ *   hal_uart_rx_byte()         the received byte (read it in the handler: clears the flag)
+ *   hal_ext_start()            falling-edge interrupt on the line (AVR INT0 on PD0, MSP430
+ *                              P1.0); each edge calls HAL_EXT_ISR
+ *   hal_ext_ack()              first thing in HAL_EXT_ISR (clears the flag where the
+ *                              hardware does not)
+ * All handlers are entered with interrupts disabled; one may re-enable them with
+ * __nesc_enable_interrupt() (nesting).
  */
 #ifndef WSN_EXAMPLES_HAL_H
 #define WSN_EXAMPLES_HAL_H

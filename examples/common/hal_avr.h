@@ -30,6 +30,13 @@ static inline void __nesc_enable_interrupt(void) { __asm__ __volatile__("sei" ::
   void __vector_21(void) __attribute__((signal, used)); /* ADC */                         \
   void __vector_21(void)
 
+#define HAL_UART_RX_ISR()                                                                 \
+  void __vector_18(void) __attribute__((signal, used)); /* USART0_RX */                   \
+  void __vector_18(void)
+#define HAL_EXT_ISR()                                                                     \
+  void __vector_1(void) __attribute__((signal, used)); /* INT0 */                         \
+  void __vector_1(void)
+
 static inline void hal_init(void) {
   DDRA |= 0x07;          /* MicaZ LEDs on PA0..PA2, active low */
   PORTA |= 0x07;
@@ -64,6 +71,20 @@ static inline uint8_t hal_uart_put(uint8_t b) {
   UDR0 = b;
   return 1;
 }
+
+/* Receiver on USART0 (same frame format as hal_uart_init); RXC0 interrupt per byte. */
+static inline void hal_uart_rx_start(void) { UCSR0B |= (1 << RXEN0) | (1 << RXCIE0); }
+static inline uint8_t hal_uart_rx_byte(void) { return UDR0; }
+
+/* INT0 (PD0, MicaZ expansion connector), falling edge; the flag clears on vector entry. */
+static inline void hal_ext_start(void) {
+  DDRD &= ~0x01;
+  PORTD |= 0x01; /* pull-up: the line idles high */
+  EICRA = (uint8_t)((EICRA & ~0x03) | (1 << ISC01));
+  EIFR = (1 << INTF0);
+  EIMSK |= (1 << INT0);
+}
+static inline void hal_ext_ack(void) {}
 
 /* TinyOS McuSleep: sei; sleep executes the sleep before any pending interrupt is taken, so a
  * wake-up cannot be lost between the queue check and the sleep. */

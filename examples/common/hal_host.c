@@ -8,6 +8,10 @@
 /* Handlers defined by the program; weak so a program without an ADC handler links. */
 void hal_host_timer_isr(void) __attribute__((weak));
 void hal_host_adc_isr(void) __attribute__((weak));
+/* Extra interrupt sources (hal_host_in.c, linked by programs that use serial receive or the
+ * external line): the time of the next one (ULONG_MAX: none), and delivery of those due. */
+unsigned long hal_host_in_next(void) __attribute__((weak));
+int hal_host_in_deliver(unsigned long now) __attribute__((weak));
 
 /* Simulated time in microseconds: LED writes cost 2 us, a serial byte 87 us (115200 baud),
  * the timer fires every 1000 us, an ADC conversion takes 20 us. Time advances inside
@@ -47,7 +51,7 @@ static void hal_host_interrupts(void) {
       }
       if (hal_host_timer_isr)
         hal_host_timer_isr();
-    } else {
+    } else if (!hal_host_in_deliver || !hal_host_in_deliver(hal_host.now)) {
       break;
     }
   }
@@ -104,6 +108,13 @@ uint8_t hal_uart_put(uint8_t b) {
 
 /* Idle: jump to the next event. Called with (simulated) interrupts off from a task context. */
 void hal_sleep(void) {
+  unsigned long in = hal_host_in_next ? hal_host_in_next() : (unsigned long)-1;
+  if (in != (unsigned long)-1 && (!hal_host.timer_on || in < hal_host.next_tick) &&
+      (!hal_host.adc_pending || in < hal_host.adc_done)) {
+    hal_host.now = in > hal_host.now ? in : hal_host.now;
+    hal_host_interrupts();
+    return;
+  }
   if (hal_host.adc_pending && (!hal_host.timer_on || hal_host.adc_done <= hal_host.next_tick))
     hal_host.now = hal_host.adc_done > hal_host.now ? hal_host.adc_done : hal_host.now;
   else if (hal_host.timer_on)

@@ -6,6 +6,9 @@
  * default 200) timer ticks the program exits with status 0, so a host build terminates.
  * WSN_HOST_SEED seeds the samples and input bits; WSN_HOST_VERBOSE=1 prints LED changes.
  * Serial bytes go to stdout in hex, one line per 0x7E-framed packet.
+ * Serial receive and the external line are in hal_host_in.c (link it when the program calls
+ * hal_uart_rx_start / hal_ext_start): a pseudo-random byte every 100..500 us, an external
+ * interrupt every 1..9 ms, from their own generator.
  */
 #ifndef WSN_EXAMPLES_HAL_HOST_H
 #define WSN_EXAMPLES_HAL_HOST_H
@@ -20,6 +23,8 @@ static inline void __nesc_enable_interrupt(void) {}
 
 #define HAL_TIMER_ISR() void hal_host_timer_isr(void)
 #define HAL_ADC_ISR() void hal_host_adc_isr(void)
+#define HAL_UART_RX_ISR() void hal_host_uart_rx_isr(void)
+#define HAL_EXT_ISR() void hal_host_ext_isr(void)
 
 /* hal_host.c */
 void hal_init(void);
@@ -31,5 +36,11 @@ uint16_t hal_adc_result(void);
 void hal_uart_init(void);
 uint8_t hal_uart_put(uint8_t b);
 void hal_sleep(void);
+
+/* hal_host_in.c */
+void hal_uart_rx_start(void);
+uint8_t hal_uart_rx_byte(void);
+void hal_ext_start(void);
+void hal_ext_ack(void);
 
 #endif

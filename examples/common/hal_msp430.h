@@ -41,12 +41,21 @@
 #define HAL_ADC12MEM0 HAL_REG16(0x0140)
 #define HAL_ADC12MCTL0 HAL_REG8(0x0080)
 
+#define HAL_P1IFG HAL_REG8(0x0023)
+#define HAL_P1IES HAL_REG8(0x0024)
+#define HAL_P1IE HAL_REG8(0x0025)
+#define HAL_P1DIR HAL_REG8(0x0022)
+
 #if defined(__MSP430F1611__)
 #define HAL_TIMERA0_SLOT 54 /* 0xFFEC */
 #define HAL_ADC12_SLOT 55   /* 0xFFEE */
+#define HAL_UART_RX_SLOT 51 /* 0xFFE6 USART1 receive */
+#define HAL_PORT1_SLOT 52   /* 0xFFE8 */
 #elif defined(__MSP430F2617__)
 #define HAL_TIMERA0_SLOT 57 /* 0xFFF2 */
 #define HAL_ADC12_SLOT 53   /* 0xFFEA */
+#define HAL_UART_RX_SLOT 55 /* 0xFFEE USCI A0/B0 receive */
+#define HAL_PORT1_SLOT 50   /* 0xFFE4 */
 #else
 #error "hal_msp430.h: unsupported MCU (msp430f1611 or msp430f2617)"
 #endif
@@ -74,6 +83,8 @@ static inline void __nesc_enable_interrupt(void) {
   void name(void)
 #define HAL_TIMER_ISR() HAL_ISR_(HAL_TIMERA0_SLOT, sig_TIMERA0_VECTOR)
 #define HAL_ADC_ISR() HAL_ISR_(HAL_ADC12_SLOT, sig_ADC_VECTOR)
+#define HAL_UART_RX_ISR() HAL_ISR_(HAL_UART_RX_SLOT, sig_UART_RX_VECTOR)
+#define HAL_EXT_ISR() HAL_ISR_(HAL_PORT1_SLOT, sig_PORT1_VECTOR)
 
 static inline void hal_init(void) {
   HAL_P5DIR |= 0x70; /* LEDs on P5.4..P5.6, active low (TelosB and Z1) */
@@ -118,6 +129,11 @@ static inline uint8_t hal_uart_put(uint8_t b) {
   HAL_REG8(0x007F) = b; /* U1TXBUF */
   return 1;
 }
+static inline void hal_uart_rx_start(void) {
+  HAL_REG8(0x0005) |= 0x10; /* ME2 |= URXE1 */
+  HAL_REG8(0x0001) |= 0x10; /* IE2 |= URXIE1 */
+}
+static inline uint8_t hal_uart_rx_byte(void) { return HAL_REG8(0x007E); /* U1RXBUF */ }
 #else
 /* Z1: the USB serial port is USCI_A0 on P3.4/P3.5. */
 static inline void hal_uart_init(void) {
@@ -135,7 +151,18 @@ static inline uint8_t hal_uart_put(uint8_t b) {
   HAL_REG8(0x0067) = b; /* UCA0TXBUF */
   return 1;
 }
+static inline void hal_uart_rx_start(void) { HAL_REG8(0x0001) |= 0x01; /* IE2 |= UCA0RXIE */ }
+static inline uint8_t hal_uart_rx_byte(void) { return HAL_REG8(0x0066); /* UCA0RXBUF */ }
 #endif
+
+/* P1.0, falling edge; the port flag must be cleared by software. */
+static inline void hal_ext_start(void) {
+  HAL_P1DIR &= ~0x01;
+  HAL_P1IES |= 0x01;
+  HAL_P1IFG &= ~0x01;
+  HAL_P1IE |= 0x01;
+}
+static inline void hal_ext_ack(void) { HAL_P1IFG &= ~0x01; }
 
 static inline void hal_sleep(void) {
   __asm__ __volatile__("nop\n\teint\n\tnop\n\tdint\n\tnop" ::: "memory");
