@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReplayEngine.h"
+#include "ReplayStartCache.h"
 #include "TraceMap.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -12,7 +13,11 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+
+#include <set>
 
 using namespace llvm;
 
@@ -462,6 +467,87 @@ TEST(ReplayEngine, TraceOfAnotherRunDiverges) {
   EXPECT_NE(T2.Out.Message.find("checksum"), std::string::npos) << T2.Out.Message;
   EXPECT_NE(T2.Out.Message.find("replayed invariant inputs: 4605"), std::string::npos)
       << T2.Out.Message;
+}
+
+// The start cache's key (spec/replay.md section 8): the same inputs give the same key, and
+// every input the lowering reads changes it: the IR's bytes, the image's bytes, each
+// lowering option and the entry. The store watch, --gdb and a missing cache directory turn
+// the cache off.
+TEST(ReplayStartCache, KeyCoversEveryInput) {
+  ASSERT_FALSE(wsn::selfBuildId().empty()) << "the test binary has no GNU build id";
+  SmallString<256> Dir(WSN_TEST_WORK_DIR);
+  llvm::sys::path::append(Dir, "start-key");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  auto Write = [&](const char *Name, StringRef Bytes) {
+    SmallString<256> P(Dir);
+    llvm::sys::path::append(P, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    EXPECT_FALSE(EC);
+    OS << Bytes;
+    return std::string(P);
+  };
+  std::string IR = Write("p.ll", "define void @main() { ret void }\n");
+  std::string IR2 = Write("q.ll", "define void @main() { ret void }\n\n");
+  std::string Elf = Write("p.elf", "image");
+  std::string Elf2 = Write("q.elf", "image2");
+  wsn::ReplayLoweringOptions LO;
+  LO.ElfPath = Elf;
+  wsn::ReplayRunOptions RO;
+  RO.JitCacheDir = std::string(Dir);
+  auto Key = [&](const wsn::ReplayLoweringOptions &L, const wsn::ReplayRunOptions &R,
+                 const std::string &File) {
+    auto C = wsn::ReplayStartCache::open(File, L, R);
+    return C ? C->key() : std::string("off");
+  };
+  std::string K0 = Key(LO, RO, IR);
+  ASSERT_NE(K0, "off");
+  EXPECT_EQ(K0.size(), 64u);
+  EXPECT_EQ(Key(LO, RO, IR), K0);
+  std::set<std::string> Keys{K0};
+  auto Differs = [&](const std::string &K, const char *What) {
+    EXPECT_NE(K, "off") << What;
+    EXPECT_TRUE(Keys.insert(K).second) << What << " does not change the key";
+  };
+  Differs(Key(LO, RO, IR2), "the IR's bytes");
+  {
+    wsn::ReplayLoweringOptions L = LO;
+    L.ElfPath = Elf2;
+    Differs(Key(L, RO, IR), "the image's bytes");
+    L.ElfPath.clear();
+    Differs(Key(L, RO, IR), "no image");
+  }
+  auto Opt = [&](auto Set, const char *What) {
+    wsn::ReplayLoweringOptions L = LO;
+    Set(L);
+    Differs(Key(L, RO, IR), What);
+  };
+  Opt([](wsn::ReplayLoweringOptions &L) { L.MCU = "atmega1281"; }, "MCU");
+  Opt([](wsn::ReplayLoweringOptions &L) { L.StopAt = "done"; }, "StopAt");
+  Opt([](wsn::ReplayLoweringOptions &L) { L.AllowUntracedIO = true; }, "AllowUntracedIO");
+  Opt([](wsn::ReplayLoweringOptions &L) { L.RequireElfPlacement = true; }, "RequireElfPlacement");
+  Opt([](wsn::ReplayLoweringOptions &L) { L.HostTriple = "x86_64-pc-linux-gnu"; }, "HostTriple");
+  Opt([](wsn::ReplayLoweringOptions &L) { L.HostDataLayout = "e"; }, "HostDataLayout");
+  Opt([](wsn::ReplayLoweringOptions &L) { L.InlineLog = false; }, "InlineLog");
+  Opt([](wsn::ReplayLoweringOptions &L) { L.FramePointers = true; }, "FramePointers");
+  {
+    wsn::ReplayRunOptions R = RO;
+    R.Entry = "start";
+    Differs(Key(LO, R, IR), "the entry");
+  }
+  // Off: the store watch (the REPL), a debugger, no cache directory, an unreadable input.
+  {
+    wsn::ReplayLoweringOptions L = LO;
+    L.WatchStores = true;
+    EXPECT_EQ(Key(L, RO, IR), "off");
+    wsn::ReplayRunOptions R = RO;
+    R.DebuggerSupport = true;
+    EXPECT_EQ(Key(LO, R, IR), "off");
+    R = RO;
+    R.JitCacheDir.clear();
+    EXPECT_EQ(Key(LO, R, IR), "off");
+    EXPECT_EQ(Key(LO, RO, IR + ".missing"), "off");
+  }
 }
 
 } // namespace
