@@ -169,6 +169,7 @@ private:
   std::vector<Function *> FastHelpers;
   /// The inline consumer of callback Op (spec/replay-log.md section 2.7), a
   /// helper inlined into its callers once every function is lowered.
+  Function *inlineHelper(const Twine &Name, FunctionType *FT);
   Function *fastHelper(StringRef Op);
   Function *regionDue();
   Function *ioPointerCheck();
@@ -568,6 +569,15 @@ Value *Lowerer::cursorRecord(IRBuilder<> &B, Value *&N) {
   return B.CreateInBoundsGEP(I8, Recs, B.CreateShl(B.CreateZExt(N, I64), 4));
 }
 
+Function *Lowerer::inlineHelper(const Twine &Name, FunctionType *FT) {
+  // Built once per module, inlined at every use by inlineFastHelpers().
+  Function *F = Function::Create(FT, GlobalValue::InternalLinkage, Name, NM.get());
+  F->addFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  FastHelpers.push_back(F);
+  return F;
+}
+
 Function *Lowerer::fastHelper(StringRef Op) {
   using namespace replayabi;
   std::string Name = ("__wsn_inline_" + Op).str();
@@ -582,11 +592,7 @@ Function *Lowerer::fastHelper(StringRef Op) {
     Params = {I32, I32};
   else
     Params = {I32};
-  Function *F = Function::Create(FunctionType::get(Ret, Params, false),
-                                 GlobalValue::InternalLinkage, Name, NM.get());
-  F->addFnAttr(Attribute::AlwaysInline);
-  F->addFnAttr(Attribute::NoUnwind);
-  FastHelpers.push_back(F);
+  Function *F = inlineHelper(Name, FunctionType::get(Ret, Params, false));
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
   BasicBlock *Fast = BasicBlock::Create(Ctx, "inline", F);
   // When the inline test fails: the op's callback, or for a count update the
@@ -725,11 +731,7 @@ Function *Lowerer::ioPointerCheck() {
     return F;
   // (addr, size, loc): [addr, addr+size) overlaps [IOBegin, IOEnd) ->
   // the engine decides (latch registers and SREG read back what replay wrote).
-  Function *F = Function::Create(FunctionType::get(VoidTy, {I32, I32, HostPtr}, false),
-                                 GlobalValue::InternalLinkage, Name, NM.get());
-  F->addFnAttr(Attribute::AlwaysInline);
-  F->addFnAttr(Attribute::NoUnwind);
-  FastHelpers.push_back(F);
+  Function *F = inlineHelper(Name, FunctionType::get(VoidTy, {I32, I32, HostPtr}, false));
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", F);
   BasicBlock *Check = BasicBlock::Create(Ctx, "io", F);
   BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
