@@ -474,10 +474,8 @@ static void cb_skip_begin(uint32_t Site) {
 }
 static void cb_skip_end(uint32_t Site) {
   ReplayLog *L = Current->Log.get();
-  if (L && L->peekFast(RecordKind::SkipEnd, Site)) {
-    L->consumeFast();
+  if (L && L->takeFast(RecordKind::SkipEnd, Site))
     return;
-  }
   if (!noTrace("wsn.skip.end"))
     doSimple(RecordKind::SkipEnd, Site, "wsn.skip.end");
   drainAndMaybeStop();
@@ -504,31 +502,19 @@ static void cb_check(uint32_t Inv, uint32_t Ok) {
     return; // the fast path: nothing to drain
   drainAndMaybeStop();
 }
-static void cb_effect_void(uint32_t Site) {
-  ReplayLog *L = Current->Log.get();
-  if (L)
-    if (const TraceRecord *R = L->peekFast(RecordKind::Effect, Site)) {
-      L->consumeFast();
-      applyEffect(Site, false, R->Payload);
-      return;
-    }
-  if (!noTrace("wsn.effect.void"))
-    doEffect(Site, false);
-  drainAndMaybeStop();
-}
-static uint64_t cb_effect(uint32_t Site, uint32_t) {
-  ReplayLog *L = Current->Log.get();
-  if (L)
-    if (const TraceRecord *R = L->peekFast(RecordKind::Effect, Site)) {
-      L->consumeFast();
-      return applyEffect(Site, true, R->Payload);
-    }
+/// wsn.effect / wsn.effect.void: the skipped call's recorded value and writes.
+static uint64_t effectOp(uint32_t Site, bool HasValue) {
+  if (ReplayLog *L = Current->Log.get())
+    if (const TraceRecord *R = L->takeFast(RecordKind::Effect, Site))
+      return applyEffect(Site, HasValue, R->Payload);
   uint64_t V = 0;
-  if (!noTrace("wsn.effect"))
-    V = doEffect(Site, true);
+  if (!noTrace(HasValue ? "wsn.effect" : "wsn.effect.void"))
+    V = doEffect(Site, HasValue);
   drainAndMaybeStop();
   return V;
 }
+static void cb_effect_void(uint32_t Site) { effectOp(Site, false); }
+static uint64_t cb_effect(uint32_t Site, uint32_t) { return effectOp(Site, true); }
 static uint64_t cb_input(uint32_t Site, uint32_t Bits) {
   uint64_t V = 0;
   if (!noTrace("wsn.input")) {

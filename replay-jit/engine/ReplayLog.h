@@ -198,6 +198,13 @@ public:
     ++Cur.Next;
     Cur.IrqAt = F.IrqAt;
   }
+  /// peekFast, and consumes what it found.
+  const TraceRecord *takeFast(RecordKind K, uint32_t Id) {
+    const TraceRecord *R = peekFast(K, Id);
+    if (R)
+      consumeFast();
+    return R;
+  }
   /// SKIP_BEGIN of Site: moves to the span's SKIP_END as onSkipBegin would.
   bool skipFast(uint32_t Site) {
     if (!peekFast(RecordKind::SkipBegin, Site))

@@ -122,47 +122,50 @@ std::vector<uint8_t> readFile(StringRef Path) {
   return std::vector<uint8_t>((*Buf)->getBufferStart(), (*Buf)->getBufferEnd());
 }
 
-/// The module hash the firmware image carries (`__wsn_module_hash`), if it has
-/// one: a trace replay must use the ELF built from the same module.
-std::optional<uint32_t> elfModuleHash(StringRef Path) {
+/// What a traced image says about the program it was built from: its module
+/// hash (`__wsn_module_hash`) and the BLAKE3 hash of the replay IR wsn-cc built
+/// with it (section `.wsn.replay_ir`; older images have none).
+struct ImageIds {
+  std::optional<uint32_t> ModuleHash;
+  std::optional<std::string> ReplayIRHash;
+};
+
+ImageIds readImageIds(StringRef Path) {
   auto Bin = object::ObjectFile::createObjectFile(Path);
   if (!Bin) {
     std::string Msg = toString(Bin.takeError());
     badInput(Path + ": " + Msg);
   }
   object::ObjectFile &Obj = *Bin->getBinary();
+  ImageIds Ids;
   for (const object::SymbolRef &Sym : Obj.symbols()) {
     Expected<StringRef> Name = Sym.getName();
-    if (!Name || *Name != "__wsn_module_hash")
+    if (!Name || *Name != "__wsn_module_hash") {
+      if (!Name)
+        consumeError(Name.takeError());
       continue;
+    }
     Expected<uint64_t> Addr = Sym.getAddress();
     Expected<object::section_iterator> Sec = Sym.getSection();
     if (!Addr || !Sec || *Sec == Obj.section_end()) {
       consumeError(Addr.takeError());
       consumeError(Sec.takeError());
-      return std::nullopt;
+      break;
     }
     Expected<StringRef> Data = (*Sec)->getContents();
     if (!Data) {
       consumeError(Data.takeError());
-      return std::nullopt;
+      break;
     }
     uint64_t Off = *Addr - (*Sec)->getAddress();
     if (Off + 4 > Data->size())
-      return std::nullopt;
+      break;
     const uint8_t *B = reinterpret_cast<const uint8_t *>(Data->data()) + Off;
-    return uint32_t(B[0]) | uint32_t(B[1]) << 8 | uint32_t(B[2]) << 16 | uint32_t(B[3]) << 24;
+    Ids.ModuleHash =
+        uint32_t(B[0]) | uint32_t(B[1]) << 8 | uint32_t(B[2]) << 16 | uint32_t(B[3]) << 24;
+    break;
   }
-  return std::nullopt;
-}
-
-/// The BLAKE3 hash of the replay IR that wsn-cc built with the image (its
-/// `.wsn.replay_ir` section), or nullopt for an image without one.
-std::optional<std::string> elfReplayIRHash(StringRef Path) {
-  auto Bin = object::ObjectFile::createObjectFile(Path);
-  if (!Bin)
-    badInput(Path + ": " + toString(Bin.takeError()));
-  for (const object::SectionRef &Sec : Bin->getBinary()->sections()) {
+  for (const object::SectionRef &Sec : Obj.sections()) {
     Expected<StringRef> Name = Sec.getName();
     if (!Name) {
       consumeError(Name.takeError());
@@ -173,11 +176,13 @@ std::optional<std::string> elfReplayIRHash(StringRef Path) {
     Expected<StringRef> Data = Sec.getContents();
     if (!Data) {
       consumeError(Data.takeError());
-      return std::string();
+      Ids.ReplayIRHash = std::string();
+    } else {
+      Ids.ReplayIRHash = Data->str();
     }
-    return Data->str();
+    break;
   }
-  return std::nullopt;
+  return Ids;
 }
 
 /// The K-th check since reset: the trace header counts every check the mote
@@ -297,7 +302,8 @@ int main(int argc, char **argv) {
     if (Elf.empty())
       badInput("--trace needs --elf, the firmware image that recorded the trace (its "
                "addresses are the ones checkpoints and pointers hold)");
-    std::optional<uint32_t> H = elfModuleHash(Elf);
+    ImageIds Ids = readImageIds(Elf);
+    std::optional<uint32_t> H = Ids.ModuleHash;
     if (!H)
       badInput(Elf + ": no __wsn_module_hash: not a traced image (built with wsn-cc "
                      "without --no-trace?)");
@@ -307,12 +313,8 @@ int main(int argc, char **argv) {
                ": the image was not built from this program");
     // The module hash covers the instrumented program's shape; the image also
     // names the exact replay IR built with it (older images have no section).
-    if (std::optional<std::string> Want = elfReplayIRHash(Elf)) {
-      auto IR = MemoryBuffer::getFile(Input, /*IsText=*/false,
-                                      /*RequiresNullTerminator=*/false);
-      if (!IR)
-        badInput(Input + ": " + IR.getError().message());
-      std::array<uint8_t, 32> Got = BLAKE3::hash<32>(arrayRefFromStringRef((*IR)->getBuffer()));
+    if (const std::optional<std::string> &Want = Ids.ReplayIRHash) {
+      std::array<uint8_t, 32> Got = BLAKE3::hash<32>(readFile(Input));
       if (*Want != StringRef(reinterpret_cast<const char *>(Got.data()), Got.size()))
         badInput(Input + ": not the replay IR that wsn-cc built with " + Elf +
                  " (its BLAKE3 hash differs from the image's .wsn.replay_ir section): a "
