@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Instrumentation.h"
+#include "InterruptState.h"
 
 #include "ModuleHash.h"
 #include "MoteMemoryModel.h"
@@ -131,22 +132,10 @@ bool isHarmlessIntrinsic(const Instruction &I) {
   return II->doesNotAccessMemory();
 }
 
-/// Inline asm that turns interrupts back on inside a handler.
-bool enablesInterrupts(const Function &F) {
-  for (const Instruction &I : instructions(F)) {
-    const auto *CB = dyn_cast<CallBase>(&I);
-    if (!CB)
-      continue;
-    if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
-      StringRef S = IA->getAsmString();
-      if (S.contains("sei") || S.contains("eint"))
-        return true;
-    } else if (const Function *C = CB->getCalledFunction()) {
-      if (C->getName() == "__nesc_enable_interrupt")
-        return true;
-    }
-  }
-  return false;
+/// Handlers the hardware enters with interrupts disabled.
+bool enteredWithInterruptsOff(const FunctionInfo &FI) {
+  return FI.isInterrupt() && (FI.Role.Handler == HandlerKind::AvrSignal ||
+                              FI.Role.Handler == HandlerKind::Msp430);
 }
 
 /// A function whose calls the instrumentation wraps in a skip span.
@@ -207,6 +196,7 @@ private:
   IdAllocator Ids;
   std::unique_ptr<TraceOpBuilder> B;
   std::optional<MoteTarget> Target;
+  std::unique_ptr<InterruptState> IState;
   InstrumentStats Stats;
   std::vector<FuncPlan> Plans;
   DenseSet<const GlobalVariable *> Shared;
@@ -560,15 +550,11 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   }
   // Interrupt handlers that run while the skipped callee runs are skipped
   // with it (spec/replay-log.md section 2.5), so the globals they write must
-  // come from the effect record too, unless the caller is a handler that
-  // runs with interrupts off.
-  const Function *Caller = CB.getFunction();
-  const FunctionInfo *CI = R.lookup(Caller);
-  bool Interruptible =
-      !(CI && CI->isInterrupt() &&
-        (CI->Role.Handler == HandlerKind::AvrSignal ||
-         CI->Role.Handler == HandlerKind::Msp430) &&
-        !enablesInterrupts(*Caller));
+  // come from the effect record too, unless interrupts are certainly off at
+  // the call and every possible callee keeps them off (section 7.1).
+  bool Interruptible = Ts.empty() || !IState->offBefore(CB);
+  for (const Function *T : Ts)
+    Interruptible |= !IState->keepsOff(*T);
   if (Interruptible) {
     const DenseSet<unsigned> &H = handlerWrites();
     S.Ids.insert(H.begin(), H.end());
@@ -686,10 +672,10 @@ Error Instrumenter::planFunction(FuncPlan &P) {
   P.Handler = FI.isInterrupt();
   // Handlers entered with interrupts disabled (AVR signal, MSP430) cannot be
   // interrupted, so counting their references would only cost code; they do
-  // count when they turn interrupts back on (AVR `interrupt`, sei / eint).
-  if (P.Handler && (FI.Role.Handler == HandlerKind::AvrSignal ||
-                    FI.Role.Handler == HandlerKind::Msp430))
-    P.CountRefs = enablesInterrupts(F);
+  // count when they, or anything they call, may turn interrupts back on (AVR
+  // `interrupt`, sei / eint, a status restore; section 7.1).
+  if (P.Handler && enteredWithInterruptsOff(FI))
+    P.CountRefs = IState->mayRunEnabled(F);
 
   if (P.CountRefs)
     expandMemIntrinsics(P);
@@ -799,6 +785,10 @@ Error Instrumenter::planFunction(FuncPlan &P) {
 }
 
 Error Instrumenter::plan() {
+  IState = std::make_unique<InterruptState>(M, [this](const Function &F) {
+    const FunctionInfo *FI = R.lookup(&F);
+    return FI && enteredWithInterruptsOff(*FI);
+  });
   for (const GlobalVariable *GV : R.InterruptShared) {
     Shared.insert(GV);
     unsigned Id = MM.globalId(GV);

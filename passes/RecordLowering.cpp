@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RecordLowering.h"
+#include "InterruptState.h"
 #include "MoteMemoryModel.h"
 
 #include "TraceOps.h"
@@ -543,97 +544,17 @@ Error readInto(Expected<std::vector<MDT>> V, DenseMap<uint32_t, MDT> &Out,
   return Error::success();
 }
 
-/// What an instruction does to the interrupt enable flag: true = disables it, false = may
-/// enable it (or sets it from a variable), nullopt = leaves it alone. Conservative: inline
-/// asm is read token by token, the last interrupt-relevant token decides (nesC's atomic
-/// start ends in `cli` / `dint; nop`, TinyOS's sleep in `cli` / `dint; nop`); any call
-/// other than a trace op or an intrinsic may enable; so may a store to SREG (AVR data
-/// address 0x5F, how nesC's atomic end restores it).
-static std::optional<bool> interruptEffect(const Instruction &I, RecordTarget T) {
-  if (auto *CB = dyn_cast<CallBase>(&I)) {
-    if (auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
-      std::optional<bool> Last;
-      SmallVector<StringRef, 16> Tokens;
-      StringRef(IA->getAsmString()).split(Tokens, " ", -1, false);
-      for (StringRef Tok : Tokens) {
-        for (StringRef W : {Tok}) {
-          SmallVector<StringRef, 4> Parts;
-          W.split(Parts, "\n", -1, false);
-          for (StringRef P : Parts) {
-            P = P.trim(" \t,;");
-            std::string L = P.lower();
-            if ((T == RecordTarget::AVR && L == "cli") ||
-                (T == RecordTarget::MSP430 && L == "dint"))
-              Last = true;
-            else if (L == "sei" || L == "eint" || L == "reti" || L == "out" ||
-                     L == "bis" || L == "bic" || StringRef(L).contains("r2") ||
-                     StringRef(L).contains("sreg") || StringRef(L).contains("0x3f"))
-              Last = false;
-          }
-        }
-      }
-      if (!Last && IA->getAsmString().find_first_not_of(" \t\n") != std::string::npos &&
-          StringRef(IA->getConstraintString()).contains("r2"))
-        Last = false;
-      return Last;
-    }
-    if (isa<TraceOp>(CB) || isa<IntrinsicInst>(CB))
-      return std::nullopt;
-    return false;
-  }
-  if (auto *SI = dyn_cast<StoreInst>(&I))
-    if (T == RecordTarget::AVR)
-      if (auto *CE = dyn_cast<ConstantExpr>(SI->getPointerOperand()))
-        if (CE->getOpcode() == Instruction::IntToPtr)
-          if (auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
-            if (CI->getZExtValue() == 0x5F)
-              return false;
-  return std::nullopt;
-}
-
-/// The region begins of F reached only with interrupts disabled: a forward must-analysis
-/// over the CFG (function entry: unknown; a block is "off" at entry when it is off at the
-/// end of every predecessor).
-static void interruptsOffRegions(Function &F, RecordTarget T,
+/// The region begins of F reached only with interrupts disabled, by the
+/// interrupt-state analysis (spec/instrumentation.md section 7.1; every
+/// function may be entered with interrupts on).
+static void interruptsOffRegions(Function &F, RecordTarget T, InterruptState &IS,
                                  SmallPtrSetImpl<const TraceOp *> &Out) {
   if (F.isDeclaration() || T == RecordTarget::Host)
     return;
-  DenseMap<const BasicBlock *, bool> OffAtEnd;
-  auto Run = [&](const BasicBlock &BB, bool Off, bool Collect) {
-    for (const Instruction &I : BB) {
-      if (Collect && Off)
-        if (auto *Op = dyn_cast<TraceOp>(&I))
-          if (Op->kind() == TraceOpKind::RegionBegin)
-            Out.insert(Op);
-      if (std::optional<bool> E = interruptEffect(I, T))
-        Off = *E;
-    }
-    return Off;
-  };
-  auto OffAtStart = [&](const BasicBlock &BB) {
-    if (BB.isEntryBlock() || pred_empty(&BB))
-      return false;
-    for (const BasicBlock *P : predecessors(&BB)) {
-      auto It = OffAtEnd.find(P);
-      if (It != OffAtEnd.end() && !It->second)
-        return false;
-    }
-    return true;
-  };
-  for (BasicBlock &BB : F) // optimistic start: every block off at its end
-    OffAtEnd[&BB] = true;
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (BasicBlock &BB : F) {
-      bool End = Run(BB, OffAtStart(BB), false);
-      if (End != OffAtEnd[&BB]) {
-        OffAtEnd[&BB] = End;
-        Changed = true;
-      }
-    }
-  }
-  for (BasicBlock &BB : F)
-    Run(BB, OffAtStart(BB), true);
+  for (Instruction &I : instructions(F))
+    if (auto *Op = dyn_cast<TraceOp>(&I))
+      if (Op->kind() == TraceOpKind::RegionBegin && IS.offBefore(I))
+        Out.insert(Op);
 }
 
 Expected<RecordLoweringStats> RecordLowerer::run() {
@@ -653,8 +574,9 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
     for (Instruction &I : instructions(F))
       if (auto *Op = dyn_cast<TraceOp>(&I))
         Ops.push_back(Op);
+  InterruptState IS(M, [](const Function &) { return false; });
   for (Function &F : M)
-    interruptsOffRegions(F, T, InsideAtomic);
+    interruptsOffRegions(F, T, IS, InsideAtomic);
   if (WsnRecordTables) {
     // A handler keeps the interrupted count in its frame when its one IRQ entry op is in
     // the entry block (so it dominates every exit op).

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReplayLowering.h"
+#include "MoteAsm.h"
 
 #include <set>
 
@@ -73,24 +74,6 @@ std::string printValue(const Value *V) {
   StringRef R = StringRef(S).trim();
   return R.size() > 160 ? (R.substr(0, 157) + "...").str() : R.str();
 }
-
-/// One statement of recognised inline asm.
-enum class AsmOp {
-  Nothing,     // nop, wdr, empty
-  IrqEnable,   // sei / eint
-  IrqDisable,  // cli / dint
-  Sleep,       // sleep
-  ReadStatus,  // in r, SREG / mov r2, x  -> result
-  WriteStatus, // out SREG, r / mov x, r2
-  OrStatus,    // bis x, r2
-  AndNotStatus // bic x, r2
-};
-
-struct AsmStmt {
-  AsmOp Op;
-  int Operand = -1;     // operand index for Write/Or/AndNot ($N), or -1
-  uint64_t Imm = 0;     // immediate for Or/AndNot when Operand < 0
-};
 
 class Lowerer {
 public:
@@ -1601,137 +1584,14 @@ void Lowerer::lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee) {
 
 // --- inline asm -------------------------------------------------------------
 
-static std::string normaliseAsm(StringRef S) {
-  std::string R;
-  for (char C : S.lower()) {
-    if (C == '\t')
-      C = ' ';
-    if (C == ' ' && (R.empty() || R.back() == ' ' || R.back() == ',' || R.back() == '\n'))
-      continue;
-    if (C == ',' && !R.empty() && R.back() == ' ')
-      R.pop_back();
-    if ((C == '\n' || C == ';') && !R.empty() && R.back() == ' ')
-      R.pop_back();
-    R += (C == ';') ? '\n' : C;
-  }
-  return R;
-}
-
 bool Lowerer::parseAsm(const CallBase &CB, std::vector<AsmStmt> &Out) {
-  auto *IA = cast<InlineAsm>(CB.getCalledOperand());
-  // Operand k ($k / %k): outputs first, then inputs; inputs map to call args.
-  std::vector<int> OperandArg;   // -1: output
-  unsigned NextArg = 0;
-  for (const InlineAsm::ConstraintInfo &CI : IA->ParseConstraints()) {
-    if (CI.Type == InlineAsm::isClobber)
-      continue;
-    if (CI.Type == InlineAsm::isOutput && !CI.isIndirect)
-      OperandArg.push_back(-1);
-    else
-      OperandArg.push_back(int(NextArg++));
-  }
-  auto OperandIndex = [&](StringRef Tok) -> int {
-    if (Tok.consume_front("${"))
-      Tok = Tok.take_until([](char C) { return C == '}' || C == ':'; });
-    else if (!Tok.consume_front("$") && !Tok.consume_front("%"))
-      return -1;
-    unsigned K;
-    if (Tok.getAsInteger(10, K) || K >= OperandArg.size())
-      return -1;
-    return int(K);
-  };
-  auto Number = [&](StringRef Tok) -> std::optional<uint64_t> {
-    Tok.consume_front("#");
-    if (Tok == "__sreg__")
-      return 0x3f;
-    int K = OperandIndex(Tok);
-    if (K >= 0) {
-      if (OperandArg[K] < 0)
-        return std::nullopt;
-      if (auto *C = dyn_cast<ConstantInt>(CB.getArgOperand(OperandArg[K])))
-        return C->getZExtValue();
-      return std::nullopt;
-    }
-    uint64_t V;
-    if (!Tok.getAsInteger(0, V))
-      return V;
-    return std::nullopt;
-  };
-  auto IsSR = [](StringRef Tok) { return Tok == "r2" || Tok == "sr"; };
-
-  std::string Text = normaliseAsm(IA->getAsmString());
-  SmallVector<StringRef, 4> Stmts;
-  StringRef(Text).split(Stmts, '\n', -1, false);
-  for (StringRef St : Stmts) {
-    St = St.trim();
-    if (St.empty())
-      continue;
-    auto [Mn, Rest] = St.split(' ');
-    SmallVector<StringRef, 2> Ops;
-    if (!Rest.empty())
-      Rest.split(Ops, ',');
-    for (StringRef &O : Ops)
-      O = O.trim();
-    bool AVR = T.Arch == MoteArch::AVR;
-    if (Mn == "nop" && Ops.empty()) {
-      Out.push_back({AsmOp::Nothing});
-      continue;
-    }
-    if (AVR && Ops.empty()) {
-      if (Mn == "sei") { Out.push_back({AsmOp::IrqEnable}); continue; }
-      if (Mn == "cli") { Out.push_back({AsmOp::IrqDisable}); continue; }
-      if (Mn == "sleep") { Out.push_back({AsmOp::Sleep}); continue; }
-      if (Mn == "wdr") { Out.push_back({AsmOp::Nothing}); continue; }
-    }
-    if (AVR && Mn == "in" && Ops.size() == 2) {
-      int Dst = OperandIndex(Ops[0]);
-      auto Port = Number(Ops[1]);
-      if (Dst >= 0 && OperandArg[Dst] < 0 && Port && *Port == 0x3f) {
-        Out.push_back({AsmOp::ReadStatus, Dst});
-        continue;
-      }
-    }
-    if (AVR && Mn == "out" && Ops.size() == 2) {
-      int Src = OperandIndex(Ops[1]);
-      auto Port = Number(Ops[0]);
-      if (Src >= 0 && OperandArg[Src] >= 0 && Port && *Port == 0x3f) {
-        Out.push_back({AsmOp::WriteStatus, Src});
-        continue;
-      }
-    }
-    if (!AVR) {
-      StringRef Base = Mn.split('.').first;
-      if (Ops.empty() && Mn == "dint") { Out.push_back({AsmOp::IrqDisable}); continue; }
-      if (Ops.empty() && Mn == "eint") { Out.push_back({AsmOp::IrqEnable}); continue; }
-      if ((Base == "bis" || Base == "bic") && Ops.size() == 2 && IsSR(Ops[1])) {
-        AsmOp K = Base == "bis" ? AsmOp::OrStatus : AsmOp::AndNotStatus;
-        int Src = OperandIndex(Ops[0]);
-        if (auto Imm = Number(Ops[0])) {
-          Out.push_back({K, -1, *Imm});
-          continue;
-        }
-        if (Src >= 0 && OperandArg[Src] >= 0) {
-          Out.push_back({K, Src});
-          continue;
-        }
-      }
-      if (Base == "mov" && Ops.size() == 2) {
-        int Dst = OperandIndex(Ops[1]), Src = OperandIndex(Ops[0]);
-        if (IsSR(Ops[0]) && Dst >= 0 && OperandArg[Dst] < 0) {
-          Out.push_back({AsmOp::ReadStatus, Dst});
-          continue;
-        }
-        if (IsSR(Ops[1]) && Src >= 0 && OperandArg[Src] >= 0) {
-          Out.push_back({AsmOp::WriteStatus, Src});
-          continue;
-        }
-      }
-    }
-    error(&CB, "unsupported inline asm statement '" + St + "' in \"" +
-                   IA->getAsmString() + "\" (" + T.archName() + ")");
-    return false;
-  }
-  return true;
+  std::string Bad;
+  if (parseMoteAsm(CB, T.Arch, Out, &Bad))
+    return true;
+  error(&CB, "unsupported inline asm statement '" + Bad + "' in \"" +
+                 cast<InlineAsm>(CB.getCalledOperand())->getAsmString() +
+                 "\" (" + T.archName() + ")");
+  return false;
 }
 
 Value *Lowerer::statusCell(IRBuilder<> &B) {
@@ -1751,15 +1611,7 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
   // I); MSP430 SR is a replay global (bit 3 = GIE, bits 4-7 = low-power).
   Type *CellTy = T.Arch == MoteArch::AVR ? I8 : I16;
   uint64_t IBit = T.Arch == MoteArch::AVR ? 0x80 : 0x08;
-  auto *IA = cast<InlineAsm>(CB.getCalledOperand());
-  std::vector<int> OperandArg;
-  unsigned NextArg = 0;
-  for (const InlineAsm::ConstraintInfo &CI : IA->ParseConstraints()) {
-    if (CI.Type == InlineAsm::isClobber)
-      continue;
-    OperandArg.push_back(CI.Type == InlineAsm::isOutput && !CI.isIndirect ? -1
-                                                                          : int(NextArg++));
-  }
+  std::vector<int> OperandArg = asmOperandArgs(CB);
   auto Operand = [&](int K) {
     return B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(OperandArg[K])), CellTy);
   };
@@ -1812,7 +1664,7 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
   }
   if (!CB.getType()->isVoidTy()) {
     if (!Result || !CB.getType()->isIntegerTy()) {
-      error(&CB, "inline asm \"" + IA->getAsmString() +
+      error(&CB, "inline asm \"" + cast<InlineAsm>(CB.getCalledOperand())->getAsmString() +
                      "\" produces a value replay cannot model");
       VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
     } else {

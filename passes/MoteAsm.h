@@ -1,0 +1,55 @@
+//===- MoteAsm.h - the inline asm statements wsn-trace understands --------===//
+//
+// Mote firmware uses a handful of inline asm statements: interrupt enable and
+// disable, sleep, and reads and writes of the status register (AVR SREG, the
+// MSP430 SR with its GIE bit), e.g. in nesC's atomic sections. The replay
+// lowering turns them into replay operations (spec/replay.md section 4), and
+// the interrupt-state analysis follows the interrupt flag through them
+// (spec/instrumentation.md section 7.1). Both read them through this parser.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WSN_PASSES_MOTEASM_H
+#define WSN_PASSES_MOTEASM_H
+
+#include "MoteMemoryModel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class CallBase;
+}
+
+namespace wsn {
+
+/// One statement of recognised inline asm.
+enum class AsmOp {
+  Nothing,     // nop, wdr, empty
+  IrqEnable,   // sei / eint
+  IrqDisable,  // cli / dint
+  Sleep,       // sleep
+  ReadStatus,  // in r, SREG / mov r2, x  -> result
+  WriteStatus, // out SREG, r / mov x, r2
+  OrStatus,    // bis x, r2
+  AndNotStatus // bic x, r2
+};
+
+struct AsmStmt {
+  AsmOp Op;
+  int Operand = -1;     // operand index for Write/Or/AndNot ($N), or -1
+  uint64_t Imm = 0;     // immediate for Or/AndNot when Operand < 0
+};
+
+/// Operand k ($k / %k) of an inline asm call: outputs first, then inputs.
+/// Element k is the call argument of input operand k, or -1 for an output.
+std::vector<int> asmOperandArgs(const llvm::CallBase &CB);
+
+/// Splits the inline asm of CB into statements of Arch. On a statement it
+/// does not recognise, returns false and puts the statement in *Unsupported.
+bool parseMoteAsm(const llvm::CallBase &CB, MoteArch Arch,
+                  std::vector<AsmStmt> &Out, std::string *Unsupported);
+
+} // namespace wsn
+
+#endif
