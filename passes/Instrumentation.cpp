@@ -13,21 +13,25 @@
 //===----------------------------------------------------------------------===//
 #include "Instrumentation.h"
 #include "InterruptState.h"
+#include "MoteAsm.h"
 
 #include "ModuleHash.h"
 #include "MoteMemoryModel.h"
 #include "Pfdg.h"
 #include "RecordLowering.h"
 #include "Slice.h"
+#include "TraceMap.h"
 #include "TraceOps.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/DemandedBits.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -37,6 +41,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <functional>
@@ -132,6 +137,17 @@ bool isHarmlessIntrinsic(const Instruction &I) {
   return II->doesNotAccessMemory();
 }
 
+/// The blocks execution can reach from H, H included.
+DenseSet<const BasicBlock *> reachableFrom(const BasicBlock &H) {
+  DenseSet<const BasicBlock *> Seen{&H};
+  SmallVector<const BasicBlock *, 16> Work{&H};
+  while (!Work.empty())
+    for (const BasicBlock *S : successors(Work.pop_back_val()))
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+  return Seen;
+}
+
 /// Handlers the hardware enters with interrupts disabled.
 bool enteredWithInterruptsOff(const FunctionInfo &FI) {
   return FI.isInterrupt() && (FI.Role.Handler == HandlerKind::AvrSignal ||
@@ -179,7 +195,7 @@ private:
 
   Error rewrite(FuncPlan &P);
   Error insertAnchors(FuncPlan &P);
-  void demoteLiveIns(Function &F, Loop &L);
+  void demoteLiveIns(Function &F, BasicBlock &H);
   Error insertInputs(FuncPlan &P);
   Error insertChecks(FuncPlan &P);
   Error insertSkips(FuncPlan &P);
@@ -188,6 +204,8 @@ private:
   Error insertEntryExit(FuncPlan &P);
 
   std::vector<GlobalVariable *> anchorGlobals();
+  GlobalVariable *anchorStatusGlobal();
+  bool holdsStatusCopy(AllocaInst &AI) const;
 
   Module &M;
   const PfdgResult &R;
@@ -773,13 +791,11 @@ Error Instrumenter::planFunction(FuncPlan &P) {
       if (A.F == &F)
         P.AnchorHeaders.push_back(const_cast<BasicBlock *>(A.Header));
   } else {
-    // An added caller: its compile-time infinite loops, found the way the
-    // analysis finds them for selected functions.
+    // An added caller: its anchor headers, found the way the analysis finds
+    // them for selected functions.
     DominatorTree LDT(F);
     LoopInfo LI(LDT);
-    for (Loop *L : LI.getLoopsInPreorder())
-      if (L->hasNoExitBlocks())
-        P.AnchorHeaders.push_back(L->getHeader());
+    collectAnchorHeaders(LI, P.AnchorHeaders);
   }
   return Error::success();
 }
@@ -886,31 +902,111 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
   return All;
 }
 
+/// The global each anchor stores the status register into before its
+/// checkpoint (AVR SREG, MSP430 SR), or null on targets without one.
+GlobalVariable *Instrumenter::anchorStatusGlobal() {
+  Triple T(M.getTargetTriple());
+  bool AVR = T.getArch() == Triple::avr;
+  if (!AVR && T.getArch() != Triple::msp430)
+    return nullptr;
+  if (GlobalVariable *GV = M.getNamedGlobal(AnchorStatusGlobal))
+    return GV;
+  Type *Ty = AVR ? Type::getInt8Ty(M.getContext()) : Type::getInt16Ty(M.getContext());
+  return new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                            ConstantInt::get(Ty, 0), AnchorStatusGlobal);
+}
+
+/// Every value stored into AI is a copy of the status register (a nesC
+/// atomic section's saved SREG/SR, demoted because it is live at an
+/// anchor): replay compares only its interrupt-enable bit.
+bool Instrumenter::holdsStatusCopy(AllocaInst &AI) const {
+  Triple T(M.getTargetTriple());
+  bool AVR = T.getArch() == Triple::avr;
+  if (!AVR && T.getArch() != Triple::msp430)
+    return false;
+  // Slots being decided: a cycle of slots copying each other holds only
+  // what enters it from outside.
+  SmallPtrSet<const AllocaInst *, 8> Open;
+  std::function<bool(const AllocaInst &)> SlotIsStatus;
+  std::function<bool(const Value *, unsigned)> IsStatus =
+      [&](const Value *V, unsigned Depth) -> bool {
+    if (Depth > 6)
+      return false;
+    if (auto *C = dyn_cast<CastInst>(V))
+      return IsStatus(C->getOperand(0), Depth + 1);
+    if (auto *PN = dyn_cast<PHINode>(V))
+      return llvm::all_of(PN->incoming_values(),
+                          [&](const Value *In) { return IsStatus(In, Depth + 1); });
+    if (auto *LI = dyn_cast<LoadInst>(V)) {
+      if (auto *Slot = dyn_cast<AllocaInst>(LI->getPointerOperand()))
+        return SlotIsStatus(*Slot); // a reload of a demoted value
+      if (AVR)
+        if (auto *CE = dyn_cast<ConstantExpr>(LI->getPointerOperand()))
+          if (CE->getOpcode() == Instruction::IntToPtr)
+            if (auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
+              return CI->getZExtValue() == 0x5F;
+      return false;
+    }
+    if (auto *CB = dyn_cast<CallBase>(V); CB && CB->isInlineAsm()) {
+      std::vector<AsmStmt> St;
+      return parseMoteAsm(*CB, AVR ? MoteArch::AVR : MoteArch::MSP430, St,
+                          nullptr) &&
+             llvm::any_of(St, [](const AsmStmt &S) { return S.Op == AsmOp::ReadStatus; });
+    }
+    return false;
+  };
+  SlotIsStatus = [&](const AllocaInst &Slot) -> bool {
+    if (!Open.insert(&Slot).second)
+      return true; // on the cycle: decided by the other stores
+    bool Any = false;
+    for (const User *U : Slot.users()) {
+      auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI)
+        continue;
+      if (SI->getPointerOperand() != &Slot || !IsStatus(SI->getValueOperand(), 0))
+        return false;
+      Any = true;
+    }
+    return Any;
+  };
+  return SlotIsStatus(AI);
+}
+
 /// Thesis 4.2 restarts replay at an anchor from the recorded variable values.
-/// Values held in registers across the loop header cannot be restored, so the
-/// header's phis, the values defined before the loop and used in it, and the
-/// arguments used in it are moved to stack slots first; then the header's
-/// live state is exactly the globals plus the function's allocas.
-void Instrumenter::demoteLiveIns(Function &F, Loop &L) {
+/// Values held in registers across the anchor header cannot be restored, so
+/// every value live at the header moves to a stack slot first: the header's
+/// phis, and the instructions and arguments defined before it (their blocks
+/// dominate it) that are used anywhere execution can reach from it. For an
+/// infinite loop that is its body; for a dispatch loop inside one it is the
+/// rest of the outer loop too. Then the header's live state is exactly the
+/// globals plus the function's allocas.
+void Instrumenter::demoteLiveIns(Function &F, BasicBlock &H) {
   BasicBlock &Entry = F.getEntryBlock();
   Instruction *AllocaPt = &*Entry.getFirstInsertionPt();
   SmallVector<PHINode *, 4> Phis;
-  for (PHINode &PN : L.getHeader()->phis())
+  for (PHINode &PN : H.phis())
     Phis.push_back(&PN);
   for (PHINode *PN : Phis) {
     DemotePHIToStack(PN, AllocaPt->getIterator());
     ++Stats.Demoted;
   }
+  DenseSet<const BasicBlock *> Reach = reachableFrom(H);
+  DominatorTree DT(F);
+  auto UsedAfter = [&](const Use &U) {
+    auto *UI = dyn_cast<Instruction>(U.getUser());
+    if (!UI)
+      return false;
+    if (auto *PN = dyn_cast<PHINode>(UI))
+      return Reach.count(PN->getIncomingBlock(U)) > 0;
+    return Reach.count(UI->getParent()) > 0;
+  };
   SmallVector<Instruction *, 8> LiveIn;
   for (Instruction &I : instructions(F)) {
-    if (L.contains(&I) || isa<AllocaInst>(I) || I.getType()->isVoidTy() ||
-        isa<TraceOp>(&I))
+    if (I.getParent() == &H || !DT.dominates(I.getParent(), &H) ||
+        isa<AllocaInst>(I) || I.getType()->isVoidTy() || isa<TraceOp>(&I))
       continue;
-    for (User *U : I.users())
-      if (auto *UI = dyn_cast<Instruction>(U); UI && L.contains(UI)) {
-        LiveIn.push_back(&I);
-        break;
-      }
+    if (llvm::any_of(I.uses(), UsedAfter))
+      LiveIn.push_back(&I);
   }
   for (Instruction *I : LiveIn) {
     DemoteRegToStack(*I, false, AllocaPt->getIterator());
@@ -919,7 +1015,7 @@ void Instrumenter::demoteLiveIns(Function &F, Loop &L) {
   for (Argument &A : F.args()) {
     SmallVector<Use *, 4> Uses;
     for (Use &U : A.uses())
-      if (auto *UI = dyn_cast<Instruction>(U.getUser()); UI && L.contains(UI))
+      if (UsedAfter(U))
         Uses.push_back(&U);
     if (Uses.empty())
       continue;
@@ -949,15 +1045,20 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
     if (!L || L->getHeader() != H)
       return makeError("anchor site in function '" + F.getName() +
                        "' is not a loop header");
-    demoteLiveIns(F, *L);
+    demoteLiveIns(F, *H);
   }
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
   std::vector<GlobalVariable *> Globals = anchorGlobals();
+  // The status register at the anchor (spec/instrumentation.md section 5):
+  // replay starts its status model (the interrupt-enable bit) from it.
+  GlobalVariable *StatusGV = anchorStatusGlobal();
+  if (StatusGV)
+    Globals.push_back(StatusGV);
   for (BasicBlock *H : P.AnchorHeaders) {
-    Loop *L = LI.getLoopFor(H);
-    // Live locals: the function's allocas that the loop uses.
+    // Live locals: the function's allocas used where execution can reach
+    // from the header.
+    DenseSet<const BasicBlock *> Reach = reachableFrom(*H);
     std::vector<AllocaInst *> Locals;
+    SmallVector<bool, 8> StatusLocals;
     for (Instruction &I : F.getEntryBlock()) {
       auto *AI = dyn_cast<AllocaInst>(&I);
       if (!AI || !AI->isStaticAlloca())
@@ -965,9 +1066,11 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
       bool Used = false;
       for (User *U : AI->users())
         if (auto *UI = dyn_cast<Instruction>(U))
-          Used |= L->contains(UI);
-      if (Used)
+          Used |= Reach.count(UI->getParent()) > 0;
+      if (Used) {
         Locals.push_back(AI);
+        StatusLocals.push_back(holdsStatusCopy(*AI));
+      }
     }
     uint64_t Size = 0;
     for (GlobalVariable *GV : Globals)
@@ -982,11 +1085,27 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
                                F.getName(), Size, Opts.SegSize)
                            .str());
     uint32_t Id = Ids.next(IdAllocator::Anchor);
+    Instruction *At = &*H->getFirstInsertionPt();
+    if (StatusGV) {
+      IRBuilder<> SB(At);
+      Value *St;
+      if (StatusGV->getValueType()->isIntegerTy(8))
+        St = SB.CreateLoad(SB.getInt8Ty(),
+                           ConstantExpr::getIntToPtr(SB.getInt16(0x5F),
+                                                     SB.getPtrTy()),
+                           /*isVolatile=*/true, "wsn.sreg");
+      else
+        St = SB.CreateCall(InlineAsm::get(FunctionType::get(SB.getInt16Ty(), false),
+                                          "mov r2, $0", "=r,~{memory}",
+                                          /*hasSideEffects=*/true),
+                           {}, "wsn.sr");
+      SB.CreateStore(St, StatusGV);
+    }
     B->setDebugLoc(DebugLoc());
-    B->setInsertPoint(&*H->getFirstInsertionPt());
+    B->setInsertPoint(At);
     std::vector<Value *> Ops(Locals.begin(), Locals.end());
     B->createAnchor(Id, Ops);
-    if (Error E = TraceMetadata(M).addAnchor(Id, F, Globals, Locals))
+    if (Error E = TraceMetadata(M).addAnchor(Id, F, Globals, Locals, StatusLocals))
       return E;
     ++Stats.Anchors;
   }

@@ -275,12 +275,12 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
       FI.UninstrumentedCallees.push_back(std::move(E));
     }
     unsigned Anchors = 0;
-    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
-    for (Loop *L : LI.getLoopsInPreorder())
-      if (L->hasNoExitBlocks()) {
-        R.Anchors.push_back({FI.F, L->getHeader()});
-        ++Anchors;
-      }
+    std::vector<BasicBlock *> Headers;
+    collectAnchorHeaders(FAM.getResult<LoopAnalysis>(F), Headers);
+    for (BasicBlock *H : Headers) {
+      R.Anchors.push_back({FI.F, H});
+      ++Anchors;
+    }
     InlineInput In;
     for (CallBase *CB : MM.callSites(&F))
       if (CB->getCalledOperand()->stripPointerCasts() == &F)
@@ -313,6 +313,25 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
 //===----------------------------------------------------------------------===//
 // Output
 //===----------------------------------------------------------------------===//
+
+void collectAnchorHeaders(const LoopInfo &LI, std::vector<BasicBlock *> &Out) {
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!L->hasNoExitBlocks())
+      continue;
+    Out.push_back(L->getHeader());
+    for (Loop *Sub : L->getSubLoops()) {
+      bool Calls = false;
+      for (BasicBlock *BB : Sub->blocks())
+        for (Instruction &I : *BB)
+          if (auto *CB = dyn_cast<CallBase>(&I)) {
+            const Function *C = CB->getCalledFunction();
+            Calls |= !CB->isInlineAsm() && (!C || !C->isIntrinsic());
+          }
+      if (Calls && !Sub->hasNoExitBlocks()) // an infinite one is found on its own
+        Out.push_back(Sub->getHeader());
+    }
+  }
+}
 
 static std::string levelText(const std::optional<unsigned> &L) {
   return L ? std::to_string(*L) : std::string("-");

@@ -39,6 +39,7 @@
 
 namespace llvm {
 class BasicBlock;
+class LoopInfo;
 class raw_ostream;
 } // namespace llvm
 
@@ -58,11 +59,21 @@ struct CalleeEffect {
 };
 
 /// Header of a compile-time infinite loop (no exit edge) in a selected
-/// function: where LOG 4 anchors (checkpoints) go.
+/// function, or of a loop directly inside one that calls a function (a task
+/// dispatch loop): where LOG 4 anchors (checkpoints) go.
 struct AnchorSite {
   const llvm::Function *F = nullptr;
   const llvm::BasicBlock *Header = nullptr;
 };
+
+/// The anchor headers of one function, outer loops first (spec/analysis.md
+/// section 7): every loop without exit blocks, and each loop directly nested
+/// in one that contains a call of a non-intrinsic function. Without the
+/// second kind a scheduler loop whose inner `while (runNextTask())` is its
+/// own loop (-O0, -O2) would reach its anchor only when the task queue
+/// empties, and a busy mote would keep no checkpoint.
+void collectAnchorHeaders(const llvm::LoopInfo &LI,
+                          std::vector<llvm::BasicBlock *> &Out);
 
 struct FunctionInfo {
   const llvm::Function *F = nullptr;

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "ReplayLowering.h"
 #include "MoteAsm.h"
+#include "TraceMap.h"
 
 #include <set>
 
@@ -122,6 +123,7 @@ private:
   BasicBlock *Prologue = nullptr;
   bool FrameUsed = false;
   bool InSkip = false;
+  AllocaInst *StatusSaveSlot = nullptr; ///< the interrupted status (handlers)
   std::vector<std::pair<const PHINode *, PHINode *>> PendingPhis;
   DenseMap<const BasicBlock *, BasicBlock *> BBMap, BBEnd;
   StringMap<GlobalVariable *> LocStrings;
@@ -181,6 +183,9 @@ private:
   void lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee);
   void lowerInlineAsm(IRBuilder<> &B, CallBase &CB);
   bool parseAsm(const CallBase &CB, std::vector<AsmStmt> &Out);
+  void enterHandlerStatus(IRBuilder<> &B, const Function &F);
+  void leaveHandlerStatus(IRBuilder<> &B);
+  AllocaInst *statusSaveSlot();
   Value *statusCell(IRBuilder<> &B); // host pointer to SREG / SR model
   void checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr);
   Value *dynamicAlloc(IRBuilder<> &B, Value *Size, Align A);
@@ -931,6 +936,7 @@ void Lowerer::lowerFunction(Function &F) {
   BBEnd.clear();
   PendingPhis.clear();
   CurI = nullptr;
+  StatusSaveSlot = nullptr;
   for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
     VMap[F.getArg(I)] = NF->getArg(I);
 
@@ -1468,10 +1474,15 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
     return Simple("func_entry", 1);
   if (Op == "func.exit")
     return Simple("func_exit", 1);
-  if (Op == "irq.entry")
+  if (Op == "irq.entry") {
+    enterHandlerStatus(B, *CB.getFunction());
     return Simple("irq_entry", 1);
-  if (Op == "irq.exit")
-    return Simple("irq_exit", 1);
+  }
+  if (Op == "irq.exit") {
+    Simple("irq_exit", 1);
+    leaveHandlerStatus(B);
+    return;
+  }
   if (Op == "region.begin") {
     if (Opts.InlineLog)
       return; // replay has nothing to do at a region's start
@@ -1540,6 +1551,16 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
     B.CreateCall(Opts.InlineLog ? FunctionCallee(fastHelper("anchor"))
                                 : callback("anchor", VoidTy, {I32, I32, HostPtr}),
                  {ConstId(0), ConstantInt::get(I32, N), Arr});
+    // The status register the mote had here (the instrumentation stored it
+    // in __wsn_anchor_status before the op; spec/instrumentation.md section
+    // 5): at the start checkpoint it starts the status model, at later
+    // anchors it is the value the model already holds.
+    if (GlobalVariable *SG = M.getNamedGlobal(AnchorStatusGlobal))
+      if (auto It = GAddr.find(SG); It != GAddr.end()) {
+        Type *CellTy = T.Arch == MoteArch::AVR ? I8 : I16;
+        Value *V = B.CreateLoad(CellTy, hostAddr(B, ConstantInt::get(I16, It->second)));
+        B.CreateStore(V, statusCell(B));
+      }
     return;
   }
   error(&CB, "unknown trace op '" + Name + "' (spec/trace-ops.md)");
@@ -1592,6 +1613,38 @@ bool Lowerer::parseAsm(const CallBase &CB, std::vector<AsmStmt> &Out) {
                  cast<InlineAsm>(CB.getCalledOperand())->getAsmString() +
                  "\" (" + T.archName() + ")");
   return false;
+}
+
+/// Interrupt entry as the hardware does it, on the status model: AVR clears
+/// SREG.I (an AVR `interrupt` handler sets it again in its prologue); MSP430
+/// clears SR but SCG0. Interrupt return restores the interrupted status.
+AllocaInst *Lowerer::statusSaveSlot() {
+  if (!StatusSaveSlot) {
+    IRBuilder<> AB(Prologue, Prologue->begin());
+    StatusSaveSlot = AB.CreateAlloca(T.Arch == MoteArch::AVR ? I8 : I16, nullptr,
+                                     "wsn.irq.status");
+  }
+  return StatusSaveSlot;
+}
+
+void Lowerer::enterHandlerStatus(IRBuilder<> &B, const Function &F) {
+  Type *CellTy = T.Arch == MoteArch::AVR ? I8 : I16;
+  statusSaveSlot();
+  Value *Cell = statusCell(B);
+  Value *Saved = B.CreateLoad(CellTy, Cell);
+  B.CreateStore(Saved, StatusSaveSlot);
+  Value *V;
+  if (T.Arch == MoteArch::AVR)
+    V = F.hasFnAttribute("interrupt") ? B.CreateOr(Saved, 0x80)
+                                      : B.CreateAnd(Saved, 0x7F);
+  else
+    V = B.CreateAnd(Saved, 0x40);
+  B.CreateStore(V, Cell);
+}
+
+void Lowerer::leaveHandlerStatus(IRBuilder<> &B) {
+  Type *CellTy = T.Arch == MoteArch::AVR ? I8 : I16;
+  B.CreateStore(B.CreateLoad(CellTy, statusSaveSlot()), statusCell(B));
 }
 
 Value *Lowerer::statusCell(IRBuilder<> &B) {

@@ -36,8 +36,8 @@ bool TraceMap::Site::operator==(const Site &O) const {
          std::tie(O.Id, O.Kind, O.Function, O.File, O.Line, O.Col);
 }
 bool TraceMap::Var::operator==(const Var &O) const {
-  return std::tie(IsGlobal, Name, Size, CType) ==
-         std::tie(O.IsGlobal, O.Name, O.Size, O.CType);
+  return std::tie(IsGlobal, IsStatus, Name, Size, CType) ==
+         std::tie(O.IsGlobal, O.IsStatus, O.Name, O.Size, O.CType);
 }
 bool TraceMap::Anchor::operator==(const Anchor &O) const {
   return std::tie(Id, Function, Vars) == std::tie(O.Id, O.Function, O.Vars);
@@ -124,6 +124,7 @@ void TraceMap::sort() {
 static TraceMap::Var toVar(const TraceVarRef &R) {
   TraceMap::Var V;
   V.IsGlobal = R.isGlobal();
+  V.IsStatus = R.Status;
   V.Name = R.Name;
   V.Size = R.Size;
   V.CType = R.CType;
@@ -216,7 +217,7 @@ static void writeVars(json::OStream &J, StringRef Key,
   J.attributeArray(Key, [&] {
     for (const TraceMap::Var &V : Vars)
       J.object([&] {
-        J.attribute("kind", V.IsGlobal ? "global" : "local");
+        J.attribute("kind", V.IsGlobal ? "global" : V.IsStatus ? "status" : "local");
         J.attribute("name", V.Name);
         J.attribute("size", V.Size);
         J.attribute("ctype", V.CType);
@@ -377,11 +378,12 @@ static Error readVars(const ObjReader &R, StringRef Key,
     TraceMap::Var Var;
     if (Kind == "global")
       Var.IsGlobal = true;
-    else if (Kind == "local" && AllowLocal)
+    else if ((Kind == "local" || Kind == "status") && AllowLocal) {
       Var.IsGlobal = false;
-    else
+      Var.IsStatus = Kind == "status";
+    } else
       return V.err("kind '" + Kind + "' is not " +
-                   (AllowLocal ? "'global' or 'local'" : "'global'"));
+                   (AllowLocal ? "'global', 'local' or 'status'" : "'global'"));
     WSN_TRY(Name, V.str("name"));
     WSN_TRY(Size, V.u32("size"));
     WSN_TRY(CType, V.str("ctype"));

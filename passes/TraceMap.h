@@ -23,6 +23,13 @@ class Module;
 
 namespace wsn {
 
+/// The global every anchor stores the status register (AVR SREG, MSP430 SR)
+/// into before its checkpoint (spec/instrumentation.md section 5). It is
+/// part of every checkpoint; replay starts its status model from it and
+/// compares only its interrupt-enable bit, like a "status" local.
+constexpr const char *AnchorStatusGlobal = "__wsn_anchor_status";
+
+
 struct TraceMap {
   struct Function {
     uint32_t Id = 0;
@@ -51,6 +58,9 @@ struct TraceMap {
     std::string Name; ///< global symbol, or the local's name
     uint32_t Size = 0;
     std::string CType;
+    /// A local holding a copy of the status register (kind "status"):
+    /// replay compares only its interrupt-enable bit.
+    bool IsStatus = false;
     bool operator==(const Var &O) const;
   };
   struct Anchor {

@@ -368,7 +368,7 @@ static MDNode *varNode(LLVMContext &Ctx, const TraceVarRef &V) {
     return MDTuple::get(Ctx, {mdStr(Ctx, "global"),
                               ValueAsMetadata::get(V.Global),
                               mdU32(Ctx, V.Size), mdStr(Ctx, V.CType)});
-  return MDTuple::get(Ctx, {mdStr(Ctx, "local"), mdStr(Ctx, V.Name),
+  return MDTuple::get(Ctx, {mdStr(Ctx, V.Status ? "status" : "local"), mdStr(Ctx, V.Name),
                             mdU32(Ctx, V.Size), mdStr(Ctx, V.CType)});
 }
 
@@ -441,13 +441,17 @@ Error TraceMetadata::addSite(uint32_t Site, StringRef Kind, Function &F,
 
 Error TraceMetadata::addAnchor(uint32_t Id, Function &F,
                                ArrayRef<GlobalVariable *> Globals,
-                               ArrayRef<AllocaInst *> Locals) {
+                               ArrayRef<AllocaInst *> Locals,
+                               ArrayRef<bool> StatusLocals) {
   LLVMContext &Ctx = M.getContext();
   SmallVector<Metadata *, 8> Ops = {mdU32(Ctx, Id), ValueAsMetadata::get(&F)};
   for (GlobalVariable *GV : Globals)
     Ops.push_back(varNode(Ctx, globalRef(*GV)));
-  for (AllocaInst *AI : Locals)
-    Ops.push_back(varNode(Ctx, localRef(*AI)));
+  for (size_t K = 0; K < Locals.size(); ++K) {
+    TraceVarRef V = localRef(*Locals[K]);
+    V.Status = K < StatusLocals.size() && StatusLocals[K];
+    Ops.push_back(varNode(Ctx, V));
+  }
   return addUnique(AnchorsNode, Id, MDTuple::get(Ctx, Ops));
 }
 
@@ -538,14 +542,16 @@ static Expected<TraceVarRef> readVar(const EntryReader &R, unsigned Op,
                    " does not reference a global variable");
     V.Global = GV;
     V.Name = GV->getName().str();
-  } else if (*Kind == "local" && AllowLocal) {
+  } else if ((*Kind == "local" || *Kind == "status") && AllowLocal) {
     auto Name = VR.str(1, "local name");
     if (!Name)
       return Name.takeError();
     V.Name = *Name;
+    V.Status = *Kind == "status";
   } else {
     return R.err("variable operand " + Twine(Op) + " has kind '" + *Kind +
-                 "', expected 'global'" + (AllowLocal ? " or 'local'" : ""));
+                 "', expected 'global'" +
+                 (AllowLocal ? ", 'local' or 'status'" : ""));
   }
   auto Size = VR.u32(2, "size");
   if (!Size)

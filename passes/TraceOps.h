@@ -276,6 +276,9 @@ struct TraceVarRef {
   std::string Name;                       ///< local's name (alloca / debug var)
   uint32_t Size = 0;                      ///< bytes, target DataLayout
   std::string CType;                      ///< C type from debug info, or ""
+  /// A local holding a copy of the status register (SREG / SR): replay
+  /// models only its interrupt-enable bit (kind "status", spec/replay.md).
+  bool Status = false;
   bool isGlobal() const { return Global != nullptr; }
 };
 
@@ -339,7 +342,8 @@ public:
   /// them. Sizes and C types come from the DataLayout and debug info.
   llvm::Error addAnchor(uint32_t Id, llvm::Function &F,
                         llvm::ArrayRef<llvm::GlobalVariable *> Globals,
-                        llvm::ArrayRef<llvm::AllocaInst *> Locals);
+                        llvm::ArrayRef<llvm::AllocaInst *> Locals,
+                        llvm::ArrayRef<bool> StatusLocals = {});
   llvm::Error addInvariant(uint32_t Id, llvm::Function &F,
                            llvm::ArrayRef<llvm::GlobalVariable *> Inputs);
   /// Callee may be "" (indirect call); ReturnSize is 0 for void.

@@ -181,7 +181,7 @@ class Build:
         self.wmap = self.prefix + ".wmap"
         self.error = None
 
-    def make(self, bindir):
+    def make(self, bindir, extra=()):
         os.makedirs(os.path.dirname(self.prefix), exist_ok=True)
         srcs = []
         for pattern in self.example.sources:
@@ -194,7 +194,7 @@ class Build:
                "-I", os.path.join(ROOT, "examples", "common"), "-o", self.prefix]
         if self.geometry:
             cmd += ["--trace-buf=%d" % self.geometry[0], "--trace-seg=%d" % self.geometry[1]]
-        rc, out, err = run(cmd + srcs, 600)
+        rc, out, err = run(cmd + list(extra) + srcs, 600)
         if rc != 0:
             self.error = "wsn-cc exit %s: %s" % (rc, first_line(err) or first_line(out))
             return self
@@ -578,6 +578,9 @@ def main():
                     help="every N-th seed is replayed again with --live-events (every record "
                          "through its callback) and must give the identical report with all "
                          "events; 0: never")
+    ap.add_argument("--opt", action="append", default=[], metavar="FLAG",
+                    help="extra wsn-cc option for every build, e.g. --opt=-O2 (default: "
+                         "wsn-cc's -Os); repeatable")
     ap.add_argument("--wrap", action="append", default=[], metavar="EXAMPLE=RING:SEG",
                     help="override an example's small ring of the wrap-* modes (bytes of the "
                          "ring and of a segment); repeatable")
@@ -629,7 +632,7 @@ def main():
         if want_wrap:
             builds.append((Build(ex, ex.wrap, os.path.join(args.work_dir, "build")), True))
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        list(pool.map(lambda b: b[0].make(h.bin), builds))
+        list(pool.map(lambda b: b[0].make(h.bin, args.opt), builds))
     for b, _ in builds:
         if b.error:
             print("fidelity: build of %s%s failed: %s" % (b.example.name,

@@ -262,6 +262,32 @@ std::vector<uint8_t> loadVars(const std::vector<ReplayMachine::Var> &Vars,
   return Out;
 }
 
+/// Status-register copies (spec/replay.md section 4): replay models only the
+/// interrupt-enable bit of the status register, not the arithmetic flags
+/// the mote's `in r, SREG` also read. Before a checkpoint is compared, such
+/// a variable takes the recorded value of the bits replay does not model,
+/// so that the comparison sees the modelled bit alone and replay continues
+/// with the mote's exact byte.
+void adoptStatusFlags(const std::vector<ReplayMachine::Var> &Vars,
+                      ArrayRef<uint8_t> Bytes, const uint32_t *Locals,
+                      uint32_t NLocals) {
+  size_t Off = 0;
+  uint32_t LocalIdx = 0;
+  for (const ReplayMachine::Var &V : Vars) {
+    uint32_t Addr = V.Addr;
+    if (!V.Global)
+      Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
+    if (V.StatusMask && Off + V.Size <= Bytes.size() &&
+        uint64_t(Addr) + V.Size <= ReplayMemBytes)
+      for (uint32_t K = 0; K < V.Size && K < 2; ++K) {
+        uint8_t Keep = uint8_t(V.StatusMask >> (8 * K));
+        uint8_t &Cell = Current->Mem[Addr + K];
+        Cell = uint8_t((Cell & Keep) | (Bytes[Off + K] & ~Keep));
+      }
+    Off += V.Size;
+  }
+}
+
 /// True when the variables hold exactly Bytes (and Bytes has their size).
 bool varsEqual(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
                const uint32_t *Locals, uint32_t NLocals) {
@@ -346,6 +372,7 @@ void doAnchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
     return;
   }
   if (*R) {
+    adoptStatusFlags(Vars, (*R)->Payload, Locals, N);
     // Equal bytes (the normal case) are seen in place; a difference is
     // located and named by the log.
     if (!varsEqual(Vars, (*R)->Payload, Locals, N)) {
@@ -979,6 +1006,8 @@ Error ReplayRunner::prepareTrace() {
       ReplayMachine::Var RV;
       RV.Global = V.IsGlobal;
       RV.Size = V.Size;
+      if (V.IsStatus || (V.IsGlobal && V.Name == AnchorStatusGlobal))
+        RV.StatusMask = Info.Target.Arch == MoteArch::AVR ? 0x80 : 0x0008;
       if (V.IsGlobal) {
         const ReplayGlobal *G = Info.global(V.Name);
         if (!G)
@@ -995,8 +1024,8 @@ Error ReplayRunner::prepareTrace() {
       // Globals that follow each other in memory and in the record are one
       // run: restoring, comparing and checksumming see the same bytes in the
       // same order, with one copy instead of one per variable.
-      if (!Out.empty() && RV.Global && Out.back().Global &&
-          Out.back().Addr + Out.back().Size == RV.Addr) {
+      if (!Out.empty() && RV.Global && Out.back().Global && !RV.StatusMask &&
+          !Out.back().StatusMask && Out.back().Addr + Out.back().Size == RV.Addr) {
         Out.back().Size += RV.Size;
         continue;
       }

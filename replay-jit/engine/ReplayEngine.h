@@ -146,6 +146,9 @@ struct ReplayMachine {
   struct Var {
     bool Global = true;
     uint32_t Addr = 0, Size = 0;
+    /// A status-register copy (map kind "status"): the bits replay models
+    /// (the interrupt-enable bit), little endian; 0 for any other variable.
+    uint16_t StatusMask = 0;
   };
   std::vector<std::vector<Var>> InvInputs;   ///< by invariant id
   std::vector<std::vector<Var>> AnchorVars;  ///< by anchor id (locals: Global=false)

@@ -12,7 +12,9 @@ std::vector<std::string> comparedGlobals(const TraceMap &Map, uint32_t Anchor) {
   std::vector<std::string> Out;
   if (const TraceMap::Anchor *A = Map.anchor(Anchor))
     for (const TraceMap::Var &V : A->Vars)
-      if (V.IsGlobal)
+      // The anchor status copy is the instrumentation's, not the program's;
+      // checkpoints compare its interrupt-enable bit.
+      if (V.IsGlobal && V.Name != AnchorStatusGlobal)
         Out.push_back(V.Name);
   return Out;
 }
