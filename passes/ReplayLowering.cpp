@@ -1551,16 +1551,8 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
     B.CreateCall(Opts.InlineLog ? FunctionCallee(fastHelper("anchor"))
                                 : callback("anchor", VoidTy, {I32, I32, HostPtr}),
                  {ConstId(0), ConstantInt::get(I32, N), Arr});
-    // The status register the mote had here (the instrumentation stored it
-    // in __wsn_anchor_status before the op; spec/instrumentation.md section
-    // 5): at the start checkpoint it starts the status model, at later
-    // anchors it is the value the model already holds.
-    if (GlobalVariable *SG = M.getNamedGlobal(AnchorStatusGlobal))
-      if (auto It = GAddr.find(SG); It != GAddr.end()) {
-        Type *CellTy = T.Arch == MoteArch::AVR ? I8 : I16;
-        Value *V = B.CreateLoad(CellTy, hostAddr(B, ConstantInt::get(I16, It->second)));
-        B.CreateStore(V, statusCell(B));
-      }
+    // At the start checkpoint the engine also sets the status model from
+    // __wsn_anchor_status (spec/replay.md section 2).
     return;
   }
   error(&CB, "unknown trace op '" + Name + "' (spec/trace-ops.md)");
@@ -1852,8 +1844,8 @@ Expected<ReplayLoweringResult> Lowerer::run() {
                             ConstantInt::get(I16, Result.StackTop & 0xFFFF),
                             replayabi::StackPtr);
   if (T.Arch == MoteArch::MSP430)
-    SRGV = new GlobalVariable(*NM, I16, false, GlobalValue::InternalLinkage,
-                              ConstantInt::get(I16, 0), "__wsn_sr");
+    SRGV = new GlobalVariable(*NM, I16, false, GlobalValue::ExternalLinkage,
+                              ConstantInt::get(I16, 0), replayabi::StatusReg);
   FnPtrFn = Function::Create(FunctionType::get(HostPtr, {I32, HostPtr}, false),
                              GlobalValue::InternalLinkage, 0, replayabi::FnPtr,
                              NM.get());

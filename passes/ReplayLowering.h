@@ -38,6 +38,9 @@ inline constexpr const char *InitMemory = "__wsn_replay_init_memory";
 inline constexpr const char *FnPtr = "__wsn_replay_fnptr";
 /// Defined by the lowering: i16 replay stack pointer (a mote data address).
 inline constexpr const char *StackPtr = "__wsn_sp";
+/// Defined by the lowering on MSP430: the i16 status register model (AVR's
+/// is the SREG cell of mem). The engine sets it at the start checkpoint.
+inline constexpr const char *StatusReg = "__wsn_sr";
 /// Callback prefix; every callback is `__wsn_replay_<name>`.
 inline constexpr const char *CallbackPrefix = "__wsn_replay_";
 /// The replay log's cursor (a ReplayCursor the engine defines). The lowering

@@ -10,7 +10,7 @@ target triple = "msp430"
 
 @saved = global i16 0
 
-; CHECK: @__wsn_sr = internal global i16 0
+; CHECK: @__wsn_sr = global i16 0
 ; CHECK-LABEL: define void @main()
 ; CHECK-NOT: asm
 ; CHECK: %[[A:.*]] = load i16, ptr @__wsn_sr

@@ -268,23 +268,21 @@ std::vector<uint8_t> loadVars(const std::vector<ReplayMachine::Var> &Vars,
 /// a variable takes the recorded value of the bits replay does not model,
 /// so that the comparison sees the modelled bit alone and replay continues
 /// with the mote's exact byte.
-void adoptStatusFlags(const std::vector<ReplayMachine::Var> &Vars,
-                      ArrayRef<uint8_t> Bytes, const uint32_t *Locals,
-                      uint32_t NLocals) {
-  size_t Off = 0;
-  uint32_t LocalIdx = 0;
-  for (const ReplayMachine::Var &V : Vars) {
-    uint32_t Addr = V.Addr;
-    if (!V.Global)
-      Addr = LocalIdx < NLocals ? Locals[LocalIdx++] : 0;
-    if (V.StatusMask && Off + V.Size <= Bytes.size() &&
-        uint64_t(Addr) + V.Size <= ReplayMemBytes)
-      for (uint32_t K = 0; K < V.Size && K < 2; ++K) {
-        uint8_t Keep = uint8_t(V.StatusMask >> (8 * K));
-        uint8_t &Cell = Current->Mem[Addr + K];
-        Cell = uint8_t((Cell & Keep) | (Bytes[Off + K] & ~Keep));
-      }
-    Off += V.Size;
+void adoptStatusFlags(uint32_t Anchor, ArrayRef<uint8_t> Bytes,
+                      const uint32_t *Locals, uint32_t NLocals) {
+  ReplayMachine &RM = *Current;
+  if (Anchor >= RM.AnchorStatus.size())
+    return;
+  for (const ReplayMachine::StatusVar &S : RM.AnchorStatus[Anchor]) {
+    uint32_t Addr = S.Local < 0 ? S.Addr
+                    : uint32_t(S.Local) < NLocals ? Locals[S.Local] : 0;
+    if (S.Off + S.Size > Bytes.size() || uint64_t(Addr) + S.Size > ReplayMemBytes)
+      continue;
+    for (uint32_t K = 0; K < S.Size && K < 2; ++K) {
+      uint8_t Keep = uint8_t(S.Mask >> (8 * K));
+      uint8_t &Cell = RM.Mem[Addr + K];
+      Cell = uint8_t((Cell & Keep) | (Bytes[S.Off + K] & ~Keep));
+    }
   }
 }
 
@@ -363,6 +361,14 @@ void doAnchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
       return;
     }
     storeVars(Vars, *Bytes, Locals, N);
+    // The mote's status register at the anchor starts the status model
+    // (the global status copy; spec/replay.md section 2).
+    size_t Off = 0;
+    for (const ReplayMachine::Var &V : Vars) {
+      if (V.Global && V.StatusMask && RM.StatusCell && Off + V.Size <= Bytes->size())
+        std::memcpy(RM.StatusCell, Bytes->data() + Off, std::min<uint32_t>(V.Size, 2));
+      Off += V.Size;
+    }
     addEvent(ReplayEvent::Checkpoint, Anchor);
     return;
   }
@@ -372,7 +378,7 @@ void doAnchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
     return;
   }
   if (*R) {
-    adoptStatusFlags(Vars, (*R)->Payload, Locals, N);
+    adoptStatusFlags(Anchor, (*R)->Payload, Locals, N);
     // Equal bytes (the normal case) are seen in place; a difference is
     // located and named by the log.
     if (!varsEqual(Vars, (*R)->Payload, Locals, N)) {
@@ -575,12 +581,14 @@ static void cb_input_bytes(uint32_t Site, uint32_t Buf, uint32_t Len) {
 static void cb_anchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
   ReplayMachine &RM = *Current;
   if (ReplayLog *L = RM.Log.get())
-    if (const TraceRecord *R = L->peekFast(RecordKind::Checkpoint, Anchor))
-      if (Anchor < RM.AnchorVars.size() &&
-          varsEqual(RM.AnchorVars[Anchor], R->Payload, Locals, N)) {
+    if (const TraceRecord *R = L->peekFast(RecordKind::Checkpoint, Anchor);
+        R && Anchor < RM.AnchorVars.size()) {
+      adoptStatusFlags(Anchor, R->Payload, Locals, N);
+      if (varsEqual(RM.AnchorVars[Anchor], R->Payload, Locals, N)) {
         L->consumeFast();
         return;
       }
+    }
   if (!noTrace("wsn.anchor"))
     doAnchor(Anchor, N, Locals);
   drainAndMaybeStop();
@@ -907,6 +915,15 @@ Error ReplayRunner::lookupEntryPoints() {
   if (!EntrySym)
     return EntrySym.takeError();
   EntryFn = EntrySym->toPtr<void *>();
+  // The status register model: AVR's SREG cell of mem, MSP430's global.
+  if (Info.Target.Arch == MoteArch::AVR) {
+    if (Info.Target.SREGAddr)
+      Machine->StatusCell = Machine->Mem + Info.Target.SREGAddr;
+  } else if (auto SR = J->lookup(replayabi::StatusReg)) {
+    Machine->StatusCell = SR->toPtr<uint8_t *>();
+  } else {
+    consumeError(SR.takeError()); // a module without a status read
+  }
   return Error::success();
 }
 
@@ -1046,6 +1063,17 @@ Error ReplayRunner::prepareTrace() {
       RM.AnchorVars.resize(A.Id + 1);
     if (Error E = Resolve(A.Vars, "anchor " + std::to_string(A.Id), RM.AnchorVars[A.Id]))
       return E;
+  }
+  RM.AnchorStatus.assign(RM.AnchorVars.size(), {});
+  for (size_t A = 0; A < RM.AnchorVars.size(); ++A) {
+    uint32_t Off = 0;
+    int32_t Local = 0;
+    for (const ReplayMachine::Var &V : RM.AnchorVars[A]) {
+      if (V.StatusMask)
+        RM.AnchorStatus[A].push_back({Off, V.Global ? -1 : Local, V.Addr, V.Size, V.StatusMask});
+      Local += !V.Global;
+      Off += V.Size;
+    }
   }
   RM.EffectVars.assign(1, {});
   RM.EffectRet.assign(1, 0);

@@ -152,11 +152,24 @@ struct ReplayMachine {
   };
   std::vector<std::vector<Var>> InvInputs;   ///< by invariant id
   std::vector<std::vector<Var>> AnchorVars;  ///< by anchor id (locals: Global=false)
+  /// The status-register copies among an anchor's variables (StatusMask set):
+  /// offset in the record, the variable's index among the anchor's locals (or
+  /// -1 and its address for a global), size and mask.
+  struct StatusVar {
+    uint32_t Off = 0;
+    int32_t Local = -1;
+    uint32_t Addr = 0, Size = 0;
+    uint16_t Mask = 0;
+  };
+  std::vector<std::vector<StatusVar>> AnchorStatus; ///< by anchor id
   std::vector<std::vector<Var>> EffectVars;  ///< by site id
   std::vector<uint32_t> EffectRet;           ///< return size by site id
   std::vector<void (*)()> Handlers;          ///< by irq id
   std::vector<std::string> HandlerNames;     ///< by irq id
   uint32_t ResumeAnchor = 0; ///< returned once by __wsn_replay_resume
+  /// The status register model (AVR: mem's SREG cell; MSP430: the
+  /// lowering's __wsn_sr), set from the start checkpoint; null if none.
+  uint8_t *StatusCell = nullptr;
   /// The log's position and counts, read and advanced by the inline code
   /// (@__wsn_replay_cursor); zero records when there is no log.
   replayabi::ReplayCursor Cursor{};
