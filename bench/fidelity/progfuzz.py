@@ -10,25 +10,45 @@ usage: bench/fidelity/progfuzz.py [--programs N] [--start P | --seeds P,...] [--
 The fidelity harness (fidelity.py) replays three hand-written examples. This script writes
 new programs: a program seed P gives one C program (deterministically; --emit P prints it),
 written the way the examples are (nesC-style Module$name identifiers, the TinyOS FIFO
-scheduler of examples/common/scheduler.c, or a plain for(;;) main loop), with a random mix of
+scheduler of examples/common/scheduler.c, or a plain for(;;) main loop), built at a drawn
+optimisation level (-Os mostly, -O1, -O2, -O0), with a random mix of
 
-  - globals of 8, 16 and 32 bits, an array, a struct (and a copy of it);
-  - 1-3 interrupt handlers among the HAL timer compare, INT0 (wsn-sim --irq int0:MEAN),
-    USART0 receive (reads UDR0; --uart MEAN) and the ADC (--adc LO:HI); some re-enable
-    interrupts part way (__nesc_enable_interrupt), some then update a counter non-atomically
-    (a lost update a nested handler can cause: the accounting invariant can then fail);
-  - tasks posted by handlers (scheduler programs) or flags polled by the main loop;
+  - globals of 8, 16 and 32 bits (unsigned and signed, a 64-bit one), an array and a shadow,
+    a struct and a copy of it, a bit-field struct, a const lookup table, a volatile flag
+    written by handlers, a global pointer into the array (the "cursor");
+  - 1-3 interrupt handlers among the HAL timer compare, INT0 (wsn-sim --irq int0:MEAN; now
+    and then declared like avr-libc's ISR_NOBLOCK, entered with interrupts on), USART0
+    receive (reads UDR0 first; --uart MEAN) and the ADC (--adc LO:HI); some re-enable
+    interrupts part way (__nesc_enable_interrupt), some then write a counter back
+    non-atomically (a lost update a nested handler can cause: the accounting invariant can
+    then fail, which exercises the violation modes);
+  - tasks posted by handlers and by earlier tasks (scheduler programs; never a post cycle, which
+    would keep the scheduler loop's anchor from ever writing a checkpoint), or flags polled by
+    the main loop, which may sleep (hal_sleep) in an atomic section;
   - atomic sections (__nesc_atomic_start/end), in tasks and the main loop;
-  - out-of-line helpers (__attribute__((noinline))): some write globals, some do not, some
-    open an interrupt window (sei ... cli; called only where interrupts are off: in handlers
-    and inside atomic sections), called from tasks, atomic sections and handlers;
-  - reads and writes through pointers to globals, memcpy and struct copies, an indirect call
-    through a small function table, reads of the switches (PINC, wsn-sim --switches);
-  - 8/16/32-bit arithmetic and small loops;
+  - out-of-line helpers (__attribute__((noinline))): some write globals (and call earlier
+    helpers), some only compute, some open an interrupt window (sei ... cli, called only
+    where interrupts are off: handlers and atomic sections; or save, sei, restore, called
+    anywhere); helpers writing through a pointer argument (to a global, or to a task's local
+    array: "localbuf"), returning a struct, recursing, returning 8/16/32 bits;
+  - reads and writes through pointers to globals, memcpy, memset and struct copies, an
+    indirect call through a const function table and through a global function pointer,
+    reads of the switches (PINC, wsn-sim --switches);
+  - 8/16/32/64-bit arithmetic (no undefined behaviour: products and shifts in unsigned types,
+    divisors forced odd) and small loops;
   - two invariants (in the program's file or in a second file): an accounting invariant
-    (total == sum of the handlers' counters) and a random predicate over a few globals,
-    checked (WSN_CHECK) from tasks or the main loop, several hundred times per simulated
-    second.
+    (total == sum of the handlers' counters) and a random predicate over a few globals (its
+    constants reachable, so clang cannot fold it away), checked (WSN_CHECK) from tasks or the
+    main loop, a few hundred to a few thousand times per simulated second.
+
+Kept out, because the product documents refusing them: input reads in functions reached
+through an indirect call (an indirect call that may reach both instrumented and uninstrumented
+functions is not skipped, and an uninstrumented function reading an input then stops the
+replay, spec/replay.md section 3); indirect and struct-returning calls where interrupts may be
+on (such calls are not skipped, wsn-trace warns, and replay runs the uninstrumented target
+without counting, so an interrupt inside it cannot be placed).
+--without FEATURE,... turns off constructs that found open replay bugs (progfuzz-cases/):
+localbuf, cursor, O0 (and structret); the same seed then gives another program.
 
 Campaign: each program is built with wsn-cc twice, with the default ring and with a small
 ring that wraps (wrap modes; as fidelity.py's wrap-*). For each run seed R (1..--runs) and
