@@ -92,7 +92,7 @@ MCU = fidelity.MCU
 # is tried.
 WRAP_RINGS = [(512, 128), (800, 200)]
 MAX_CYCLES = 3000000  # about 0.4 s of simulated time at 7.3728 MHz
-MODES = ["violation", "check", "wrap-violation", "wrap-check"]
+MODES = ["violation", "check", "wrap-violation", "wrap-check", "negative"]
 
 # Stimulus ranges (mean gaps in cycles), drawn per (program, run) seed.
 UART_GAP = (8000, 40000)
@@ -591,6 +591,8 @@ class Gen:
             if lost_update:
                 out.append("  %s = (uint16_t)(t + 1u); /* ... written back with them on */" %
                            total)
+        if p.scheduler and h == "timer" and "adc" in p.handlers:
+            out.append("  hal_adc_start(); /* the next conversion */")
         if p.scheduler:
             for t in self.posts[h]:
                 out.append("  SchedulerBasicP$TaskBasic$postTask(%d);" % t)
@@ -698,7 +700,11 @@ class Gen:
             if not any(0 in v for v in self.posts.values()):
                 self.posts[p.handlers[0]] = sorted(set(self.posts[p.handlers[0]] + [0]))
             # the first task the ADC handler posts starts the next conversion
-            self.adc_task = self.posts["adc"][0] if "adc" in self.posts else None
+            # (with a timer, the timer handler starts each conversion instead: a task that
+            # restarts the ADC keeps the queue from ever emptying when its work outlasts a
+            # conversion, so the scheduler loop's anchor is never visited again)
+            self.adc_task = self.posts["adc"][0] if "adc" in self.posts and \
+                "timer" not in self.posts else None
             for t in range(self.ntasks):
                 out.append("void %s$t%d$runTask(void);" % (self.m, t))
             out.append("")
@@ -999,7 +1005,53 @@ class Campaign:
                                                                    info.get("stop") ==
                                                                    "violation"))
         outs.append(o)
+        if not wrap and rseed == 1 and o.kind == "pass" and self.args.negative:
+            outs.append(self.negative(prog, pseed, b, cdir, k))
         return outs
+
+    def negative(self, prog, pseed, b, cdir, k):
+        """The control that shows the oracle can fail on generated programs (as fidelity.py's
+        negative mode): the passing check replay is repeated against a copy of the snapshot in
+        which one byte of the accounting total (read by every check) is flipped; wsn-replay
+        must exit 1 with a status other than "reproduced" and at least one differing global."""
+        o = Outcome(pseed, 1, "negative")
+        o.k = k
+        rc, out, err = fidelity.run([fidelity.LLVM_NM, b.elf], 60)
+        name = "%s$total" % Gen(pseed, self.args.without).m
+        addr = None
+        for line in (out or "").splitlines():
+            f = line.split()
+            if len(f) == 3 and f[2] == name:
+                addr = int(f[0], 16) - 0x800000
+        if addr is None:
+            o.kind, o.message = "sim", "no symbol %s in %s" % (name, b.elf)
+            return o
+        with open(os.path.join(cdir, "sram.bin"), "rb") as f:
+            img = bytearray(f.read())
+        img[addr] ^= 0x5A
+        bad = os.path.join(cdir, "sram-corrupt.bin")
+        with open(bad, "wb") as f:
+            f.write(img)
+        cmd = [self.h.replay, b.bc, "--stop-after-checks", str(k), "--trace",
+               os.path.join(cdir, "trace.wtr"), "--elf", b.elf, "--map", b.wmap,
+               "--expect-sram", bad, "--json"]
+        o.commands = [fidelity.shell_line(cmd)]
+        rc, out, err = fidelity.run(cmd, self.args.timeout)
+        try:
+            doc = json.loads(out)
+            doc = doc if isinstance(doc, dict) else {}
+        except ValueError:
+            doc = {}
+        cmp_ = doc.get("compare") if isinstance(doc.get("compare"), dict) else {}
+        if rc == 1 and doc.get("status") not in (None, "reproduced") and \
+                isinstance(cmp_.get("differ"), int) and cmp_["differ"] >= 1:
+            o.kind = "pass"
+        else:
+            o.kind = "fail"
+            o.message = "flipped a byte of %s in the snapshot, expected exit 1, a status other " \
+                "than reproduced and differ >= 1; got exit %s, status %r, differ %r" % (
+                    name, rc, doc.get("status"), cmp_.get("differ"))
+        return o
 
     def program_job(self, pseed):
         prog = generate(pseed, self.args.without)
@@ -1085,6 +1137,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=120, help="seconds per tool run")
     ap.add_argument("--live-every", type=int, default=0,
                     help="replay every N-th run seed again with --live-events (fidelity.py)")
+    ap.add_argument("--negative", action="store_true",
+                    help="also replay each program's first check run against a snapshot with a "
+                         "flipped byte of the accounting total: the replay must fail")
     ap.add_argument("--keep", action="store_true", help="keep passing programs' runs too")
     ap.add_argument("--check", action="store_true", help="exit 1 when a replay fails")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
