@@ -48,7 +48,8 @@ replay, spec/replay.md section 3); indirect and struct-returning calls where int
 on (such calls are not skipped, wsn-trace warns, and replay runs the uninstrumented target
 without counting, so an interrupt inside it cannot be placed).
 --without FEATURE,... turns off constructs that found open replay bugs (progfuzz-cases/):
-localbuf, cursor, O0 (and structret); the same seed then gives another program.
+localbuf, cursor, O0, indirect (calls through the table and the hook; structret also exists);
+the same seed then gives another program.
 
 Campaign: each program is built with wsn-cc twice, with the default ring and with a small
 ring that wraps (wrap modes; as fidelity.py's wrap-*). For each run seed R (1..--runs) and
@@ -223,7 +224,7 @@ class Gen:
         # taken inside it would be replayed before it. A struct-returning call is not skipped
         # either. The generator makes these calls only where interrupts are off.
         irq_off = ctx in ("atomic", "irq-off")
-        if irq_off:
+        if irq_off and "indirect" not in self.without:
             kinds.append("table")
         if ctx in ("task", "atomic", "loop"):
             kinds.append("switch-in")
@@ -233,7 +234,7 @@ class Gen:
         kinds += ["recursion"] if self.recursion else []
         kinds += ["wide"] if self.wide else []
         kinds += ["cursor"] if self.cursor else []
-        kinds += ["hook"] if self.hook and irq_off else []
+        kinds += ["hook"] if self.hook and irq_off and "indirect" not in self.without else []
         if ctx in ("task", "atomic", "loop") and "localbuf" not in self.without:
             kinds += ["localbuf"]
         if ctx == "helper":  # helpers call earlier helpers only (the table comes after them)
@@ -843,7 +844,7 @@ class Gen:
 
 
 # Constructs --without can turn off (each found a replay bug; see progfuzz-cases/README.md).
-FEATURES = ["localbuf", "cursor", "O0", "structret"]
+FEATURES = ["localbuf", "cursor", "O0", "indirect", "structret"]
 
 
 def generate(seed, without=()):
