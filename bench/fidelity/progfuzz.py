@@ -932,7 +932,36 @@ class Campaign:
                 rc, err = "json", "run.json: %s" % e
         return cmd, rc, info, err
 
+    def stack_overflow(self, b, rundir):
+        """A message when the mote's stack pointer at the stop (SPL/SPH, data 0x5D/0x5E of the
+        snapshot) lies below the end of the firmware's data (_end): the stack ran through the
+        globals and the trace ring (deeply nested handlers), so the run is no valid recording.
+        Only the stop is seen: an overflow that unwound before it goes unnoticed."""
+        if not hasattr(b, "data_end"):
+            b.data_end = None
+            rc, out, err = fidelity.run([fidelity.LLVM_NM, b.elf], 60)
+            for line in (out or "").splitlines():
+                f = line.split()
+                if len(f) == 3 and f[2] == "_end":
+                    b.data_end = int(f[0], 16) - 0x800000
+        try:
+            with open(os.path.join(rundir, "sram.bin"), "rb") as f:
+                img = f.read(0x60)
+        except OSError:
+            return None
+        if b.data_end is None or len(img) < 0x5F:
+            return None
+        sp = img[0x5D] | img[0x5E] << 8
+        if sp < b.data_end:
+            return "the mote's stack overflowed into its globals and the trace ring (SP=0x%X " \
+                "at the stop, data end 0x%X): no valid recording" % (sp, b.data_end)
+        return None
+
     def judge(self, o, b, rundir, info, stop_after=None, violating=False):
+        overflow = self.stack_overflow(b, rundir)
+        if overflow:
+            o.kind, o.message = "sim", overflow
+            return o
         res = fidelity.Result("prog-%d" % o.program, o.mode, o.run)
         self.h.replay_and_judge(res, b, rundir, info, stop_after=stop_after,
                                 violating=violating)
