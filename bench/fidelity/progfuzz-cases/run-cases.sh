@@ -32,5 +32,6 @@ done <<CASES
 skip-local-out|-|-|1|50
 skip-window-ptr-write|-|--irq int0:2000|3|3000
 o0-atomic-sreg-local|-O0|-|1|400
+indirect-atomic-input|-|--switches C:5000|1|2000
 CASES
 exit $status
