@@ -137,6 +137,39 @@ bool isHarmlessIntrinsic(const Instruction &I) {
   return II->doesNotAccessMemory();
 }
 
+/// A constant offset from a static alloca (GEPs with constant indices and
+/// casts down to the alloca).
+bool isStackAddress(const Value *V) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (auto *AI = dyn_cast<AllocaInst>(V))
+      return AI->isStaticAlloca();
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(V)) {
+      if (!GEP->hasAllConstantIndices())
+        return false;
+      V = GEP->getPointerOperand();
+    } else if (auto *C = dyn_cast<CastInst>(V)) {
+      if (!C->getType()->isPointerTy() || !C->getOperand(0)->getType()->isPointerTy())
+        return false;
+      V = C->getOperand(0);
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+/// A copy of the stack address computation V (isStackAddress) before At.
+Value *rematerialize(Value *V, Instruction *At) {
+  if (isa<AllocaInst>(V))
+    return V;
+  auto *I = cast<Instruction>(V);
+  Instruction *C = I->clone();
+  C->setOperand(0, rematerialize(I->getOperand(0), At));
+  C->insertBefore(At);
+  C->setName(I->getName() + ".remat");
+  return C;
+}
+
 /// The blocks execution can reach from H, H included.
 DenseSet<const BasicBlock *> reachableFrom(const BasicBlock &H) {
   DenseSet<const BasicBlock *> Seen{&H};
@@ -205,6 +238,15 @@ private:
 
   std::vector<GlobalVariable *> anchorGlobals();
   GlobalVariable *anchorStatusGlobal();
+  /// Whether F or anything it calls may write a local of another function.
+  bool writesOtherStacks(const Function *F);
+  /// Adds to the instrumented set the callees of F (transitively) that may
+  /// write another function's stack; new ones go to Work.
+  void addStackWriters(const Function *F, SmallVectorImpl<const Function *> &Work);
+  DenseMap<const Function *, bool> OtherStackWriters;
+  /// Instruments every defined target of F's indirect calls that may also
+  /// reach an instrumented function; new ones go to Work.
+  void addMixedTargets(const Function *F, SmallVectorImpl<const Function *> &Work);
   bool holdsStatusCopy(AllocaInst &AI) const;
 
   Module &M;
@@ -614,11 +656,14 @@ const DenseSet<unsigned> &Instrumenter::handlerWrites() {
     if (FI.isInterrupt() && !FI.F->isDeclaration()) {
       const GlobalSet &Mod = MM.transitiveMod(FI.F);
       All.Ids.insert(Mod.Ids.begin(), Mod.Ids.end());
+      // A write through a pointer of unknown target may reach any
+      // address-taken global (as for a skipped callee's own writes).
+      All.Unknown |= Mod.Unknown;
     }
   DenseSet<unsigned> Out;
-  for (unsigned Id : All.Ids)
-    if (const GlobalVariable *GV = MM.objectGlobal(Id); GV && Want.count(GV))
-      Out.insert(Id);
+  for (const GlobalVariable *GV : MM.globals(All))
+    if (Want.count(GV))
+      Out.insert(MM.globalId(GV));
   HandlerWritesCache = std::move(Out);
   return *HandlerWritesCache;
 }
@@ -824,18 +869,37 @@ Error Instrumenter::plan() {
       Instr.insert(FI.F);
       Work.push_back(FI.F);
     }
-  if (Opts.InstrumentCallers)
-    while (!Work.empty()) {
-      const Function *F = Work.pop_back_val();
-      for (CallBase *CB : MM.callSites(F)) {
-        const Function *Caller = CB->getFunction();
-        if (Caller->isDeclaration() || isNoInstrumentFunction(*Caller) ||
-            !Instr.insert(Caller).second)
-          continue;
-        ++Stats.Callers;
-        Work.push_back(Caller);
+  // Grown to a fixpoint:
+  //  - a callee that may write another function's stack (through a pointer
+  //    argument, e.g. filling the caller's local array) cannot be skipped:
+  //    an effect record holds globals only (section 7). It is instrumented,
+  //    so replay runs it;
+  //  - every defined target of an indirect call that may also reach an
+  //    instrumented function is instrumented: otherwise the call is neither
+  //    skipped nor counted, and replay could not place an interrupt that
+  //    arrives around the uninstrumented target;
+  //  - the callers, as above.
+  for (size_t Before = 0; Before != Instr.size();) {
+    Before = Instr.size();
+    for (const FunctionInfo &FI : R.Functions)
+      if (Instr.count(FI.F)) {
+        addStackWriters(FI.F, Work);
+        addMixedTargets(FI.F, Work);
       }
-    }
+    if (Opts.InstrumentCallers)
+      while (!Work.empty()) {
+        const Function *F = Work.pop_back_val();
+        for (CallBase *CB : MM.callSites(F)) {
+          const Function *Caller = CB->getFunction();
+          if (Caller->isDeclaration() || isNoInstrumentFunction(*Caller) ||
+              !Instr.insert(Caller).second)
+            continue;
+          ++Stats.Callers;
+          Work.push_back(Caller);
+        }
+      }
+    Work.clear();
+  }
   planLatches();
   for (const FunctionInfo &FI : R.Functions) {
     if (!Instr.count(FI.F))
@@ -900,6 +964,76 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
   }
   AnchorGlobalsCache = All;
   return All;
+}
+
+bool Instrumenter::writesOtherStacks(const Function *F) {
+  if (auto It = OtherStackWriters.find(F); It != OtherStackWriters.end())
+    return It->second;
+  OtherStackWriters[F] = false; // recursion: decided by the rest of the cycle
+  bool AnyAddrTakenLocal = llvm::any_of(MM.addressTakenObjects(), [&](unsigned Id) {
+    return isa<AllocaInst>(MM.object(Id));
+  });
+  bool W = false;
+  for (const Instruction &I : instructions(*F)) {
+    if (isa<CallBase>(I) && !isa<MemIntrinsic>(I))
+      continue; // callees below
+    ObjSet O;
+    MM.writes(I, O);
+    if (O.Unknown && AnyAddrTakenLocal)
+      W = true;
+    for (unsigned Id : O.Objs)
+      if (auto *AI = dyn_cast<AllocaInst>(MM.object(Id)); AI && AI->getFunction() != F)
+        W = true;
+    if (W)
+      break;
+  }
+  if (!W)
+    for (const Function *C : MM.callees(F))
+      if (!C->isDeclaration() && !ModuleModel::isTransparentCallee(C) &&
+          writesOtherStacks(C)) {
+        W = true;
+        break;
+      }
+  OtherStackWriters[F] = W;
+  return W;
+}
+
+void Instrumenter::addMixedTargets(const Function *F,
+                                   SmallVectorImpl<const Function *> &Work) {
+  for (CallBase *CB : MM.callsIn(F)) {
+    if (CB->getCalledFunction() || CB->isInlineAsm())
+      continue;
+    ArrayRef<Function *> Ts = MM.targets(CB);
+    if (llvm::none_of(Ts, [&](const Function *T) { return Instr.count(T) > 0; }))
+      continue;
+    for (const Function *T : Ts) {
+      if (T->isDeclaration() || ModuleModel::isTransparentCallee(T) ||
+          isNoInstrumentFunction(*T) || !Instr.insert(T).second)
+        continue;
+      ++Stats.IndirectTargets;
+      Work.push_back(T);
+    }
+  }
+}
+
+void Instrumenter::addStackWriters(const Function *F,
+                                   SmallVectorImpl<const Function *> &Work) {
+  SmallVector<const Function *, 8> Todo{F};
+  while (!Todo.empty()) {
+    const Function *G = Todo.pop_back_val();
+    for (const Function *C : MM.callees(G)) {
+      if (C->isDeclaration() || ModuleModel::isTransparentCallee(C) ||
+          isNoInstrumentFunction(*C) || Instr.count(C) || !writesOtherStacks(C))
+        continue;
+      const FunctionInfo *CI = R.lookup(C);
+      if (CI && CI->isInterrupt())
+        continue;
+      Instr.insert(C);
+      ++Stats.StackWriters;
+      Work.push_back(C);
+      Todo.push_back(C);
+    }
+  }
 }
 
 /// The global each anchor stores the status register into before its
@@ -1009,6 +1143,24 @@ void Instrumenter::demoteLiveIns(Function &F, BasicBlock &H) {
       LiveIn.push_back(&I);
   }
   for (Instruction *I : LiveIn) {
+    // An address inside a static alloca (a hoisted &local[k]) is computed
+    // again where it is used: a slot would carry the mote's stack address
+    // through the checkpoint, and replay's frames lie elsewhere.
+    if (isStackAddress(I)) {
+      SmallVector<Use *, 4> Uses;
+      for (Use &U : I->uses())
+        if (UsedAfter(U))
+          Uses.push_back(&U);
+      for (Use *U : Uses) {
+        auto *UI = cast<Instruction>(U->getUser());
+        Instruction *At = UI;
+        if (auto *PN = dyn_cast<PHINode>(UI))
+          At = PN->getIncomingBlock(*U)->getTerminator();
+        U->set(rematerialize(I, At));
+      }
+      ++Stats.Rematerialized;
+      continue;
+    }
     DemoteRegToStack(*I, false, AllocaPt->getIterator());
     ++Stats.Demoted;
   }

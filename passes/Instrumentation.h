@@ -73,7 +73,8 @@ InstrumentOptions instrumentOptionsFromCommandLine();
 struct InstrumentStats {
   unsigned Functions = 0, Handlers = 0, Regions = 0, CountedRefs = 0,
            Anchors = 0, Inputs = 0, InputBuffers = 0, Skips = 0, Checks = 0,
-           Scheds = 0, Demoted = 0, Callers = 0;
+           Scheds = 0, Demoted = 0, Callers = 0, StackWriters = 0,
+           Rematerialized = 0, IndirectTargets = 0;
   std::vector<std::string> Warnings;
   bool AlreadyInstrumented = false;
 };

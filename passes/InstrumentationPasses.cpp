@@ -71,7 +71,7 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " inputs=" << S->Inputs << " input-buffers=" << S->InputBuffers
            << " skips=" << S->Skips << " checks=" << S->Checks
            << " scheds=" << S->Scheds << " demoted=" << S->Demoted
-           << " callers=" << S->Callers << "\n";
+           << " callers=" << S->Callers << " stack-writers=" << S->StackWriters << "\n";
   return true;
 }
 
