@@ -485,6 +485,23 @@ class Harness:
         return results
 
 
+TOOLS = ("wsn-cc", "wsn-sim", "wsn-replay", "wsn-trace-dump")
+
+
+def require_tools(ap, bindir):
+    """Stops with a usage error unless bindir has every tool a campaign runs."""
+    for tool in TOOLS:
+        if not os.access(os.path.join(bindir, tool), os.X_OK):
+            ap.error("%s not found in %s (use --bin)" % (tool, bindir))
+
+
+def make_work_dir(args, prefix):
+    """Sets args.work_dir (--work, else a new temporary directory); True when temporary."""
+    args.work_dir = os.path.abspath(args.work or tempfile.mkdtemp(prefix=prefix))
+    os.makedirs(args.work_dir, exist_ok=True)
+    return args.work is None
+
+
 def pct(ok, n):
     """Pass rate rounded down: 1999 of 2000 is 99.9%, not 100.0%."""
     return "%.1f%%" % (math.floor(1000.0 * ok / n) / 10) if n else "-"
@@ -615,12 +632,8 @@ def main():
         ap.error("--seeds and -j must be at least 1")
 
     h = Harness(args)
-    for tool in ("wsn-cc", "wsn-sim", "wsn-replay", "wsn-trace-dump"):
-        if not os.access(os.path.join(h.bin, tool), os.X_OK):
-            ap.error("%s not found in %s (use --bin)" % (tool, h.bin))
-    temp = args.work is None
-    args.work_dir = os.path.abspath(args.work or tempfile.mkdtemp(prefix="wsn-fidelity-"))
-    os.makedirs(args.work_dir, exist_ok=True)
+    require_tools(ap, h.bin)
+    temp = make_work_dir(args, "wsn-fidelity-")
 
     t0 = time.perf_counter()
     want_plain = any(m in modes for m in ("violation", "check", "negative"))

@@ -1197,12 +1197,8 @@ def main():
     if not args.rings or any(x not in ("default", "wrap") for x in args.rings):
         ap.error("--rings: default, wrap or both")
     c = Campaign(args)
-    for tool in ("wsn-cc", "wsn-sim", "wsn-replay", "wsn-trace-dump"):
-        if not os.access(os.path.join(c.bin, tool), os.X_OK):
-            ap.error("%s not found in %s (use --bin)" % (tool, c.bin))
-    temp = args.work is None
-    args.work_dir = os.path.abspath(args.work or tempfile.mkdtemp(prefix="wsn-progfuzz-"))
-    os.makedirs(args.work_dir, exist_ok=True)
+    fidelity.require_tools(ap, c.bin)
+    temp = fidelity.make_work_dir(args, "wsn-progfuzz-")
     t0 = time.perf_counter()
     seeds = list(range(args.start, args.start + args.programs))
     if args.seeds:
