@@ -967,35 +967,43 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
 }
 
 bool Instrumenter::writesOtherStacks(const Function *F) {
-  if (auto It = OtherStackWriters.find(F); It != OtherStackWriters.end())
-    return It->second;
-  OtherStackWriters[F] = false; // recursion: decided by the rest of the cycle
-  bool AnyAddrTakenLocal = llvm::any_of(MM.addressTakenObjects(), [&](unsigned Id) {
-    return isa<AllocaInst>(MM.object(Id));
-  });
-  bool W = false;
-  for (const Instruction &I : instructions(*F)) {
-    if (isa<CallBase>(I) && !isa<MemIntrinsic>(I))
-      continue; // callees below
-    ObjSet O;
-    MM.writes(I, O);
-    if (O.Unknown && AnyAddrTakenLocal)
-      W = true;
-    for (unsigned Id : O.Objs)
-      if (auto *AI = dyn_cast<AllocaInst>(MM.object(Id)); AI && AI->getFunction() != F)
-        W = true;
-    if (W)
-      break;
-  }
-  if (!W)
-    for (const Function *C : MM.callees(F))
-      if (!C->isDeclaration() && !ModuleModel::isTransparentCallee(C) &&
-          writesOtherStacks(C)) {
-        W = true;
-        break;
+  if (OtherStackWriters.empty()) {
+    // Own writes first, then through callees to a fixpoint (recursion).
+    bool AnyAddrTakenLocal = llvm::any_of(MM.addressTakenObjects(), [&](unsigned Id) {
+      return isa<AllocaInst>(MM.object(Id));
+    });
+    for (const Function *G : MM.definedFunctions()) {
+      bool W = false;
+      for (const Instruction &I : instructions(*G)) {
+        if (isa<CallBase>(I) && !isa<MemIntrinsic>(I))
+          continue; // callees below
+        ObjSet O;
+        MM.writes(I, O);
+        W |= O.Unknown && AnyAddrTakenLocal;
+        for (unsigned Id : O.Objs)
+          if (auto *AI = dyn_cast<AllocaInst>(MM.object(Id)))
+            W |= AI->getFunction() != G;
+        if (W)
+          break;
       }
-  OtherStackWriters[F] = W;
-  return W;
+      OtherStackWriters[G] = W;
+    }
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const Function *G : MM.definedFunctions()) {
+        bool &W = OtherStackWriters[G];
+        if (W)
+          continue;
+        for (const Function *C : MM.callees(G))
+          if (!C->isDeclaration() && !ModuleModel::isTransparentCallee(C) &&
+              OtherStackWriters.lookup(C)) {
+            W = Changed = true;
+            break;
+          }
+      }
+    }
+  }
+  return OtherStackWriters.lookup(F);
 }
 
 void Instrumenter::addMixedTargets(const Function *F,
