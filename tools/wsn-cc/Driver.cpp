@@ -303,6 +303,7 @@ private:
   /// Applies the inlining decisions of the PFDG analysis (thesis section 4.3, Eq. 4.1).
   Expected<std::string> inlineSelected(StringRef In, ArrayRef<std::string> AnalysisOpts);
   Expected<std::string> wholeProgram(StringRef In);
+  void warnIfNoChecks(StringRef ReplayModule);
 };
 
 } // namespace
@@ -722,6 +723,7 @@ Expected<std::string> Pipeline::instrument(StringRef Linked) {
   llvm::append_range(Cmd, std::vector<std::string>{Input, "-o", Replay});
   if (Error E = exec("instrument (replay module)", Cmd))
     return std::move(E);
+  warnIfNoChecks(Replay);
 
   if (Error E = exec("trace map", {tool("opt"), Load, "-passes=wsn-write-map",
                                    "-wsn-map-file=" + O.Out + ".wmap", "-disable-output",
@@ -736,6 +738,23 @@ Expected<std::string> Pipeline::instrument(StringRef Linked) {
   if (Error E = exec("instrument (record lowering)", Cmd))
     return std::move(E);
   return Recorded;
+}
+
+/// A program whose invariant checks the optimiser removed (an invariant it
+/// proves always true is folded away with its WSN_CHECKs) records no checks:
+/// say so instead of building a firmware that tools later refuse.
+void Pipeline::warnIfNoChecks(StringRef ReplayModule) {
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseIRFile(ReplayModule, Diag, Ctx);
+  if (!M)
+    return; // the map stage reports what is wrong with it
+  for (const Function &F : *M)
+    if (F.getName().starts_with("wsn.check") && !F.use_empty())
+      return;
+  errs() << "wsn-cc: warning: no invariant check is left in the program: every WSN_CHECK "
+            "was removed, e.g. because the compiler proved its invariant always true; "
+            "the firmware records no checks and links no check or violation hook\n";
 }
 
 Expected<std::string> Pipeline::wholeProgram(StringRef In) {

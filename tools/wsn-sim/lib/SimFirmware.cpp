@@ -71,6 +71,10 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
       FI.NodeIdAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
     }
   }
+  if (HaveTrace && !HaveCheck && !HaveViol)
+    return fwError(Path, "firmware checks no invariant (it has the trace ring __wsn_trace but "
+                         "no __wsn_check_hook / __wsn_violation_hook: every WSN_CHECK was "
+                         "removed, e.g. folded away as always true; wsn-cc warns about this)");
   if (!HaveTrace || !HaveCheck || !HaveViol) {
     std::string Missing;
     for (auto [Have, N] : {std::pair{HaveTrace, "__wsn_trace"},
