@@ -110,6 +110,13 @@ Expected<std::unique_ptr<Node>> Node::create(const FirmwareInfo &FW, const NodeO
 Node::~Node() {
   if (Avr) {
     nodeIds().erase(Avr);
+    // After firmware that ran away and crashed the core, libsimavr 1.6's
+    // avr_terminate can itself crash freeing the I/O modules' IRQs (seen on
+    // a bench/fidelity/progfuzz.py program whose code wrote timer registers
+    // at random). The run's results are written by then: leave that core's
+    // memory to the process exit instead of crashing the tool.
+    if (Avr->state == cpu_Crashed)
+      return;
     avr_terminate(Avr);
     free(Avr);
   }
