@@ -101,7 +101,7 @@ class Example:
 # seed in a thousand kept no checkpoint at all (wsn-replay exits 2 saying so), and 384/128
 # left early violations before the first wrap. 320/80 (session 6, seeds 1-3000, 20001-21000,
 # 40001-41000, 60001-61000): every wrap-violation run kept a checkpoint, and one wrap-check K
-# in 5000 did not (the harness then moves K; see wrap-check above).
+# in 6000 did not (the harness then moves K; see wrap-check above).
 EXAMPLES = [
     Example("blink", ["examples/blink/*.c", "examples/common/scheduler.c"],
             lambda rng: ["--switches", "C:300000"], wrap=(128, 64),
