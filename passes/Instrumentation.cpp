@@ -1079,23 +1079,10 @@ bool Instrumenter::holdsStatusCopy(AllocaInst &AI) const {
     if (auto *PN = dyn_cast<PHINode>(V))
       return llvm::all_of(PN->incoming_values(),
                           [&](const Value *In) { return IsStatus(In, Depth + 1); });
-    if (auto *LI = dyn_cast<LoadInst>(V)) {
+    if (auto *LI = dyn_cast<LoadInst>(V))
       if (auto *Slot = dyn_cast<AllocaInst>(LI->getPointerOperand()))
         return SlotIsStatus(*Slot); // a reload of a demoted value
-      if (AVR)
-        if (auto *CE = dyn_cast<ConstantExpr>(LI->getPointerOperand()))
-          if (CE->getOpcode() == Instruction::IntToPtr)
-            if (auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
-              return CI->getZExtValue() == 0x5F;
-      return false;
-    }
-    if (auto *CB = dyn_cast<CallBase>(V); CB && CB->isInlineAsm()) {
-      std::vector<AsmStmt> St;
-      return parseMoteAsm(*CB, AVR ? MoteArch::AVR : MoteArch::MSP430, St,
-                          nullptr) &&
-             llvm::any_of(St, [](const AsmStmt &S) { return S.Op == AsmOp::ReadStatus; });
-    }
-    return false;
+    return isStatusRead(V, AVR ? MoteArch::AVR : MoteArch::MSP430);
   };
   SlotIsStatus = [&](const AllocaInst &Slot) -> bool {
     if (!Open.insert(&Slot).second)
@@ -1251,7 +1238,7 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
       Value *St;
       if (StatusGV->getValueType()->isIntegerTy(8))
         St = SB.CreateLoad(SB.getInt8Ty(),
-                           ConstantExpr::getIntToPtr(SB.getInt16(0x5F),
+                           ConstantExpr::getIntToPtr(SB.getInt16(AvrSregAddr),
                                                      SB.getPtrTy()),
                            /*isVolatile=*/true, "wsn.sreg");
       else

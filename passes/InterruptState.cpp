@@ -27,7 +27,6 @@ InterruptState::InterruptState(const Module &M,
   AVR = T.getArch() == Triple::avr;
   MSP430 = T.getArch() == Triple::msp430;
   FlagBit = AVR ? 0x80 : 0x08;
-  StatusAddr = AVR ? 0x5F : 0;
 }
 
 /// C library routines that never touch the interrupt flag.
@@ -36,16 +35,6 @@ static bool isFlagNeutralLibcall(StringRef Name) {
       .Cases("memcpy", "memmove", "memset", "memcmp", "strlen", true)
       .Cases("strcpy", "strncpy", "strcmp", "strncmp", "memchr", true)
       .Default(false);
-}
-
-/// The constant data address a load or store uses, if any.
-static std::optional<uint64_t> constantAddress(const Value *Ptr) {
-  Ptr = Ptr->stripPointerCasts();
-  if (auto *CE = dyn_cast<ConstantExpr>(Ptr))
-    if (CE->getOpcode() == Instruction::IntToPtr)
-      if (auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
-        return CI->getZExtValue();
-  return std::nullopt;
 }
 
 /// The state a status value carries when written back: the state where it
@@ -115,12 +104,12 @@ const InterruptState::Result &InterruptState::analyze(const Function &F,
       if (Final && S == Off)
         R.OffBefore.insert(&I);
       if (auto *LI = dyn_cast<LoadInst>(&I)) {
-        if (StatusAddr && constantAddress(LI->getPointerOperand()) == StatusAddr)
+        if (AVR && isStatusAddress(LI->getPointerOperand(), MoteArch::AVR))
           Save(LI);
         continue;
       }
       if (auto *SI = dyn_cast<StoreInst>(&I)) {
-        if (StatusAddr && constantAddress(SI->getPointerOperand()) == StatusAddr)
+        if (AVR && isStatusAddress(SI->getPointerOperand(), MoteArch::AVR))
           Set(savedState(SI->getValueOperand(), Saved));
         continue;
       }

@@ -71,7 +71,6 @@ private:
   std::function<bool(const llvm::Function &)> EntryOff;
   bool AVR = false, MSP430 = false;
   uint64_t FlagBit = 0;  ///< I (0x80) or GIE (0x08)
-  uint64_t StatusAddr = 0; ///< AVR: SREG's data address
   std::map<std::pair<const llvm::Function *, bool>, Result> Cache;
   std::set<std::pair<const llvm::Function *, bool>> InProgress;
 };

@@ -11,6 +11,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 
 #include <optional>
 
@@ -32,6 +33,25 @@ static std::string normaliseAsm(StringRef S) {
     R += (C == ';') ? '\n' : C;
   }
   return R;
+}
+
+bool isStatusAddress(const Value *Ptr, MoteArch Arch) {
+  if (Arch != MoteArch::AVR)
+    return false;
+  if (auto *CE = dyn_cast<ConstantExpr>(Ptr->stripPointerCasts()))
+    if (CE->getOpcode() == Instruction::IntToPtr)
+      if (auto *CI = dyn_cast<ConstantInt>(CE->getOperand(0)))
+        return CI->getZExtValue() == AvrSregAddr;
+  return false;
+}
+
+bool isStatusRead(const Value *V, MoteArch Arch) {
+  if (auto *LI = dyn_cast<LoadInst>(V))
+    return isStatusAddress(LI->getPointerOperand(), Arch);
+  auto *CB = dyn_cast<CallBase>(V);
+  std::vector<AsmStmt> St;
+  return CB && CB->isInlineAsm() && parseMoteAsm(*CB, Arch, St, nullptr) &&
+         llvm::any_of(St, [](const AsmStmt &S) { return S.Op == AsmOp::ReadStatus; });
 }
 
 std::vector<int> asmOperandArgs(const CallBase &CB) {

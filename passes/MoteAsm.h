@@ -19,6 +19,7 @@
 
 namespace llvm {
 class CallBase;
+class Value;
 }
 
 namespace wsn {
@@ -44,6 +45,17 @@ struct AsmStmt {
 /// Operand k ($k / %k) of an inline asm call: outputs first, then inputs.
 /// Element k is the call argument of input operand k, or -1 for an output.
 std::vector<int> asmOperandArgs(const llvm::CallBase &CB);
+
+/// AVR's SREG in the data space (I/O 0x3F): C code reads and writes it there.
+constexpr uint32_t AvrSregAddr = 0x5F;
+
+/// Ptr is the constant data address of the status register (AVR SREG;
+/// MSP430's SR is a CPU register, never addressed).
+bool isStatusAddress(const llvm::Value *Ptr, MoteArch Arch);
+
+/// V is a read of the status register: a load of SREG (AVR) or inline asm
+/// with a status read (`in r, 0x3f`, `mov r2, r`).
+bool isStatusRead(const llvm::Value *V, MoteArch Arch);
 
 /// Splits the inline asm of CB into statements of Arch. On a statement it
 /// does not recognise, returns false and puts the statement in *Unsupported.

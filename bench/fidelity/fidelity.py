@@ -236,20 +236,10 @@ class Harness:
     # -- one simulator run --------------------------------------------------------------
     def simulate(self, build, seed, outdir, stop_after=None):
         ex = build.example
-        cmd = [self.sim, "run", build.elf, "--mcu", MCU, "--seed", str(seed), "-o", outdir,
-               "--max-cycles", str(self.args.max_cycles or ex.max_cycles)]
-        cmd += ex.stimulus(rng_for(ex.name, seed, "stimulus"))
-        if stop_after is not None:
-            cmd += ["--stop-after-checks", str(stop_after)]
-        rc, out, err = run(cmd, self.args.timeout)
-        info = None
-        if rc == 0:
-            try:
-                with open(os.path.join(outdir, "run.json")) as f:
-                    info = json.load(f)
-            except (OSError, ValueError) as e:
-                rc, err = "json", "run.json: %s" % e
-        return cmd, rc, info, err
+        return simulate(self.sim, build.elf, seed, outdir,
+                        self.args.max_cycles or ex.max_cycles,
+                        ex.stimulus(rng_for(ex.name, seed, "stimulus")), stop_after,
+                        self.args.timeout)
 
     # -- one replay and its verdict -------------------------------------------------------
     def replay_and_judge(self, res, build, rundir, info, stop_after=None, violating=False):
@@ -486,6 +476,23 @@ class Harness:
 
 
 TOOLS = ("wsn-cc", "wsn-sim", "wsn-replay", "wsn-trace-dump")
+
+
+def simulate(sim, elf, seed, outdir, max_cycles, stimulus, stop_after, timeout):
+    """One wsn-sim run of elf: (command, exit code or "json", run.json or None, stderr)."""
+    cmd = [sim, "run", elf, "--mcu", MCU, "--seed", str(seed), "-o", outdir,
+           "--max-cycles", str(max_cycles)] + list(stimulus)
+    if stop_after is not None:
+        cmd += ["--stop-after-checks", str(stop_after)]
+    rc, out, err = run(cmd, timeout)
+    info = None
+    if rc == 0:
+        try:
+            with open(os.path.join(outdir, "run.json")) as f:
+                info = json.load(f)
+        except (OSError, ValueError) as e:
+            rc, err = "json", "run.json: %s" % e
+    return cmd, rc, info, err
 
 
 def require_tools(ap, bindir):

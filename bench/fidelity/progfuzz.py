@@ -916,20 +916,10 @@ class Campaign:
 
     def sim(self, b, prog, pseed, rseed, outdir, stop_after=None):
         shutil.rmtree(outdir, ignore_errors=True)
-        cmd = [self.h.sim, "run", b.elf, "--mcu", MCU, "--seed", str(rseed), "-o", outdir,
-               "--max-cycles", str(self.args.max_cycles)]
-        cmd += prog.stimulus(fidelity.rng_for("progfuzz", pseed, rseed, "stimulus"))
-        if stop_after is not None:
-            cmd += ["--stop-after-checks", str(stop_after)]
-        rc, out, err = fidelity.run(cmd, self.args.timeout)
-        info = None
-        if rc == 0:
-            try:
-                with open(os.path.join(outdir, "run.json")) as f:
-                    info = json.load(f)
-            except (OSError, ValueError) as e:
-                rc, err = "json", "run.json: %s" % e
-        return cmd, rc, info, err
+        return fidelity.simulate(
+            self.h.sim, b.elf, rseed, outdir, self.args.max_cycles,
+            prog.stimulus(fidelity.rng_for("progfuzz", pseed, rseed, "stimulus")), stop_after,
+            self.args.timeout)
 
     def stack_overflow(self, b, rundir):
         """A message when the mote's stack pointer at the stop (SPL/SPH, data 0x5D/0x5E of the
