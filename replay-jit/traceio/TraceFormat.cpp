@@ -187,7 +187,8 @@ Expected<TraceHeader> parseTraceHeader(ArrayRef<uint8_t> File) {
   H.Wraps = readU32(File, 20);
   H.Checks = readU32(File, 24);
   H.Violation = readU16(File, 28);
-  uint16_t Reserved = readU16(File, 30);
+  H.Open = readU16(File, 30);
+  H.RawHead = H.Head;
 
   if (H.SegSize == 0)
     return offsetError(14, "seg_size is 0");
@@ -197,18 +198,29 @@ Expected<TraceHeader> parseTraceHeader(ArrayRef<uint8_t> File) {
   if (H.BufSize / H.SegSize < 2)
     return offsetError(12, "buf_size " + Twine(H.BufSize) +
                                " holds fewer than 2 segments of " + Twine(H.SegSize));
-  if (H.Head >= H.BufSize)
-    return offsetError(16, "head " + Twine(H.Head) + " is not below buf_size " +
-                               Twine(H.BufSize));
   if (H.Flags & ~TF_AllKnown)
     return offsetError(18, "unknown flag bits 0x" + utohexstr(H.Flags & ~TF_AllKnown));
-  if (H.wrapped() != (H.Wraps != 0))
-    return offsetError(20, "wraps " + Twine(H.Wraps) + " disagrees with the wrapped flag");
-  if (bool(H.Flags & TF_Violation) != (H.Violation != NoViolation))
-    return offsetError(28, "violation " + Twine(H.Violation) +
-                               " disagrees with the violation flag");
-  if (Reserved != 0)
-    return offsetError(30, "reserved field is " + Twine(Reserved) + ", expected 0");
+  if (H.open()) {
+    // Stopped inside a writer (section 1.1): head, wraps, the flags and the violation field
+    // may be half-updated; the saved head is the state before the incomplete record.
+    uint16_t Saved = H.Open & TraceHeader::OpenHeadMask;
+    if (Saved >= H.BufSize)
+      return offsetError(30, "open record: saved head " + Twine(Saved) +
+                                 " is not below buf_size " + Twine(H.BufSize));
+    H.Head = Saved;
+  } else {
+    if (H.Open >> 8)
+      return offsetError(31, "open field 0x" + utohexstr(H.Open) +
+                                 ": bits 8-14 must be 0 when bit 15 is clear");
+    if (H.Head >= H.BufSize)
+      return offsetError(16, "head " + Twine(H.Head) + " is not below buf_size " +
+                                 Twine(H.BufSize));
+    if (H.wrapped() != (H.Wraps != 0))
+      return offsetError(20, "wraps " + Twine(H.Wraps) + " disagrees with the wrapped flag");
+    if (bool(H.Flags & TF_Violation) != (H.Violation != NoViolation))
+      return offsetError(28, "violation " + Twine(H.Violation) +
+                                 " disagrees with the violation flag");
+  }
 
   uint64_t Expected = TraceHeaderSize + uint64_t(H.BufSize);
   if (File.size() < Expected)
@@ -234,11 +246,12 @@ std::vector<uint8_t> encodeTraceHeader(const TraceHeader &H) {
   putU32(B, 8, H.ModuleHash);
   putU16(B, 12, H.BufSize);
   putU16(B, 14, H.SegSize);
-  putU16(B, 16, H.Head);
+  putU16(B, 16, H.open() ? H.RawHead : H.Head);
   putU16(B, 18, H.Flags);
   putU32(B, 20, H.Wraps);
   putU32(B, 24, H.Checks);
   putU16(B, 28, H.Violation);
+  putU16(B, 30, H.Open);
   return B;
 }
 
@@ -264,14 +277,30 @@ Expected<TraceFile> TraceFile::parse(ArrayRef<uint8_t> Bytes) {
     T.Tail.push_back({Start, Len, Segment, Linear});
     Linear += Len;
   };
+  // An open record that did not fit in the rest of its segment may have begun to overwrite
+  // the next one (in a wrapped ring the oldest retained segment; in the first lap segment 0
+  // when the head is in the last segment): that segment is dropped (section 1.1). It did not
+  // when the saved head starts a segment (every record fits there) or the byte at the saved
+  // head is not the PAD the writer puts there before it moves on.
+  uint32_t Next = (Cur + 1) % NSeg;
+  bool DropNext = H->open() && Head % Seg != 0 &&
+                  Bytes[TraceHeaderSize + Head] == uint8_t(RecordKind::Pad) &&
+                  (H->wrapped() || Next == 0);
+  if (DropNext)
+    T.DroppedOpenSegment = int(Next);
+  auto Keep = [&](uint32_t S) {
+    if (DropNext && S == Next)
+      return;
+    Add(S, S * Seg, Seg);
+  };
   if (H->wrapped()) {
     for (uint32_t S = Cur + 1; S < NSeg; ++S)
-      Add(S, S * Seg, Seg);
+      Keep(S);
     for (uint32_t S = 0; S < Cur; ++S)
-      Add(S, S * Seg, Seg);
+      Keep(S);
   } else {
     for (uint32_t S = 0; S < Cur; ++S)
-      Add(S, S * Seg, Seg);
+      Keep(S);
   }
   Add(Cur, Cur * Seg, Head - Cur * Seg);
   return std::move(T);
@@ -292,6 +321,16 @@ std::vector<uint8_t> TraceFile::linearBytes() const {
   for (const TraceSpan &S : Tail)
     Out.insert(Out.end(), R.begin() + S.RingOffset, R.begin() + S.RingOffset + S.Length);
   return Out;
+}
+
+uint32_t TraceFile::tornBytes() const {
+  if (!Header.open())
+    return 0;
+  uint32_t Raw = Header.RawHead, Saved = Header.Head;
+  // The stored head moved past the PAD, or past the record in the same segment.
+  if (Raw >= Saved)
+    return Raw - Saved;
+  return Header.BufSize - Saved + Raw; // it wrapped to the start of the ring
 }
 
 uint32_t TraceFile::staleBytes() const {
@@ -498,6 +537,9 @@ long TraceWriter::emit(ArrayRef<uint8_t> Fixed, uint16_t Extra) {
   }
   uint32_t Total = Fixed.size() + Extra;
   uint32_t Room = Header.SegSize - Header.Head % Header.SegSize;
+  // The runtime opens the record with the head and closes it by clearing the high byte
+  // (section 1.1): what stays is the low byte of the head before the last record.
+  Header.Open = Header.Head & 0xFF;
   if (Room < Total) {
     Ring[Header.Head] = uint8_t(RecordKind::Pad); // the rest of the segment is ignored
     commit(Room);

@@ -81,8 +81,17 @@ struct TraceHeader {
   uint32_t Wraps = 0;
   uint32_t Checks = 0;
   uint16_t Violation = NoViolation;
+  /// The raw `open` field (offset 30, spec section 1.1). Bit 15: the node stopped while a
+  /// record was being written; bits 0-14 the head before that record. Closed, the low byte
+  /// is a leftover and the high byte is 0.
+  uint16_t Open = 0;
+  /// The `head` field as stored; Head is the committed head (OpenHead when a record is open).
+  uint16_t RawHead = 0;
 
   bool wrapped() const { return Flags & TF_Wrapped; }
+  /// A record was being written when the trace was read (the torn record is not decoded).
+  bool open() const { return Open & OpenBit; }
+  static constexpr uint16_t OpenBit = 0x8000, OpenHeadMask = 0x7FFF;
   unsigned numSegments() const { return SegSize ? BufSize / SegSize : 0; }
 };
 
@@ -136,6 +145,12 @@ public:
   std::vector<uint8_t> linearBytes() const;
   /// Bytes of the ring dropped as stale (wrapped traces only).
   uint32_t staleBytes() const;
+  /// With an open record (header().open()): the ring segment the torn record may have begun
+  /// to overwrite, dropped from the tail because it was retained (else -1).
+  int droppedOpenSegment() const { return DroppedOpenSegment; }
+  /// Bytes of the incomplete record that the stored head already covered (0 when the head
+  /// had not moved yet or the record was not open).
+  uint32_t tornBytes() const;
 
   /// Decodes the tail from span FirstSpan on (0 = whole tail; any span index works since a
   /// span always starts at a record boundary). Records decoded before an error are appended
@@ -150,6 +165,7 @@ private:
   TraceHeader Header;
   std::vector<uint8_t> Bytes;
   std::vector<TraceSpan> Tail;
+  int DroppedOpenSegment = -1;
 };
 
 /// The interrupt key (DESIGN-BRIEF section 4, refining the thesis's <function, instance,

@@ -401,6 +401,15 @@ void printText(raw_ostream &OS, const TraceFile &T, ArrayRef<TraceRecord> Record
     TailBytes += S.Length;
   OS << "  tail " << TailBytes << " bytes in " << T.tail().size() << " spans, "
      << T.staleBytes() << " stale bytes dropped\n";
+  if (H.open()) {
+    OS << "  open record: the node stopped while writing a record at ring offset " << H.Head
+       << " (stored head " << H.RawHead << ", " << T.tornBytes()
+       << " bytes covered); the incomplete record is dropped";
+    if (T.droppedOpenSegment() >= 0)
+      OS << ", and segment " << T.droppedOpenSegment()
+         << ", whose start it may have overwritten";
+    OS << "\n";
+  }
 }
 
 void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const TraceMap *Map) {
@@ -462,6 +471,11 @@ json::Object headerJSON(const TraceFile &T) {
                                                : json::Value(H.Violation)},
       {"tail_bytes", int64_t(TailBytes)},
       {"stale_bytes", T.staleBytes()},
+      {"open_record", H.open()},
+      {"torn_bytes", T.tornBytes()},
+      {"dropped_segment", T.droppedOpenSegment() >= 0
+                              ? json::Value(T.droppedOpenSegment())
+                              : json::Value(nullptr)},
       {"spans", std::move(Spans)},
   };
 }

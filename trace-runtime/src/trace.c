@@ -22,7 +22,8 @@
 typedef char wsn_check_header_is_32_bytes[sizeof(struct __wsn_trace_header) == 32 ? 1 : -1];
 typedef char wsn_check_buf_multiple_of_seg[(WSN_TRACE_BUF_SIZE % WSN_TRACE_SEG_SIZE) == 0 ? 1 : -1];
 typedef char wsn_check_two_segments[WSN_TRACE_BUF_SIZE >= 2 * WSN_TRACE_SEG_SIZE ? 1 : -1];
-/* The whole object (32 + ring) is walked with 16-bit indices. */
+/* The whole object (32 + ring) is walked with 16-bit indices, and the header's `open` field
+ * keeps a head in 15 bits. */
 typedef char wsn_check_buf_fits_u16[WSN_TRACE_BUF_SIZE <= 0x8000 ? 1 : -1];
 typedef char wsn_check_seg_min[WSN_TRACE_SEG_SIZE >= 16 ? 1 : -1];
 typedef char wsn_check_irq_depth[WSN_TRACE_IRQ_DEPTH >= 1 && WSN_TRACE_IRQ_DEPTH <= 255 ? 1 : -1];
@@ -54,6 +55,17 @@ __attribute__((used)) volatile uint16_t rt_arg3;
 /* All flags live in the low byte of the little-endian `flags` field: byte access is cheaper
  * on the 8-bit AVR. */
 #define FLAGS (*(uint8_t *)&__wsn_trace.hdr.flags)
+
+/* The header's `open` field (spec/trace-format.md section 1.1): a node may be stopped at any
+ * instruction (a debugger, the simulator's cycle bound, a dead battery), also in the middle of
+ * a record. Before a writer changes anything in the ring or the header it stores the head in
+ * `open` (low byte first), and the store of the high byte with bit 15 set opens the record.
+ * The single-byte store OPEN_HI = 0 closes it once
+ * the record and the header fields it changes are complete. A decoder that finds bit 15 set
+ * uses the saved head, so the incomplete record and half-updated header fields are ignored. */
+#define OPEN_LO (((volatile uint8_t *)&__wsn_trace.hdr.open)[0])
+#define OPEN_HI (((volatile uint8_t *)&__wsn_trace.hdr.open)[1])
+#define CLOSE() (OPEN_HI = 0)
 
 #define NOINLINE __attribute__((noinline))
 /* Helpers of one caller in practice (the other is garbage-collected when unused). */
@@ -176,6 +188,8 @@ static NOINLINE uint8_t *reserve(uint8_t tag, uint16_t n) {
   }
   head = HDR.head;
   room = (uint16_t)(SEG - head % SEG);
+  OPEN_LO = (uint8_t)head;
+  OPEN_HI = (uint8_t)((head >> 8) | 0x80u); /* the record is open from here */
   if (room < n) {
     __wsn_trace.data[head] = WSN_REC_PAD;
     head = enter((uint16_t)(head + room));
@@ -296,6 +310,10 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  add r24, r18\n"
       "  adc r25, r19\n"
       "  ldi r20, 1\n"
+      "  sts __wsn_trace+30, r30\n"   /* open: the head (low byte first), then bit 15 */
+      "  mov r21, r31\n"
+      "  ori r21, 0x80\n"
+      "  sts __wsn_trace+31, r21\n"   /* the record is open from here */
       "  cpi r24, 1\n"
       "  cpc r25, r20\n"
       "  brlo 5f\n"
@@ -422,6 +440,9 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  ret\n"
       "4:\n"
       "  mov &__wsn_trace+16, r14\n"    /* head */
+      "  mov r14, r12\n"               /* open: 0x8000 | head, one word store */
+      "  bis #0x8000, r12\n"
+      "  mov r12, &__wsn_trace+30\n"
       "  mov.b r14, r12\n"              /* (head % 256) + n > 256: PAD, next segment */
       "  add r15, r12\n"
       "  cmp #257, r12\n"
@@ -493,6 +514,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
   emit(a, kind, b, 0);
+  CLOSE();
   if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
@@ -507,12 +529,14 @@ void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   rt_arg3 = dest;
   emit(site, WSN_REC_SEND | F_B | F_C, seq, 0);
+  CLOSE();
   wsn_port_irq_restore(s);
 }
 void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   rt_arg3 = seq;
   emit(site, WSN_REC_RECV | F_B | F_C, sender, 0);
+  CLOSE();
   wsn_port_irq_restore(s);
 }
 /* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits). */
@@ -531,6 +555,7 @@ void __wsn_rt_irq_entry(uint16_t irq) {
   uint16_t count = __wsn_gv_reference;
   uint8_t d = rt_irq_depth;
   emit(irq, WSN_REC_IRQ | F_B, count, 0);
+  CLOSE();
   if (d < WSN_TRACE_IRQ_DEPTH)
     rt_irq_saved[d] = count;
   else
@@ -544,6 +569,7 @@ void __wsn_rt_irq_exit(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t d = rt_irq_depth;
   emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+  CLOSE();
   if (d) {
     rt_irq_depth = --d;
     __wsn_gv_reference = d < WSN_TRACE_IRQ_DEPTH ? rt_irq_saved[d] : 0;
@@ -558,6 +584,7 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint16_t count = __wsn_gv_reference;
   emit(irq, WSN_REC_IRQ | F_B, count, 0);
+  CLOSE();
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
   return count;
@@ -566,6 +593,7 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
 void __wsn_rt_irq_leave(uint16_t irq, uint16_t count) {
   wsn_irq_state_t s = wsn_port_irq_save();
   emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+  CLOSE();
   __wsn_gv_reference = count;
   wsn_port_irq_restore(s);
 }
@@ -589,6 +617,7 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
       for (i = 0; i < n; ++i)
         d[i] = v[i];
     }
+    CLOSE();
     wsn_port_irq_restore(s);
   }
 }
@@ -641,6 +670,7 @@ NOINLINE void __wsn_rt_record_end(void) {
       --rt_left;
     }
   }
+  CLOSE();
   wsn_port_irq_restore(rt_open_irq);
 }
 
@@ -668,14 +698,17 @@ static INLINE uint8_t check_locked(uint16_t inv, uint8_t ok, uint16_t crc) {
   __asm__("" : "+r"(h)); /* base + displacement accesses: smaller on AVR */
 #endif
   ++h->checks;
-  if (ok || (h->flags & WSN_TRACE_FLAG_VIOLATION))
+  if (ok || (h->flags & WSN_TRACE_FLAG_VIOLATION)) {
+    CLOSE();
     return 0;
+  }
   h->violation = inv;
 #if WSN_TRACE_BLACKBOX
   h->flags |= WSN_TRACE_FLAG_VIOLATION | WSN_TRACE_FLAG_FROZEN;
 #else
   h->flags |= WSN_TRACE_FLAG_VIOLATION;
 #endif
+  CLOSE();
   return 1;
 }
 
@@ -880,8 +913,10 @@ void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
   uint16_t id = tbl16(t);
   uint8_t flags = tbl8(t + 4);
   uint8_t *p;
-  if (flags & 1u)
+  if (flags & 1u) {
     emit(id, WSN_REC_SKIP_END, 0, 0);
+    CLOSE(); /* complete; the EFFECT opens its own record */
+  }
   p = emit(id, WSN_REC_EFFECT | F_B, tbl16(t + 2), tbl16(t + 2));
   if (p) {
     flags >>= 1;
@@ -891,6 +926,7 @@ void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
     }
     walk(t + 5, p);
   }
+  CLOSE();
   wsn_port_irq_restore(s);
 }
 
@@ -918,6 +954,7 @@ void __wsn_rt_checkpoint_t(uintptr_t t) {
       /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5). */
       __wsn_gv_reference = 0;
     }
+    CLOSE();
   }
   wsn_port_irq_restore(s);
 }

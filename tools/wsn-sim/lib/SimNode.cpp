@@ -522,6 +522,9 @@ static std::optional<RingPos> ringPos(const uint8_t *T, uint32_t Avail) {
   uint32_t Len;
   if (!validHeader(T, Avail, Len))
     return std::nullopt;
+  // A record is open (trace-format.md section 1.1): head and wraps may be half-updated.
+  if (T[31] & 0x80)
+    return std::nullopt;
   RingPos R{rd16(T + 12), rd16(T + 14), rd16(T + 16), 0};
   if (!R.Seg || R.Buf % R.Seg || R.Buf < 2 * R.Seg || R.Head >= R.Buf)
     return std::nullopt;
@@ -559,8 +562,9 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
   // At a stop hook no record is half written; at the cycle bound the core may
   // be inside the runtime with interrupts off: then the last consistent copy
   // stands and the current segment's tail is left out.
-  bool Consistent = Avr->sreg[S_I] || LastStop == StopKind::Checks ||
-                    LastStop == StopKind::Violation;
+  bool Consistent = (Avr->sreg[S_I] || LastStop == StopKind::Checks ||
+                     LastStop == StopKind::Violation) &&
+                    !(T[31] & 0x80);
   if (Consistent)
     pollFullTrace();
   if (FullLost)

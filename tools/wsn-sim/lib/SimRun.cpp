@@ -205,6 +205,7 @@ Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
     // the chunk that ends at the stop.
     Wr16(F, 18, Last ? (Flags & ~1u) : 0);
     Wr32(F, 20, 0);
+    Wr16(F, 30, 0); // no open record: the chunk holds complete records only
     if (!Last) {
       Wr32(F, 24, 0);
       Wr16(F, 28, 0xFFFF);

@@ -87,7 +87,8 @@ struct __wsn_trace_header {
   uint32_t wraps;       /* times writing wrapped to segment 0 */
   uint32_t checks;      /* invariant checks executed */
   uint16_t violation;   /* first violated invariant, WSN_TRACE_NO_VIOLATION if none */
-  uint16_t reserved;    /* 0 */
+  uint16_t open;        /* bit 15: a record is being written; then bits 0-14 = the head before
+                           it (spec/trace-format.md section 1.1) */
 };
 
 /* The trace object: header + ring. This is the .wtr file, byte for byte. */
