@@ -28,7 +28,7 @@ using namespace wsn::sim;
 static const char *Usage =
     "usage:\n"
     "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128] [--freq HZ]\n"
-    "          [--max-cycles N] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
+    "          [--max-cycles N] [--settle] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
     "          [--node-id ID]\n"
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
@@ -209,6 +209,9 @@ int cmdRun(Args &A) {
     } else if (A.peek() == "--full-trace") {
       A.next();
       SO.Node.FullTrace = true;
+    } else if (A.peek() == "--settle") {
+      A.next();
+      SO.Settle = true;
     } else if (A.peek().starts_with("-")) {
       throw UsageError{"unknown option '" + A.peek().str() + "' for 'run'"};
     } else if (Elf.empty()) {

@@ -67,6 +67,8 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     } else if (*Name == "__wsn_violation_hook") {
       FI.ViolationHook = static_cast<uint32_t>(*Addr);
       HaveViol = true;
+    } else if (*Name == "__trampolines_start" && *Addr < AvrDataOffset) {
+      FI.VectorsEnd = static_cast<uint32_t>(*Addr);
     } else if (*Name == "__wsn_node_id" && *Addr >= AvrDataOffset) {
       FI.NodeIdAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
     }

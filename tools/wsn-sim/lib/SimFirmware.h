@@ -30,6 +30,8 @@ struct FirmwareInfo {
   /// Byte addresses in flash of the break-point hooks.
   uint32_t CheckHook = 0;
   uint32_t ViolationHook = 0;
+  /// Flash byte address where the interrupt vectors end (__trampolines_start); 0 if unknown.
+  uint32_t VectorsEnd = 0;
   /// Data-space address of __wsn_node_id, when the firmware has it.
   std::optional<uint32_t> NodeIdAddr;
 };

@@ -318,6 +318,28 @@ StopKind Node::runUntil(uint64_t Target) {
   return StopKind::None;
 }
 
+std::string Node::settle(uint64_t Limit) {
+  const uint8_t *T = Avr->data + FW.TraceAddr;
+  auto Open = [&] { return FW.TraceSize >= 32 && (T[31] & 0x80); };
+  if (Open())
+    return "record";
+  if (Avr->state == cpu_Sleeping)
+    return "sleep";
+  uint64_t End = Avr->cycle + Limit;
+  while (Avr->cycle < End && !Terminated) {
+    int State = avr_run(Avr);
+    if (State == cpu_Done || State == cpu_Crashed)
+      return "end";
+    if (Open())
+      return "record";
+    if (Avr->state == cpu_Sleeping)
+      return "sleep";
+    if (FW.VectorsEnd && Avr->pc < FW.VectorsEnd)
+      return "interrupt";
+  }
+  return "end";
+}
+
 //===----------------------------------------------------------------------===//
 // Stimuli
 //===----------------------------------------------------------------------===//

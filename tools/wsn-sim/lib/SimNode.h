@@ -143,6 +143,14 @@ public:
   /// could be copied.
   llvm::Expected<std::vector<uint8_t>> fullTrace();
 
+  /// After a cycle-bound stop: runs on (at most Limit cycles) to the point where replay of
+  /// the trace read at the bound ends, the next record the program opens (the header's open
+  /// bit, spec/trace-format.md section 1.1): "record" (also when one is open already),
+  /// "sleep" (the core sleeps: no more records without an interrupt; the idle state),
+  /// "interrupt" (an interrupt was taken first: the state where it struck is not one replay
+  /// can name), "end" (halted, crashed or Limit reached).
+  std::string settle(uint64_t Limit);
+
 private:
   /// Copies the segments the runtime completed since the last call (only at
   /// instruction boundaries where the trace header is consistent).

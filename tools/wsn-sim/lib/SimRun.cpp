@@ -95,6 +95,10 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
       J.attribute("mcu", Opts.Mcu);
       J.attribute("frequency", Opts.Frequency);
       J.attribute("trace_source", R.TraceSource);
+      if (!R.Settle.empty()) {
+        J.attribute("settle", R.Settle);
+        J.attribute("settle_cycles", R.SettleCycles);
+      }
       J.attributeObject("inputs", [&] {
         J.attribute("irq_pulses", R.Stats.IrqPulses);
         J.attribute("uart_bytes", R.Stats.UartBytes);
@@ -124,6 +128,12 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   Node &N = **NOr;
   StopKind Stop = N.runUntil(Opts.MaxCycles);
   NodeResult R = captureResult(N, Stop, Warn);
+  if (Opts.Settle && Stop == StopKind::None) {
+    uint64_t At = N.cycle();
+    R.Settle = N.settle(10000000);
+    R.SettleCycles = N.cycle() - At;
+    R.Sram = N.dataSpace();
+  }
   if (Opts.Node.DrainUart >= 0) {
     // Let the firmware send its trace: keep running, hooks no longer stop it.
     N.setStopsEnabled(false);

@@ -36,6 +36,8 @@ struct NodeResult {
   std::vector<uint8_t> Sram;
   std::vector<uint8_t> Trace;
   std::string TraceSource = "sram"; ///< "sram" (black box) or "uartN" (drained)
+  std::string Settle;               ///< --settle: how the snapshot point was found
+  uint64_t SettleCycles = 0;        ///< --settle: cycles run after the bound
   NodeStats Stats;
 };
 
@@ -55,6 +57,9 @@ struct SingleOptions {
   NodeOptions Node;
   uint64_t MaxCycles = 100000000;   ///< the cycle bound
   uint64_t DrainCycles = 200000000; ///< extra cycles allowed for draining
+  /// --settle: at a cycle-bound stop, keep the trace as read at the bound, and take the SRAM
+  /// snapshot where replay ends: at the next record the program opens (Node::settle).
+  bool Settle = false;
 };
 
 /// Runs one node and writes its outputs into Dir.
