@@ -134,6 +134,7 @@ const InterruptState::Result &InterruptState::analyze(const Function &F,
           switch (St.Op) {
           case AsmOp::Nothing:
           case AsmOp::Sleep:
+          case AsmOp::LoadProgram:
             break;
           case AsmOp::IrqEnable:
             Set(On);

@@ -100,6 +100,39 @@ bool parseMoteAsm(const CallBase &CB, MoteArch Arch, std::vector<AsmStmt> &Out,
     return std::nullopt;
   };
   auto IsSR = [](StringRef Tok) { return Tok == "r2" || Tok == "sr"; };
+  // The input operand bound to the Z register (constraint "z"), or -1.
+  int ZOperand = -1;
+  {
+    unsigned K = 0;
+    for (const InlineAsm::ConstraintInfo &CI : IA->ParseConstraints()) {
+      if (CI.Type == InlineAsm::isClobber)
+        continue;
+      if (CI.Type == InlineAsm::isInput && !CI.isIndirect && CI.Codes.size() == 1 &&
+          CI.Codes[0] == "z" && OperandArg[K] >= 0)
+        ZOperand = int(K);
+      ++K;
+    }
+  }
+  // An output operand, possibly with a byte modifier (%A0 .. %D0 -> ${0:a} .. ${0:d}):
+  // {operand, byte}, or {-1, 0}.
+  auto OutputByte = [&](StringRef Tok) -> std::pair<int, unsigned> {
+    unsigned Byte = 0;
+    if (Tok.starts_with("${") && Tok.ends_with("}")) {
+      StringRef In = Tok.drop_front(2).drop_back();
+      auto [Num, Mod] = In.split(':');
+      if (Mod.size() == 1 && Mod[0] >= 'a' && Mod[0] <= 'd')
+        Byte = unsigned(Mod[0] - 'a');
+      else if (!Mod.empty())
+        return {-1, 0};
+      Tok = Num;
+    } else if (!Tok.consume_front("$") && !Tok.consume_front("%")) {
+      return {-1, 0};
+    }
+    unsigned K;
+    if (Tok.getAsInteger(10, K) || K >= OperandArg.size() || OperandArg[K] >= 0)
+      return {-1, 0};
+    return {int(K), Byte};
+  };
 
   std::string Text = normaliseAsm(IA->getAsmString());
   SmallVector<StringRef, 4> Stmts;
@@ -124,6 +157,17 @@ bool parseMoteAsm(const CallBase &CB, MoteArch Arch, std::vector<AsmStmt> &Out,
       if (Mn == "cli") { Out.push_back({AsmOp::IrqDisable}); continue; }
       if (Mn == "sleep") { Out.push_back({AsmOp::Sleep}); continue; }
       if (Mn == "wdr") { Out.push_back({AsmOp::Nothing}); continue; }
+    }
+    if (AVR && Mn == "lpm" && Ops.size() == 2 && (Ops[1] == "z" || Ops[1] == "z+") &&
+        ZOperand >= 0) {
+      auto [Dst, Byte] = OutputByte(Ops[0]);
+      if (Dst >= 0) {
+        AsmStmt S{AsmOp::LoadProgram, Dst, Byte};
+        S.Addr = ZOperand;
+        S.PostInc = Ops[1] == "z+";
+        Out.push_back(S);
+        continue;
+      }
     }
     if (AVR && Mn == "in" && Ops.size() == 2) {
       int Dst = OperandIndex(Ops[0]);

@@ -1,8 +1,9 @@
 //===- MoteAsm.h - the inline asm statements wsn-trace understands --------===//
 //
 // Mote firmware uses a handful of inline asm statements: interrupt enable and
-// disable, sleep, and reads and writes of the status register (AVR SREG, the
-// MSP430 SR with its GIE bit), e.g. in nesC's atomic sections. The replay
+// disable, sleep, reads and writes of the status register (AVR SREG, the
+// MSP430 SR with its GIE bit), e.g. in nesC's atomic sections, and AVR
+// program-memory reads (avr-libc's pgm_read_byte: `lpm %0, Z`). The replay
 // lowering turns them into replay operations (spec/replay.md section 4), and
 // the interrupt-state analysis follows the interrupt flag through them
 // (spec/instrumentation.md section 7.1). Both read them through this parser.
@@ -33,13 +34,16 @@ enum class AsmOp {
   ReadStatus,  // in r, SREG / mov r2, x  -> result
   WriteStatus, // out SREG, r / mov x, r2
   OrStatus,    // bis x, r2
-  AndNotStatus // bic x, r2
+  AndNotStatus, // bic x, r2
+  LoadProgram  // AVR lpm Rd, Z / lpm Rd, Z+: a flash byte into (byte Imm of) operand Operand
 };
 
 struct AsmStmt {
   AsmOp Op;
   int Operand = -1;     // operand index for Write/Or/AndNot ($N), or -1
-  uint64_t Imm = 0;     // immediate for Or/AndNot when Operand < 0
+  uint64_t Imm = 0;     // immediate for Or/AndNot when Operand < 0; LoadProgram: result byte
+  int Addr = -1;        // LoadProgram: the operand bound to Z (constraint "z")
+  bool PostInc = false; // LoadProgram: Z+ (the next lpm of the statement reads Z + 1)
 };
 
 /// Operand k ($k / %k) of an inline asm call: outputs first, then inputs.

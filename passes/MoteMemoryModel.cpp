@@ -123,6 +123,28 @@ Expected<MoteImage> readMoteImage(StringRef Path) {
                 " is neither EM_AVR (83) nor EM_MSP430 (105)");
   }
 
+  // The flash image (AVR program memory, what lpm reads): every allocated section with
+  // contents below the data space, at its address.
+  if (Img.Arch == MoteArch::AVR) {
+    for (const object::SectionRef &Sec : Elf->sections()) {
+      uint64_t ES = object::ELFSectionRef(Sec).getFlags();
+      uint32_t Type = object::ELFSectionRef(Sec).getType();
+      uint64_t Addr = Sec.getAddress(), Size = Sec.getSize();
+      if (!(ES & ELF::SHF_ALLOC) || Type != ELF::SHT_PROGBITS || Addr >= DataOffset ||
+          Size == 0)
+        continue;
+      if (Addr + Size > 0x20000)
+        return Fail("section at flash address 0x" + Twine::utohexstr(Addr) +
+                    " runs past 128 KiB of program memory");
+      Expected<StringRef> Contents = Sec.getContents();
+      if (!Contents)
+        return Fail("cannot read a flash section: " + toString(Contents.takeError()));
+      if (Img.Flash.size() < Addr + Size)
+        Img.Flash.resize(Addr + Size, 0xFF);
+      std::copy(Contents->begin(), Contents->end(), Img.Flash.begin() + Addr);
+    }
+  }
+
   for (const object::ELFSymbolRef &Sym : Elf->symbols()) {
     Expected<StringRef> NameOrErr = Sym.getName();
     if (!NameOrErr)
@@ -156,22 +178,32 @@ Expected<MoteImage> readMoteImage(StringRef Path) {
     if (Type != ELF::STT_OBJECT)
       continue;
     uint64_t Addr = Value;
+    bool InRam = true;
     if (Img.Arch == MoteArch::AVR) {
-      if (Value < DataOffset)
-        continue; // PROGMEM object in flash: not in the data space
+      if (Value < DataOffset) {
+        // PROGMEM object in flash: not in the data space.
+        Img.Progmem[Name] = {Value, Sym.getSize(), false};
+        continue;
+      }
       Addr = Value - DataOffset;
     } else if (Sec.isText()) {
       continue;
+    } else {
+      // MSP430: constants (.rodata) sit in flash in the same address space; they have an
+      // address but take no RAM (issue 16: a flash constant counted as RAM left no room
+      // for the replay stack).
+      InRam = object::ELFSectionRef(Sec).getFlags() & ELF::SHF_WRITE;
     }
     if (Addr > 0xFFFF)
       continue; // EEPROM (0x810000) and beyond
     // A name can repeat (file-local statics of several translation units
     // linked together); the IR module then has them renamed, so the
     // ambiguous entry is dropped and the global falls back to an error.
-    auto [It, Inserted] = Img.Data.try_emplace(Name, MoteSymbol{Addr, Sym.getSize()});
+    auto [It, Inserted] = Img.Data.try_emplace(Name, MoteSymbol{Addr, Sym.getSize(), InRam});
     if (!Inserted)
       It->second.Size = ~uint64_t(0); // marks ambiguity
-    Img.DataEnd = std::max<uint32_t>(Img.DataEnd, uint32_t(Addr + Sym.getSize()));
+    if (InRam)
+      Img.DataEnd = std::max<uint32_t>(Img.DataEnd, uint32_t(Addr + Sym.getSize()));
   }
   for (auto It = Img.Data.begin(); It != Img.Data.end();) {
     auto Cur = It++;

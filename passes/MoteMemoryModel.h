@@ -87,6 +87,7 @@ llvm::Expected<MoteTarget> moteTargetForModule(const llvm::Module &M,
 struct MoteSymbol {
   uint64_t Addr = 0; // data address (AVR: without 0x800000) or code byte address
   uint64_t Size = 0;
+  bool InRam = true; // false: a constant in flash (MSP430 .rodata in the unified space)
 };
 
 /// The placement read from a linked firmware ELF.
@@ -96,7 +97,14 @@ struct MoteImage {
   llvm::StringMap<MoteSymbol> Data; // STT_OBJECT (and NOTYPE in data sections)
   llvm::StringMap<MoteSymbol> Code; // STT_FUNC
   std::optional<uint32_t> StackTop; // from __stack (AVR) / __stack or _estack
-  uint32_t DataEnd = 0; // one past the highest data symbol (first free byte)
+  uint32_t DataEnd = 0; // one past the highest data symbol in RAM (first free byte)
+  /// AVR program memory: objects placed in flash (PROGMEM, section .progmem.data), by
+  /// their flash byte address.
+  llvm::StringMap<MoteSymbol> Progmem;
+  /// AVR: the bytes of the flash image (allocated PROGBITS sections below the data space,
+  /// at their addresses); what `lpm` reads. Bytes the image does not program read 0xFF
+  /// (erased flash).
+  std::vector<uint8_t> Flash;
 };
 
 /// Reads the symbol table of a linked AVR or MSP430 ELF. Errors name the file

@@ -8,4 +8,5 @@ void wsn::registerAllPasses(llvm::PassBuilder &PB) {
   registerAnalysisPasses(PB);
   registerInstrumentationPasses(PB);
   registerReplayPasses(PB);
+  registerProgmemPasses(PB);
 }

@@ -17,6 +17,7 @@ void registerTraceOpPasses(llvm::PassBuilder &PB);   // TraceOps*.cpp: wsn-verif
 void registerAnalysisPasses(llvm::PassBuilder &PB);  // analyses: wsn-pfdg, print<wsn-pfdg>
 void registerInstrumentationPasses(llvm::PassBuilder &PB); // wsn-trace, wsn-lower<...>
 void registerReplayPasses(llvm::PassBuilder &PB); // ReplayPasses.cpp: wsn-lower<replay>
+void registerProgmemPasses(llvm::PassBuilder &PB); // Progmem.cpp: wsn-progmem
 } // namespace wsn
 
 #endif

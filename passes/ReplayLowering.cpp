@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -107,6 +108,10 @@ private:
   ReplayLoweringResult Result;
   std::vector<std::string> Errors;
   DenseMap<const GlobalVariable *, uint32_t> GAddr;
+  /// Globals in AVR program memory (GAddr holds their flash address).
+  SmallPtrSet<const GlobalVariable *, 8> InFlash;
+  /// The flash image as a host constant (created at the first lpm), or null.
+  GlobalVariable *FlashGV = nullptr;
   DenseMap<const Function *, uint32_t> FAddr;
   DenseMap<const Function *, Function *> NewFns;
   SetVector<const Function *> AddressTaken;
@@ -167,6 +172,7 @@ private:
   Value *cursorRecord(IRBuilder<> &B, Value *&N);
   void inlineFastHelpers();
   Value *hostAddr(IRBuilder<> &B, Value *Addr);
+  Value *flashByte(IRBuilder<> &B, const CallBase &CB, Value *Z);
   Value *toAddr(IRBuilder<> &B, Value *V) { // any int -> i16 mote address
     return B.CreateZExtOrTrunc(V, I16);
   }
@@ -315,7 +321,17 @@ Error Lowerer::placeGlobals() {
         GAddr[&GV] = uint32_t(It->second.Addr);
         Result.Globals.push_back({GV.getName().str(), uint32_t(It->second.Addr),
                                   uint32_t(Size), true, GV.isConstant()});
-        StackLimit = std::max<uint32_t>(StackLimit, It->second.Addr + Size);
+        if (It->second.InRam) // a flash constant (MSP430 .rodata) takes no RAM
+          StackLimit = std::max<uint32_t>(StackLimit, It->second.Addr + Size);
+        continue;
+      }
+      auto PIt = Img->Progmem.find(GV.getName());
+      if (PIt != Img->Progmem.end()) {
+        // Program memory (PROGMEM, .progmem.data): its address is a flash address. Code
+        // reads it with lpm (from the flash image); a plain load reads the data space at
+        // that address, as on the mote. It takes no replay RAM and is not initialised there.
+        GAddr[&GV] = uint32_t(PIt->second.Addr);
+        InFlash.insert(&GV);
         continue;
       }
       if (GV.isDeclaration()) {
@@ -1597,6 +1613,31 @@ void Lowerer::lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee) {
 
 // --- inline asm -------------------------------------------------------------
 
+/// AVR program memory at flash byte address Z (32 bits): what `lpm` reads. The flash image
+/// comes from the firmware ELF (MoteImage::Flash); bytes it does not program read 0xFF, as
+/// erased flash does.
+Value *Lowerer::flashByte(IRBuilder<> &B, const CallBase &CB, Value *Z) {
+  if (!Img || Img->Flash.empty()) {
+    std::string Text;
+    for (char C : cast<InlineAsm>(CB.getCalledOperand())->getAsmString())
+      Text += C == '\n' ? std::string("\\n") : C == '\t' ? std::string(" ") : std::string(1, C);
+    error(&CB, "inline asm \"" + Text +
+                   "\" reads program memory (lpm): replay needs the firmware ELF "
+                   "(elf=..., wsn-replay --elf) for the flash image");
+    return ConstantInt::get(I8, 0xFF);
+  }
+  if (!FlashGV) {
+    Constant *Bytes = ConstantDataArray::get(Ctx, ArrayRef<uint8_t>(Img->Flash));
+    FlashGV = new GlobalVariable(*NM, Bytes->getType(), true, GlobalValue::PrivateLinkage,
+                                 Bytes, "wsn.flash");
+  }
+  uint32_t N = uint32_t(Img->Flash.size());
+  Value *In = B.CreateICmpULT(Z, ConstantInt::get(I32, N));
+  Value *Idx = B.CreateSelect(In, Z, ConstantInt::get(I32, 0));
+  Value *V = B.CreateLoad(I8, B.CreateInBoundsGEP(I8, FlashGV, {B.CreateZExt(Idx, I64)}));
+  return B.CreateSelect(In, V, ConstantInt::get(I8, 0xFF));
+}
+
 bool Lowerer::parseAsm(const CallBase &CB, std::vector<AsmStmt> &Out) {
   std::string Bad;
   if (parseMoteAsm(CB, T.Arch, Out, &Bad))
@@ -1657,10 +1698,22 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
   Type *CellTy = T.Arch == MoteArch::AVR ? I8 : I16;
   uint64_t IBit = T.Arch == MoteArch::AVR ? 0x80 : 0x08;
   std::vector<int> OperandArg = asmOperandArgs(CB);
-  auto Operand = [&](int K) {
-    return B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(OperandArg[K])), CellTy);
+  // Operands in memory ("m": TinyOS's msp430 McuSleepC writes SR with `bis %0, r2` from a
+  // local) are passed by address: the statement uses the value stored there.
+  std::vector<bool> Indirect;
+  for (const InlineAsm::ConstraintInfo &CI :
+       cast<InlineAsm>(CB.getCalledOperand())->ParseConstraints())
+    if (CI.Type != InlineAsm::isClobber)
+      Indirect.push_back(CI.Type == InlineAsm::isInput && CI.isIndirect);
+  auto Operand = [&](int K) -> Value * {
+    Value *V = mapValue(CB.getArgOperand(OperandArg[K]));
+    if (Indirect[K])
+      return loadValue(B, CellTy, V, /*Volatile=*/false);
+    return B.CreateZExtOrTrunc(V, CellTy);
   };
   Value *Result = nullptr;
+  Value *Program = nullptr; // bytes read by lpm, assembled little-endian
+  uint32_t ZOffset = 0;     // Z+ post-increments so far
   for (const AsmStmt &S : Stmts) {
     Value *Cell = statusCell(B);
     switch (S.Op) {
@@ -1684,6 +1737,17 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
     case AsmOp::ReadStatus:
       Result = B.CreateLoad(CellTy, Cell);
       break;
+    case AsmOp::LoadProgram: {
+      Value *Z = B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(OperandArg[S.Addr])), I32);
+      if (ZOffset)
+        Z = B.CreateAdd(Z, ConstantInt::get(I32, ZOffset));
+      if (S.PostInc)
+        ++ZOffset;
+      Value *Byte = B.CreateShl(B.CreateZExt(flashByte(B, CB, Z), I32), 8 * S.Imm);
+      Program = Program ? B.CreateOr(Program, Byte) : Byte;
+      Result = Program;
+      break;
+    }
     case AsmOp::WriteStatus:
       B.CreateStore(Operand(S.Operand), Cell);
       break;
@@ -1764,7 +1828,7 @@ void Lowerer::buildInitMemory() {
   CurI = nullptr;
   for (GlobalVariable &GV : M.globals()) {
     auto It = GAddr.find(&GV);
-    if (It == GAddr.end())
+    if (It == GAddr.end() || InFlash.count(&GV))
       continue;
     uint64_t Size = TDL.getTypeAllocSize(GV.getValueType());
     Value *Dst = hostAddr(B, ConstantInt::get(I16, It->second));

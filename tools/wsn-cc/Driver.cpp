@@ -833,7 +833,13 @@ Error Pipeline::run() {
     Cmd.push_back("-O" + O.OptLevel);
     if (O.OptLevel == "0") // keep -O0 code transformable by the instrumentation
       llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-O0-optnone"});
-    Cmd.push_back(O.Debug ? "-g" : "-g0");
+    // AVR: avr-libc's __progmem__ (PROGMEM, PSTR, prog_* typedefs), which clang ignores,
+    // becomes a tag in the debug info that the wsn-progmem pass turns into section
+    // .progmem.data after linking (passes/Progmem.cpp); the debug info goes again unless -g.
+    const bool Progmem = O.Target == TargetKind::AVR;
+    Cmd.push_back(O.Debug || Progmem ? "-g" : "-g0");
+    if (Progmem)
+      Cmd.push_back("-D__progmem__=btf_decl_tag(\"wsn.progmem\")");
     Cmd.push_back("-I" + src("trace-runtime/include"));
     llvm::append_range(Cmd, O.CFlags);
     llvm::append_range(Cmd, std::vector<std::string>{"-emit-llvm", "-c", S, "-o", BC});
@@ -850,6 +856,19 @@ Error Pipeline::run() {
     llvm::append_range(Cmd, std::vector<std::string>{"-o", Linked});
     if (Error E = exec("llvm-link", Cmd))
       return E;
+  }
+
+  // 2b. AVR program memory: tagged globals into .progmem.data (see step 1).
+  if (O.Target == TargetKind::AVR) {
+    std::string Placed = tmp("progmem.bc");
+    std::vector<std::string> Cmd = {tool("opt"), "-load-pass-plugin=" + Plugin,
+                                    "-passes=wsn-progmem"};
+    if (!O.Debug)
+      Cmd.push_back("-wsn-progmem-strip-debug");
+    llvm::append_range(Cmd, std::vector<std::string>{Linked, "-o", Placed});
+    if (Error E = exec("program memory", Cmd))
+      return E;
+    Linked = Placed;
   }
 
   // 3. Instrumentation (thesis chapter 4: slice from the invariants, select and instrument),
