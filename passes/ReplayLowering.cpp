@@ -1728,11 +1728,10 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
       break;
     }
     case AsmOp::Sleep:
-      // Nothing happens at a sleep in replay: an interrupt that woke the mote
-      // ran when its count came due. Only the callback lowering keeps the
-      // (empty) call, for the earlier IR shape.
-      if (!Opts.InlineLog)
-        B.CreateCall(callback("sleep", VoidTy, {}));
+      // An interrupt that woke the mote ran when its count came due; the
+      // engine's hook ends the replay when no record is left (a node stopped
+      // in the idle loop, which passes no trace op).
+      B.CreateCall(callback("sleep", VoidTy, {}));
       break;
     case AsmOp::ReadStatus:
       Result = B.CreateLoad(CellTy, Cell);
@@ -1759,9 +1758,8 @@ void Lowerer::lowerInlineAsm(IRBuilder<> &B, CallBase &CB) {
       if (S.Op == AsmOp::OrStatus) {
         // Low-power bits (CPUOFF, OSCOFF, SCG0/1) mean "sleep until an
         // interrupt"; the engine is told, the bits are not kept.
-        if (!Opts.InlineLog) // as for sleep
-          B.CreateCall(callback("lpm", VoidTy, {I32}),
-                       {B.CreateZExt(B.CreateAnd(Bits, 0xF0), I32)});
+        B.CreateCall(callback("lpm", VoidTy, {I32}), // as for sleep
+                     {B.CreateZExt(B.CreateAnd(Bits, 0xF0), I32)});
         V = B.CreateOr(V, B.CreateAnd(Bits, 0xFF0F));
       } else {
         V = B.CreateAnd(V, B.CreateNot(Bits));

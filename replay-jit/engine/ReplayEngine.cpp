@@ -475,8 +475,16 @@ static void cb_irq_unconsumed(uint32_t Irq) {
           At);
   stopReplay(RM.StopReason);
 }
-static void cb_sleep() {}
-static void cb_lpm(uint32_t) {}
+// A sleep with every record consumed ends the replay (ReplayLog::onSleep).
+static void cb_sleep() {
+  ReplayMachine &RM = *Current;
+  if (RM.Log && !ok(RM.Log->onSleep()))
+    stopReplay(RM.StopReason);
+}
+static void cb_lpm(uint32_t Bits) {
+  if (Bits)
+    cb_sleep();
+}
 static uint32_t cb_resume() {
   uint32_t A = Current->ResumeAnchor;
   Current->ResumeAnchor = 0;

@@ -140,6 +140,14 @@ void ReplayLog::consumed(size_t Index) {
     St = State::StopReached;
 }
 
+Error ReplayLog::onSleep() {
+  if (St == State::Running && Cur.Next >= limit() && P.Coverage.Stop == StopKind::End) {
+    St = State::EndOfTrace;
+    return endError();
+  }
+  return Error::success();
+}
+
 Expected<const TraceRecord *> ReplayLog::expect(RecordKind K, uint32_t Id,
                                                 const OpText &Op) {
   if (Error E = checkRunning(Op))

@@ -222,6 +222,10 @@ public:
   State state() const { return St; }
   /// Index of the next record to consume.
   size_t next() const { return Cur.Next; }
+  /// The program sleeps (AVR `sleep`, MSP430 low-power bits). With every record consumed
+  /// nothing can wake it any more: the end of the trace (a node stopped while idle, in
+  /// TinyOS's `while no task: McuSleep.sleep()` loop, which passes no trace op).
+  llvm::Error onSleep();
   /// #gv_reference of the current context.
   uint32_t count() const { return Cur.Count; }
   /// Handler nesting depth (0: the main program).
