@@ -220,6 +220,9 @@ Error checkVectorTable(StringRef Elf, const McuInfo &Mcu, ArrayRef<VectorEntry> 
   std::vector<bool> Have(Table.size(), false);
   for (const object::SectionRef &Sec : Obj.sections()) {
     uint64_t A = Sec.getAddress(), Sz = Sec.getSize();
+    // Only what is loaded: debug sections sit at address 0 and can be larger than 64 KiB.
+    if (!(object::ELFSectionRef(Sec).getFlags() & ELF::SHF_ALLOC))
+      continue;
     if (!Sz || A + Sz <= Start || A >= 0x10000 || Sec.isBSS())
       continue;
     Expected<StringRef> Data = Sec.getContents();
