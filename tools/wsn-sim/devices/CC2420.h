@@ -55,7 +55,7 @@ public:
     std::function<bool(uint64_t Handle)> Corrupted;
   };
 
-  /// The radio control state machine (data sheet section 20, Figure 25),
+  /// The radio control state machine (data sheet "Radio control state machine"),
   /// with the power states in front of it.
   enum class State : uint8_t {
     VregOff,      // VREG_EN low: no supply, the SPI does not answer
@@ -86,18 +86,24 @@ public:
     uint64_t AddressRejected = 0;
     uint64_t RxOverflows = 0;
     uint64_t FramesMissed = 0;    // heard on our channel while not able to receive
+    uint64_t LateAnnouncements = 0; // announced after their SFD time (slice too long)
   };
 
   /// Start-up delays; the defaults are the data sheet's (spec/cc2420.md).
   struct Timing {
-    uint64_t VregStartupNs = 600000;   // worst case, section 11.2
-    uint64_t XoscStartupNs = 860000;   // section 6, "crystal oscillator start-up"
+    uint64_t VregStartupNs = 600000;   // "Voltage Regulator": start-up time
+    uint64_t XoscStartupNs = 860000;   // "Crystal Oscillator": start-up time
   };
 
   CC2420();
   explicit CC2420(const Timing &T);
 
+  /// Called when something from outside (a frame announced by the medium)
+  /// makes nextEventNs() earlier than it was: the board re-arms its wake-up.
+  using WakeListener = std::function<void(uint64_t Ns)>;
+
   void setPinListener(PinListener L) { OnPin = std::move(L); }
+  void setWakeListener(WakeListener L) { OnWake = std::move(L); }
   void setAirPort(AirPort P) { Air = std::move(P); }
 
   // --- Input pins. Each calls advanceTo(Ns) first.
@@ -123,10 +129,14 @@ public:
   uint64_t nowNs() const { return Now; }
 
   // --- Air side, called by the medium.
-  /// A transmission that this antenna will hear at RxDbm (link gain applied;
-  /// any channel: the model checks its own channel at the SFD). Must be
-  /// announced before its SfdNs reaches this radio's time.
-  void airFrame(const AirFrame &F, uint64_t Handle, double RxDbm);
+  /// A transmission that reaches this antenna at RxDbm (link gain applied;
+  /// any channel: the model checks its own channel at the SFD). Decodable is
+  /// false when the medium judged it too weak (sensitivity, SNR): it then only
+  /// adds energy. Must be announced before its StartNs reaches this radio's
+  /// time for exact CCA, before its SfdNs for reception.
+  void airFrame(const AirFrame &F, uint64_t Handle, double RxDbm, bool Decodable = true);
+  /// A transmission announced earlier stops at EndNs.
+  void airTruncated(uint64_t Handle, uint64_t EndNs);
 
   // --- Inspection (tests, run.json, boards).
   uint8_t status() const;
@@ -140,93 +150,137 @@ public:
   const Stats &stats() const { return Counters; }
 
 private:
-  struct Incoming {
+  /// A transmission heard at this antenna.
+  struct Heard {
     AirFrame F;
-    uint64_t Handle;
-    double RxDbm;
+    uint64_t Handle = 0;
+    double RxDbm = 0;
+    bool Decodable = true;
   };
-  enum class Spi : uint8_t { Command, RegHigh, RegLow, TxFifo, RxFifo, RamBank, RamData };
-  enum class Ev : uint8_t;
+  enum class Spi : uint8_t { Command, RegHigh, RegLow, TxFifo, RxFifo, RamBank, RamData, Ignore };
+  /// Internal events; at most one pending time per kind.
+  enum Ev : unsigned {
+    EvVregUp,
+    EvXoscUp,
+    EvRxCalDone,
+    EvTxStart,
+    EvTxSfd,
+    EvTxEnd,
+    EvRxSfd,
+    EvRxByte,
+    EvCca,
+    NumEvents
+  };
 
-  // Implementation in CC2420.cpp.
-  void powerOnReset();
-  void setState(State S);
-  void schedule(Ev E, uint64_t At);
-  void cancel(Ev E);
-  void fire(Ev E, uint64_t At);
+  // Power, state and events (CC2420.cpp).
+  bool powered() const;
+  bool inRx() const;
+  bool inTx() const;
+  uint64_t txTurnaroundNs() const;
+  void powerUpReset();
+  void chipReset();
+  void fire(Ev E);
+  void reschedule();
   void strobe(uint8_t S);
+  void enterRx();
+  void enterRxSearch();
+  void leaveRadio();
+  void goIdle();
+  // Registers and RAM.
+  uint16_t readReg(uint8_t Addr) const;
   void writeReg(uint8_t Addr, uint16_t V);
-  uint16_t readReg(uint8_t Addr);
-  uint8_t rxFifoPop();
-  void rxFifoPush(uint8_t B);
-  void flushRx();
-  void flushTx();
+  bool mdm0(uint16_t Bit) const { return (Regs[cc2420::MDMCTRL0 - cc2420::FirstReg] & Bit) != 0; }
+  uint16_t regv(uint8_t Addr) const { return Regs[Addr - cc2420::FirstReg]; }
+  // FIFOs.
   void txFifoWrite(uint8_t B);
-  bool startTx(bool Ack, uint8_t AckSeq, bool AckPending);
-  void stopRadio(uint64_t At);
-  void enterRxCalibrate();
-  void startReceive(size_t Index);
+  uint8_t rxFifoPop();
+  bool rxFifoPush(uint8_t B);
+  void flushRx();
+  // Transmit (CC2420Tx.cpp).
+  bool startTx(uint64_t StartNs, bool Ack, uint8_t AckSeq, bool AckPending);
+  void txEvent(Ev E);
+  void abortTx();
+  void sackStrobe(bool Pending);
+  // Receive (CC2420Rx.cpp).
+  void rxSfd();
   void rxByte();
-  void finishRxFrame();
-  bool addressAccepted() const;
-  bool ccaNow() const;
-  double energyDbm() const;
-  void updatePins();
+  void rxFrameDone();
+  void rxAbort();
+  bool addressDecision(bool &Accept) const;
+  uint8_t correlation(double RxDbm, bool Ok) const;
+  void forgetOldFrames();
+  // RSSI and CCA.
+  double averagePowerDbm(uint64_t At) const;
+  bool rssiValid() const;
+  bool ccaSignal();
+  uint64_t nextCcaChange() const;
+  // Pins.
+  bool fifoLogic() const;
   bool fifopLogic() const;
-  bool ccaPinLogic() const;
   bool sfdLogic() const;
+  void updatePins();
 
   Timing Tm;
   PinListener OnPin;
+  WakeListener OnWake;
   AirPort Air;
   uint64_t Now = 0;
   State St = State::VregOff;
   bool VregEn = false, ResetN = true, Csn = true;
-  bool XoscOn = false; // XOSC16M_STABLE
+  bool XoscOn = false;
   bool TxUnderflowFlag = false;
   bool Locked = false;
-  uint64_t RssiValidAt = UINT64_MAX; // RX on for 8 symbols
+  uint64_t RssiValidAt = UINT64_MAX;
+  uint64_t calDoneAt = 0; // STXCAL: LOCK from then on
+  std::array<uint64_t, NumEvents> Events;
 
-  // SPI transaction state.
+  // SPI transaction.
   Spi SpiSt = Spi::Command;
+  bool SpiRead = false;
   uint8_t SpiAddr = 0;
   uint16_t SpiWord = 0;
   uint16_t RamAddr = 0;
-  bool RamRead = false;
 
   std::array<uint16_t, cc2420::LastReg - cc2420::FirstReg + 1> Regs{};
   std::array<uint8_t, cc2420::RamSize> Ram{};
 
-  // TXFIFO: bytes at RAM 0..TxCount-1. After a frame went out the FIFO keeps
-  // it for retransmission until the next write (section 17.1).
+  // TXFIFO: RAM 0x000.. holds TxCount bytes. After a transmission it keeps
+  // the frame for a retransmission until the next write (section 17.1).
   unsigned TxCount = 0;
   bool TxRetained = false;
-  // RXFIFO: ring in RAM 0x80..0xFF.
+  // RXFIFO: a ring in RAM 0x080..0x0FF.
   unsigned RxHead = 0, RxCount = 0;
+  bool RxOverflowFlag = false;
 
-  // Events: at most one pending per kind.
-  std::vector<std::pair<uint64_t, Ev>> Events;
-
-  // Transmission in progress.
-  AirFrame TxFrame;
+  // Transmission in progress (data frame or acknowledgement).
+  AirFrame Tx;
   uint64_t TxHandle = 0;
-  bool TxAnnounced = false;
   bool TxIsAck = false;
-  uint64_t TxUnderflowAt = UINT64_MAX;
+  bool TxUnderflows = false; // this transmission runs out of TXFIFO bytes
+  bool SfdOut = false;        // SFD pin driven by the transmitter
 
   // Reception.
-  std::deque<Incoming> Heard; // announced frames, by SfdNs
-  std::optional<Incoming> Rx; // the frame being received
-  unsigned RxIndex = 0;       // PSDU bytes received so far
-  unsigned RxFrameLen = 0;    // bytes of the current frame in the RXFIFO
-  bool RxAddrDone = false, RxAddrOk = true;
-  bool RxFramePassed = false; // address recognition passed (FIFOP may rise)
-  bool LastFrameComplete = false; // FIFOP rule for a complete short frame
-  unsigned CompleteFrameBytes = 0;
-  bool AckRequested = false, AckPendingBit = false, SackArmed = false;
-  uint8_t AckSeq = 0;
+  std::deque<Heard> Pending;         // announced, by SfdNs, SFD not yet due
+  std::vector<Heard> Recent;         // for RSSI/CCA windows
+  std::optional<Heard> Rx;           // the frame being received
+  unsigned RxIndex = 0;              // PSDU bytes received so far
+  unsigned RxLen = 0;                // its length field
+  unsigned CurBytes = 0;             // bytes of it written to the RXFIFO
+  std::vector<uint8_t> RxMpdu;       // MPDU bytes as received
+  bool RxCrcOk = false;
+  bool AddrPending = false;          // address recognition not decided yet
+  bool Rejecting = false;            // rejected: wait for its end
+  bool SfdIn = false;                // SFD pin driven by the receiver
+  bool SfdStuck = false;             // overflow mid-frame: needs 2 SFLUSHRX
+  bool FrameDoneFifop = false;       // FIFOP for a complete short frame
+  bool RxCorrupted = false;
+  double RxRssiDbm = 0;
+  uint16_t RxFcs = 0;                // FCS computed over the received MPDU
+  bool SackArmed = false, SackPend = false, AckPendingSticky = false;
+  bool LastRxCrcOk = false;
+  uint8_t LastRxSeq = 0;
+  bool CcaEnergyClear = false; // energy part of CCA, with hysteresis
 
-  // Pin levels last reported.
   std::array<bool, 4> PinLevel{};
   Stats Counters;
 };

@@ -1,10 +1,10 @@
 //===- CC2420Regs.h - CC2420 command strobes, registers, RAM map ----------===//
 //
 // Addresses, reset values and bit fields of the Chipcon/TI CC2420 as its data
-// sheet (SWRS041) lists them: command strobes and configuration registers in
-// section 29 ("Configuration registers"), the RAM map in section 13.5 and the
-// status byte in section 13.3 (Figure 10/Table 5). spec/cc2420.md has the
-// same table with the model's behaviour for each entry.
+// sheet (SWRS041B) lists them: the command strobes and configuration
+// registers ("Configuration Registers"), the RAM map (Table 6, "RAM access")
+// and the status byte (Table 5, "Status byte"). spec/cc2420.md has the same
+// table with the model's behaviour for each entry.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_DEVICES_CC2420REGS_H
@@ -16,7 +16,7 @@ namespace wsn {
 namespace devices {
 namespace cc2420 {
 
-// --- The first SPI byte (section 13.3): bit 7 selects RAM, bit 6 a register
+// --- The first SPI byte ("4-wire Serial Configuration and Data Interface"): bit 7 selects RAM, bit 6 a register
 // read; addresses 0x00-0x0E are command strobes, 0x10-0x30 16-bit registers,
 // 0x3E/0x3F the FIFOs.
 constexpr uint8_t RamBit = 0x80;
@@ -90,7 +90,7 @@ uint16_t resetValue(uint8_t Reg);
 /// Registers the data sheet marks read-only (writes are ignored).
 bool isReadOnly(uint8_t Reg);
 
-// --- Status byte (section 13.3, Table 5).
+// --- Status byte (Table 5).
 constexpr uint8_t StRssiValid = 1u << 1;
 constexpr uint8_t StLock = 1u << 2;
 constexpr uint8_t StTxActive = 1u << 3;
@@ -123,10 +123,10 @@ constexpr uint16_t Iocfg1CcaMuxMask = 0x1F;
 /// IOCFG1.CCAMUX value that routes XOSC16M_STABLE to the CCA pin (TinyOS waits
 /// for the oscillator this way).
 constexpr uint16_t CcaMuxXosc16mStable = 24;
-/// RSSI register offset: P [dBm] = RSSI_VAL + RssiOffsetDb (section 23).
+/// RSSI register offset: P [dBm] = RSSI_VAL + RssiOffsetDb ("RSSI / Energy Detection").
 constexpr int RssiOffsetDb = -45;
 
-// --- RAM map (section 13.5): 368 bytes.
+// --- RAM map (Table 6): 368 bytes in banks of 128 (TXFIFO, RXFIFO, security).
 constexpr uint16_t RamSize = 0x170;
 constexpr uint16_t RamTxFifo = 0x000; // 128 bytes
 constexpr uint16_t RamRxFifo = 0x080; // 128 bytes
@@ -142,7 +142,7 @@ constexpr uint16_t RamShortAdr = 0x16A; // 2 bytes, little-endian
 constexpr unsigned FifoBytes = 128;
 
 /// Output power (dBm) for TXCTRL.PA_LEVEL, from the data sheet's output
-/// power table (section 28): 31 -> 0, 27 -> -1, 23 -> -3, 19 -> -5,
+/// power table ("Output Power Programming"): 31 -> 0, 27 -> -1, 23 -> -3, 19 -> -5,
 /// 15 -> -7, 11 -> -10, 7 -> -15, 3 -> -25; other settings interpolate
 /// linearly between neighbouring entries (0..2 extrapolate -25 dBm flat).
 double paLevelDbm(unsigned PaLevel);

@@ -31,6 +31,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -61,14 +62,20 @@ public:
   };
 
   /// How the medium reaches a receiver: it is told about every transmission
-  /// of another node it has a link from (whatever the channel).
-  using Receiver = std::function<void(const AirFrame &, uint64_t Handle, double RxDbm)>;
+  /// of another node it has a link from (whatever the channel, and whether or
+  /// not it can be decoded: its energy still counts for RSSI and CCA), and
+  /// about transmissions that stop early.
+  struct Port {
+    std::function<void(const AirFrame &, uint64_t Handle, double RxDbm, bool Decodable)> Frame;
+    std::function<void(uint64_t Handle, uint64_t EndNs)> Truncated;
+  };
 
   Medium802154() = default;
   explicit Medium802154(Config C) : Cfg(std::move(C)) {}
 
-  /// Registers a radio. A node id may be registered once.
-  void addNode(NodeId Id, Receiver R);
+  /// Registers a radio. A node id may be registered once (a second call
+  /// replaces the port).
+  void addNode(NodeId Id, Port P);
   /// Registers a CC2420 and connects its AirPort to this medium.
   void attach(NodeId Id, CC2420 &Radio);
 
@@ -107,15 +114,16 @@ private:
     AirFrame F;
   };
   struct Node {
-    Receiver R;
-    double NoiseMean;
-    double NoiseVar;
+    Port P;
+    double NoiseMean = -98.0;
+    double NoiseVar = 0;
   };
-  double rxPowerDbm(NodeId Src, NodeId Dst, double TxDbm) const;
+  std::optional<double> rxPowerDbm(NodeId Src, NodeId Dst, double TxDbm) const;
   double noiseDbm(NodeId Node) const;
 
   Config Cfg;
   std::map<NodeId, Node> Nodes;
+  std::set<NodeId> HasNoise;
   std::map<std::pair<NodeId, NodeId>, double> Gains;
   std::map<uint64_t, Tx> Air; // by handle (announcement order)
   uint64_t NextHandle = 1;
