@@ -68,8 +68,8 @@ public:
     RxFrame,
     RxOverflow,   // RXFIFO overflowed; SFLUSHRX leaves it
     TxCalibrate,  // turnaround between STXON/STXONCCA and the first preamble symbol
-    TxFrame,      // preamble, SFD and PSDU on the air
-    TxUnderflow,  // the TXFIFO ran dry; a transmission was aborted
+    TxFrame,      // preamble, SFD and PSDU on the air (after it, or an
+                  // underflow, the radio returns to RxCalibrate)
     TxCalWait,    // after STXCAL: synthesiser on, waiting for a TX strobe
     AckCalibrate, // turnaround before an acknowledgement frame
     AckFrame,     // acknowledgement on the air
