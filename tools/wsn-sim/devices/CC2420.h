@@ -211,6 +211,7 @@ private:
   void forgetOldFrames();
   // RSSI and CCA.
   double averagePowerDbm(uint64_t At) const;
+  double averagePowerUncached(uint64_t At, unsigned Ch) const;
   bool rssiValid() const;
   bool ccaSignal();
   uint64_t nextCcaChange() const;
@@ -280,6 +281,15 @@ private:
   bool LastRxCrcOk = false;
   uint8_t LastRxSeq = 0;
   bool CcaEnergyClear = false; // energy part of CCA, with hysteresis
+  // The last RSSI average (SPI traffic re-evaluates the CCA pin per byte);
+  // valid while no frame was announced or cut since (AirGen).
+  uint64_t AirGen = 0;
+  mutable struct {
+    bool Valid = false;
+    uint64_t At = 0, Gen = 0;
+    unsigned Ch = 0;
+    double Dbm = 0;
+  } AvgCache;
 
   std::array<bool, 4> PinLevel{};
   Stats Counters;

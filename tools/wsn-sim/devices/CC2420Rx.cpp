@@ -27,6 +27,7 @@ int roundDb(double V) { return static_cast<int>(std::floor(V + 0.5)); }
 
 void CC2420::airFrame(const AirFrame &F, uint64_t Handle, double RxDbm, bool Decodable) {
   uint64_t Before = nextEventNs();
+  ++AirGen;
   Heard H{F, Handle, RxDbm, Decodable};
   if (F.SfdNs < Now) {
     // Announced too late for this radio (the lock-step slice is too long):
@@ -45,6 +46,7 @@ void CC2420::airFrame(const AirFrame &F, uint64_t Handle, double RxDbm, bool Dec
 }
 
 void CC2420::airTruncated(uint64_t Handle, uint64_t EndNs) {
+  ++AirGen;
   auto Cut = [&](Heard &H) {
     if (H.Handle == Handle && EndNs < H.F.EndNs) {
       H.F.EndNs = EndNs;
@@ -338,6 +340,18 @@ double CC2420::averagePowerDbm(uint64_t At) const {
   if (!Air.EnergyDbm)
     return NoMediumDbm;
   unsigned Ch = channel();
+  if (AvgCache.Valid && AvgCache.At == At && AvgCache.Ch == Ch && AvgCache.Gen == AirGen)
+    return AvgCache.Dbm;
+  double V = averagePowerUncached(At, Ch);
+  AvgCache.Valid = true;
+  AvgCache.At = At;
+  AvgCache.Ch = Ch;
+  AvgCache.Gen = AirGen;
+  AvgCache.Dbm = V;
+  return V;
+}
+
+double CC2420::averagePowerUncached(uint64_t At, unsigned Ch) const {
   uint64_t From = At >= RssiWindowNs ? At - RssiWindowNs : 0;
   std::vector<uint64_t> Cuts = {From, At};
   auto Add = [&](const Heard &H) {
