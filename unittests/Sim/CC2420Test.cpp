@@ -898,4 +898,32 @@ TEST(CC2420Cca, Hysteresis) {
   EXPECT_TRUE(P.B.R.pin(Pin::Cca));
 }
 
+// "RAM access": the RXFIFO can be read through RAM (bank 1) without removing
+// bytes ("Reading data from the TXFIFO is possible with RAM access, but this
+// does not remove the byte", likewise for the RXFIFO area).
+TEST(CC2420Fifo, RxFifoThroughRamDoesNotConsume) {
+  Pair P;
+  std::vector<uint8_t> Fifo = dataFrame(0x22, 2, 1, 7, {0x5A});
+  P.send(Fifo);
+  P.after(2000 * Us);
+  unsigned N = P.B.R.rxFifoCount();
+  std::vector<uint8_t> ViaRam = P.B.readRam(RamRxFifo, Fifo.size());
+  EXPECT_EQ(ViaRam, Fifo);
+  EXPECT_EQ(P.B.R.rxFifoCount(), N);
+  EXPECT_TRUE(P.B.R.pin(Pin::Fifop));
+}
+
+// The lock-step rule (spec/cc2420.md, "Lock-step"): a receiver that ran more
+// than a turnaround ahead of the sender learns of the frame after its SFD
+// time; the frame then cannot be received and is counted.
+TEST(CC2420Rx, LateAnnouncementIsCountedNotReceived) {
+  Pair P;
+  P.B.at(P.B.T + 1000 * Us); // B runs ahead of A by 1 ms
+  P.send(dataFrame(0x22, 2, 1, 7, {1}));
+  P.A.after(2000 * Us);
+  P.B.at(P.A.T);
+  EXPECT_EQ(P.B.R.stats().LateAnnouncements, 1u);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+}
+
 } // namespace
