@@ -28,13 +28,20 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
     R.ViolationCycle = N.violationCycle();
   }
   R.Sram = N.dataSpace();
-  std::string W;
-  R.Trace = N.traceImage(W);
-  if (!W.empty())
-    Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
-  // The runtime's own counter when the header is valid; else the hook count.
-  R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
+  R.HasTrace = N.firmware().HasRuntime;
+  if (R.HasTrace) {
+    std::string W;
+    R.Trace = N.traceImage(W);
+    if (!W.empty())
+      Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
+    // The runtime's own counter when the header is valid; else the hook count.
+    R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
+  }
   R.Stats = N.stats();
+  if (const MicaZBoard *B = N.board()) {
+    R.HasLeds = true;
+    R.Leds = B->ledHistory();
+  }
   return R;
 }
 
@@ -68,8 +75,14 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
     return E;
   SmallString<256> P(Dir);
   sys::path::append(P, "trace.wtr");
-  if (Error E = writeBytes(P, R.Trace))
-    return E;
+  if (R.HasTrace) {
+    if (Error E = writeBytes(P, R.Trace))
+      return E;
+  } else if (sys::fs::exists(P)) {
+    // A trace from an earlier run into the same directory would mislead.
+    if (std::error_code EC = sys::fs::remove(P))
+      return createStringError(EC, "cannot remove stale '" + P + "': " + EC.message());
+  }
   P = Dir;
   sys::path::append(P, "sram.bin");
   if (Error E = writeBytes(P, R.Sram))
@@ -89,18 +102,41 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         });
       else
         J.attribute("violation", nullptr);
-      J.attribute("checks", R.Checks);
+      if (R.HasTrace)
+        J.attribute("checks", R.Checks);
+      else
+        J.attribute("checks", nullptr);
       J.attribute("seed", Seed);
       J.attribute("node", R.NodeId);
       J.attribute("mcu", Opts.Mcu);
       J.attribute("frequency", Opts.Frequency);
-      J.attribute("trace_source", R.TraceSource);
+      // null: the firmware has no trace runtime (no trace.wtr is written).
+      if (R.HasTrace) {
+        J.attribute("trace", "trace.wtr");
+        J.attribute("trace_source", R.TraceSource);
+      } else {
+        J.attribute("trace", nullptr);
+        J.attribute("trace_source", nullptr);
+      }
       J.attributeObject("inputs", [&] {
         J.attribute("irq_pulses", R.Stats.IrqPulses);
         J.attribute("uart_bytes", R.Stats.UartBytes);
         J.attribute("uart_dropped", R.Stats.UartDropped);
         J.attribute("adc_samples", R.Stats.AdcSamples);
       });
+      if (R.HasLeds)
+        J.attributeObject("leds", [&] {
+          J.attribute("final", R.Leds.empty() ? std::string("---")
+                                              : ledString(R.Leds.back().Leds));
+          J.attribute("changes", static_cast<uint64_t>(R.Leds.size()));
+          J.attributeArray("history", [&] {
+            for (const LedChange &C : R.Leds)
+              J.array([&] {
+                J.value(C.Cycle);
+                J.value(ledString(C.Leds));
+              });
+          });
+        });
       if (Opts.RadioUart >= 0)
         J.attributeObject("radio", [&] {
           J.attribute("frames_sent", R.Stats.FramesSent);
@@ -122,8 +158,13 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   if (!NOr)
     return NOr.takeError();
   Node &N = **NOr;
+  for (const std::string &W : N.warnings())
+    Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
   StopKind Stop = N.runUntil(Opts.MaxCycles);
   NodeResult R = captureResult(N, Stop, Warn);
+  if (Opts.Node.DrainUart >= 0 && !FW.HasRuntime)
+    return createStringError(inconvertibleErrorCode(),
+                             "--drain: '" + FW.Path + "' has no trace runtime to drain");
   if (Opts.Node.DrainUart >= 0) {
     // Let the firmware send its trace: keep running, hooks no longer stop it.
     N.setStopsEnabled(false);
@@ -153,7 +194,16 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   }
   if (Error E = writeNodeResult(Dir, R, Opts.Node.Seed, Opts.Node))
     return std::move(E);
+  if (!Opts.LedLog.empty()) {
+    std::vector<std::pair<uint64_t, std::string>> Lines;
+    ledLogLines(R, Lines);
+    if (Error E = writeLedLog(Opts.LedLog, std::move(Lines)))
+      return std::move(E);
+  }
   if (Opts.Node.FullTrace) {
+    if (!FW.HasRuntime)
+      return createStringError(inconvertibleErrorCode(),
+                               "--full-trace: '" + FW.Path + "' has no trace runtime");
     Expected<std::vector<uint8_t>> Full = N.fullTrace();
     if (!Full)
       return Full.takeError();
@@ -161,6 +211,22 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
       return std::move(E);
   }
   return R;
+}
+
+void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines) {
+  for (const LedChange &C : R.Leds)
+    Lines.push_back({C.Cycle, formatv("{0} {1} {2}\n", C.Cycle, R.NodeId, ledString(C.Leds))});
+}
+
+Error writeLedLog(StringRef Path, std::vector<std::pair<uint64_t, std::string>> Lines) {
+  // Lines of one node are in cycle order already; across nodes, cycle then node
+  // (nodes were appended in ascending id, and the sort is stable).
+  std::stable_sort(Lines.begin(), Lines.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::string Text;
+  for (auto &L : Lines)
+    Text += L.second;
+  return writeText(Path, Text);
 }
 
 /// spec/wsn-sim.md, "Full trace": the bytes of every segment since reset, cut
@@ -240,14 +306,15 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
     NO.RadioUart = Opts.RadioUart;
     NO.StopAfterChecks = 0;
     NO.DrainUart = -1;
-    if (!FW.NodeIdAddr)
-      return createStringError(inconvertibleErrorCode(),
-                               "node " + Twine(Id) + ": '" + FW.Path +
-                                   "' has no __wsn_node_id; a network node needs the runtime's "
-                                   "node id");
+    if (FW.IdSymbols.empty())
+      Warn << "wsn-sim: warning: node " << Id << ": '" << FW.Path
+           << "' has no node-id variable (TOS_NODE_ID, ActiveMessageAddressC$addr, "
+              "__wsn_node_id): every node runs the same image\n";
     auto N = Node::create(FW, NO);
     if (!N)
       return N.takeError();
+    for (const std::string &W : (*N)->warnings())
+      Warn << "wsn-sim: warning: node " << Id << ": " << W << "\n";
     if (!Topo.Noise.count(Id))
       Warn << "wsn-sim: warning: topology has no 'noise " << Id
            << "' line; using -98 dBm, variance 0\n";
@@ -378,6 +445,7 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
   }
   Prog.finish();
 
+  std::vector<std::pair<uint64_t, std::string>> LedLines;
   for (auto &N : Nodes) {
     auto It = Stops.find(N->id());
     StopKind S = It == Stops.end() ? StopKind::None : It->second;
@@ -386,7 +454,12 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
     sys::path::append(P, "node" + std::to_string(N->id()));
     if (Error E = writeNodeResult(P, R, Opts.Template.Seed, N->options()))
       return E;
+    if (!Opts.LedLog.empty())
+      ledLogLines(R, LedLines);
   }
+  if (!Opts.LedLog.empty())
+    if (Error E = writeLedLog(Opts.LedLog, std::move(LedLines)))
+      return E;
 
   std::string Json;
   raw_string_ostream JS(Json);

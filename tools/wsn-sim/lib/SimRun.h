@@ -9,6 +9,7 @@
 #ifndef WSN_SIM_SIMRUN_H
 #define WSN_SIM_SIMRUN_H
 
+#include "MicaZBoard.h"
 #include "SimNode.h"
 #include "Topology.h" // tools/sensorc/lib: the one topology reader
 
@@ -36,8 +37,18 @@ struct NodeResult {
   std::vector<uint8_t> Sram;
   std::vector<uint8_t> Trace;
   std::string TraceSource = "sram"; ///< "sram" (black box) or "uartN" (drained)
+  bool HasTrace = true;             ///< false: firmware without the trace runtime
   NodeStats Stats;
+  bool HasLeds = false;             ///< a MicaZ board (atmega128)
+  std::vector<LedChange> Leds;      ///< LED history since reset
 };
+
+/// Appends "CYCLE NODE LEDS" lines (spec/wsn-sim.md, "--leds") for R's LED
+/// changes to Lines.
+void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines);
+/// Writes the lines, sorted by cycle then node, to Path.
+llvm::Error writeLedLog(llvm::StringRef Path,
+                        std::vector<std::pair<uint64_t, std::string>> Lines);
 
 /// Snapshot of a node at its stop point (trace read from SRAM).
 NodeResult captureResult(const Node &N, StopKind Stop, llvm::raw_ostream &Warn);
@@ -55,6 +66,7 @@ struct SingleOptions {
   NodeOptions Node;
   uint64_t MaxCycles = 100000000;   ///< the cycle bound
   uint64_t DrainCycles = 200000000; ///< extra cycles allowed for draining
+  std::string LedLog;               ///< --leds FILE ("" none)
 };
 
 /// Runs one node and writes its outputs into Dir.
@@ -70,6 +82,7 @@ struct NetOptions {
   double SnrThreshold = 4.0;    ///< dB a frame must clear above the sampled noise
   double Loss = 0.0;            ///< extra seeded loss probability per delivery
   int RadioUart = 1;
+  std::string LedLog; ///< --leds FILE ("" none)
   ProgressMode Progress = ProgressMode::Auto;
 };
 
