@@ -141,6 +141,7 @@ public:
 
   /// The MicaZ board (LEDs, ...), when the MCU is the atmega128.
   const MicaZBoard *board() const { return Board.get(); }
+  MicaZBoard *board() { return Board.get(); }
   /// Things the user should know about the setup (e.g. a node-id variable
   /// that could not be set).
   const std::vector<std::string> &warnings() const { return Warnings; }
