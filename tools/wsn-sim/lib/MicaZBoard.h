@@ -64,6 +64,8 @@ public:
   const devices::CC2420 &radio() const { return *Radio; }
   /// Whether the firmware ever powered the CC2420 (VREG_EN high).
   bool radioUsed() const { return RadioUsed; }
+  /// Whether VREG_EN is high now.
+  bool radioPowered() const { return VregEn; }
   const SpiStats &spiStats() const { return Spi; }
 
   uint64_t nsAt(uint64_t Cycle) const;

@@ -41,6 +41,9 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
   if (const MicaZBoard *B = N.board()) {
     R.HasLeds = true;
     R.Leds = B->ledHistory();
+    R.RadioUsed = B->radioUsed();
+    R.Cc2420 = B->radio().stats();
+    R.Spi = B->spiStats();
   }
   return R;
 }
@@ -137,6 +140,27 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
               });
           });
         });
+      if (R.HasLeds) {
+        // The MicaZ's CC2420 (spec/micaz.md); null when the firmware never powered it.
+        if (!R.RadioUsed)
+          J.attribute("cc2420", nullptr);
+        else
+          J.attributeObject("cc2420", [&] {
+            const devices::CC2420::Stats &C = R.Cc2420;
+            J.attribute("frames_sent", C.FramesSent);
+            J.attribute("acks_sent", C.AcksSent);
+            J.attribute("frames_received", C.FramesReceived);
+            J.attribute("crc_errors", C.CrcErrors);
+            J.attribute("address_rejected", C.AddressRejected);
+            J.attribute("frames_missed", C.FramesMissed);
+            J.attribute("rx_overflows", C.RxOverflows);
+            J.attribute("tx_underflows", C.TxUnderflows);
+            J.attribute("cca_refused", C.CcaRefused);
+            J.attribute("late_announcements", C.LateAnnouncements);
+            J.attribute("spi_bytes", R.Spi.Bytes);
+            J.attribute("spi_write_collisions", R.Spi.Collisions);
+          });
+      }
       if (Opts.RadioUart >= 0)
         J.attributeObject("radio", [&] {
           J.attribute("frames_sent", R.Stats.FramesSent);
@@ -300,6 +324,20 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
     return createStringError(inconvertibleErrorCode(), "--quantum must be positive");
   std::unique_ptr<Network> Net(new Network(Topo, Opts));
   Net->RadioRng = SimRng(Opts.Template.Seed, 0xFFFF, Stream::Radio);
+  // The CC2420 medium's noise samples: the radio stream of the pseudo node
+  // 0xFFFE, so that the UART medium's draws do not shift them.
+  Net->Cc2420Rng = SimRng(Opts.Template.Seed, 0xFFFE, Stream::Radio);
+  devices::Medium802154::Config MC;
+  MC.MinSnrDb = Opts.SnrThreshold;
+  Network *NetP = Net.get();
+  MC.Normal = [NetP] { return NetP->Cc2420Rng.normal12(); };
+  Net->Air = std::make_unique<devices::Medium802154>(MC);
+  for (auto &[Link, G] : Topo.Gains)
+    Net->Air->setLinkGain(Link.first, Link.second, G.Dbm);
+  for (auto &[Id, N] : Topo.Noise)
+    Net->Air->setNoise(Id, N.MeanDbm, N.Variance);
+  // 128 us: the shorter (TXCTRL.TX_TURNAROUND = 0, TinyOS's setting) turnaround.
+  Net->RadioSlice = std::max<uint64_t>(1, uint64_t(128000) * Opts.Template.Frequency / 1000000000u);
   for (auto &[Id, FW] : Nodes) {
     NodeOptions NO = Opts.Template;
     NO.NodeId = Id;
@@ -315,6 +353,8 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
       return N.takeError();
     for (const std::string &W : (*N)->warnings())
       Warn << "wsn-sim: warning: node " << Id << ": " << W << "\n";
+    if (MicaZBoard *B = (*N)->board())
+      Net->Air->attach(Id, B->radio());
     if (!Topo.Noise.count(Id))
       Warn << "wsn-sim: warning: topology has no 'noise " << Id
            << "' line; using -98 dBm, variance 0\n";
@@ -421,18 +461,37 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
   while (Now < End && !Violator) {
     uint64_t Target = std::min(End, Now + Opts.Quantum);
     std::vector<RadioFrame> Air;
-    for (auto &N : Nodes) {
-      if (!N->terminated() && !Stops.count(N->id())) {
-        StopKind S = N->runUntil(Target);
+    // While a CC2420 is powered, the quantum is cut into slices no longer
+    // than the radio's turnaround: all nodes run one slice, then the next
+    // (spec/wsn-sim.md, "Lockstep"). A radio needs more than a millisecond
+    // from VREG_EN to its first transmission, so deciding per quantum is safe.
+    bool RadioOn = false;
+    for (auto &N : Nodes)
+      if (MicaZBoard *B = N->board())
+        RadioOn |= B->radioPowered();
+    uint64_t Slice = RadioOn ? std::min(Opts.Quantum, RadioSlice) : Opts.Quantum;
+    for (uint64_t From = Now; From < Target && !Violator;) {
+      uint64_t To = std::min(Target, From + Slice);
+      for (auto &N : Nodes) {
+        if (N->terminated() || Stops.count(N->id()))
+          continue;
+        StopKind S = N->runUntil(To);
         if (S != StopKind::None) {
           Stops[N->id()] = S;
           if (S == StopKind::Violation && !Violator)
             Violator = N.get();
         }
       }
+      if (RadioOn) {
+        uint64_t FromNs = uint64_t((unsigned __int128)From * 1000000000u / Opts.Template.Frequency);
+        uint64_t SliceNs = uint64_t((unsigned __int128)Slice * 1000000000u / Opts.Template.Frequency);
+        this->Air->forgetBefore(FromNs > SliceNs ? FromNs - SliceNs : 0);
+      }
+      From = To;
+    }
+    for (auto &N : Nodes)
       for (RadioFrame &F : N->takeOutbox())
         Air.push_back(std::move(F));
-    }
     // Frames finished during this quantum reach the receivers at its end, in
     // the order they left their senders (ties: lower sender id first).
     std::stable_sort(Air.begin(), Air.end(), [](const RadioFrame &A, const RadioFrame &B) {
@@ -489,6 +548,14 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
         J.attribute("no_link", Radio.NoLink);
         J.attribute("lost_noise", Radio.LostNoise);
         J.attribute("lost_random", Radio.LostRandom);
+      });
+      const devices::Medium802154::Stats &MS = this->Air->stats();
+      J.attributeObject("cc2420", [&] {
+        J.attribute("transmissions", MS.Transmissions);
+        J.attribute("acks", MS.Acks);
+        J.attribute("deliveries", MS.Deliveries);
+        J.attribute("below_sensitivity", MS.BelowSensitivity);
+        J.attribute("collisions", MS.Collisions);
       });
     });
   }

@@ -11,6 +11,7 @@
 
 #include "MicaZBoard.h"
 #include "SimNode.h"
+#include "Medium802154.h"
 #include "Topology.h" // tools/sensorc/lib: the one topology reader
 
 #include "llvm/ADT/StringRef.h"
@@ -40,6 +41,9 @@ struct NodeResult {
   bool HasTrace = true;             ///< false: firmware without the trace runtime
   NodeStats Stats;
   bool HasLeds = false;             ///< a MicaZ board (atmega128)
+  bool RadioUsed = false;           ///< the firmware powered the CC2420
+  devices::CC2420::Stats Cc2420;
+  SpiStats Spi;
   std::vector<LedChange> Leds;      ///< LED history since reset
 };
 
@@ -101,9 +105,11 @@ public:
   llvm::Error run(llvm::StringRef Dir, llvm::raw_ostream &Warn);
 
   const RadioStats &radioStats() const { return Radio; }
+  const devices::Medium802154 *medium() const { return Air.get(); }
 
 private:
-  Network(const topology::Topology &T, const NetOptions &O) : Topo(T), Opts(O), RadioRng(0) {}
+  Network(const topology::Topology &T, const NetOptions &O)
+      : Topo(T), Opts(O), RadioRng(0), Cc2420Rng(0) {}
   void deliver(const RadioFrame &F);
   double noiseSample(uint16_t Node);
 
@@ -112,6 +118,13 @@ private:
   std::vector<std::unique_ptr<Node>> Nodes; // ascending id
   SimRng RadioRng;
   RadioStats Radio;
+  /// The 802.15.4 medium between the nodes' CC2420s (spec/cc2420.md) and the
+  /// stream of its noise samples.
+  SimRng Cc2420Rng;
+  std::unique_ptr<devices::Medium802154> Air;
+  /// Lock-step slice while a CC2420 is powered: the 8-symbol turnaround
+  /// (128 us) in cycles, so every transmission is announced before it starts.
+  uint64_t RadioSlice = 0;
 };
 
 } // namespace sim
