@@ -145,7 +145,8 @@ void CC2420::fire(Ev E) {
     rxByte();
     break;
   case EvCca:
-    break; // the pins are re-evaluated after every event
+    CcaEnergyDirty = true; // a CCA change point: the pin follows the RSSI
+    break;
   case NumEvents:
     break;
   }
@@ -246,7 +247,7 @@ void CC2420::strobe(uint8_t S) {
   case STXONCCA:
     if (!Running || inTx())
       break;
-    if (S == STXONCCA && !ccaSignal()) {
+    if (S == STXONCCA && !ccaSignal(/*Refresh=*/true)) {
       ++Counters.CcaRefused; // "The STXONCCA strobe is ignored if the channel is busy"
       break;
     }
@@ -316,6 +317,7 @@ void CC2420::writeReg(uint8_t Addr, uint16_t V) {
   if (Addr == RSSI)
     V = static_cast<uint16_t>((V & 0xFF00) | (regv(RSSI) & 0x00FF));
   Regs[Addr - FirstReg] = V;
+  CcaEnergyDirty = true; // thresholds, mode or channel may have changed
   // MAIN.RESETn = 0 resets the chip like the RESETn pin ("Configuration
   // Registers", MAIN); the written value stays readable.
   if (Addr == MAIN && !(V & 0x8000)) {
@@ -490,7 +492,7 @@ void CC2420::updatePins() {
     bool Cca = false;
     unsigned CcaMux = Io1 & Iocfg1CcaMuxMask;
     if (CcaMux == 0)
-      Cca = ccaSignal();
+      Cca = ccaSignal(/*Refresh=*/false);
     else if (CcaMux == CcaMuxXosc16mStable)
       Cca = XoscOn;
     L[2] = Cca != ((Io0 & Iocfg0CcaPolarity) != 0);

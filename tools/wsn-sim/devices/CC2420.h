@@ -50,6 +50,10 @@ public:
     /// Total power (dBm) on Channel at this antenna at Ns, other senders and
     /// the noise floor included (for RSSI and CCA).
     std::function<double(unsigned Channel, uint64_t Ns)> EnergyDbm;
+    /// The noise floor (dBm) at this antenna. When set, the radio adds the
+    /// announced transmissions to it itself instead of asking EnergyDbm
+    /// (the same sum, without a call into the medium per RSSI evaluation).
+    std::function<double()> NoiseDbm;
     /// Whether a frame this radio is receiving was corrupted by an overlapping
     /// transmission at this receiver (asked once, at the frame's end).
     std::function<bool(uint64_t Handle)> Corrupted;
@@ -156,6 +160,7 @@ private:
     uint64_t Handle = 0;
     double RxDbm = 0;
     bool Decodable = true;
+    double RxMw = 0; // RxDbm in milliwatts
   };
   enum class Spi : uint8_t { Command, RegHigh, RegLow, TxFifo, RxFifo, RamBank, RamData, Ignore };
   /// Internal events; at most one pending time per kind.
@@ -213,7 +218,9 @@ private:
   double averagePowerDbm(uint64_t At) const;
   double averagePowerUncached(uint64_t At, unsigned Ch) const;
   bool rssiValid() const;
-  bool ccaSignal();
+  /// Refresh: re-measure the RSSI now (STXONCCA, register changes); else the
+  /// energy verdict of the last CCA change point is kept.
+  bool ccaSignal(bool Refresh);
   uint64_t nextCcaChange() const;
   // Pins.
   bool fifoLogic() const;
@@ -281,6 +288,7 @@ private:
   bool LastRxCrcOk = false;
   uint8_t LastRxSeq = 0;
   bool CcaEnergyClear = false; // energy part of CCA, with hysteresis
+  bool CcaEnergyDirty = true;  // re-measure at the next evaluation
   // The last RSSI average (SPI traffic re-evaluates the CCA pin per byte);
   // valid while no frame was announced or cut since (AirGen).
   uint64_t AirGen = 0;

@@ -28,7 +28,8 @@ int roundDb(double V) { return static_cast<int>(std::floor(V + 0.5)); }
 void CC2420::airFrame(const AirFrame &F, uint64_t Handle, double RxDbm, bool Decodable) {
   uint64_t Before = nextEventNs();
   ++AirGen;
-  Heard H{F, Handle, RxDbm, Decodable};
+  CcaEnergyDirty = true;
+  Heard H{F, Handle, RxDbm, Decodable, std::pow(10.0, RxDbm / 10.0)};
   if (F.SfdNs < Now) {
     // Announced too late for this radio (the lock-step slice is too long):
     // its energy still counts, it cannot be received.
@@ -47,6 +48,7 @@ void CC2420::airFrame(const AirFrame &F, uint64_t Handle, double RxDbm, bool Dec
 
 void CC2420::airTruncated(uint64_t Handle, uint64_t EndNs) {
   ++AirGen;
+  CcaEnergyDirty = true;
   auto Cut = [&](Heard &H) {
     if (H.Handle == Handle && EndNs < H.F.EndNs) {
       H.F.EndNs = EndNs;
@@ -337,7 +339,7 @@ bool CC2420::rssiValid() const {
 // start and end times of the transmissions this antenna hears, so the
 // integral is exact.
 double CC2420::averagePowerDbm(uint64_t At) const {
-  if (!Air.EnergyDbm)
+  if (!Air.EnergyDbm && !Air.NoiseDbm)
     return NoMediumDbm;
   unsigned Ch = channel();
   if (AvgCache.Valid && AvgCache.At == At && AvgCache.Ch == Ch && AvgCache.Gen == AirGen)
@@ -369,13 +371,28 @@ double CC2420::averagePowerUncached(uint64_t At, unsigned Ch) const {
     Add(*Rx);
   std::sort(Cuts.begin(), Cuts.end());
   Cuts.erase(std::unique(Cuts.begin(), Cuts.end()), Cuts.end());
+  // Power at T: from the medium, or the noise floor plus the transmissions
+  // this antenna was told about (the frame being received is also in Recent).
+  double NoiseMw = Air.NoiseDbm ? std::pow(10.0, Air.NoiseDbm() / 10.0) : 0;
+  auto PowerMw = [&](uint64_t T) {
+    if (!Air.NoiseDbm)
+      return std::pow(10.0, Air.EnergyDbm(Ch, T) / 10.0);
+    double Mw = NoiseMw;
+    auto Sum = [&](const Heard &H) {
+      if (H.F.Channel == Ch && H.F.StartNs <= T && T < H.F.EndNs)
+        Mw += H.RxMw;
+    };
+    for (const Heard &H : Pending)
+      Sum(H);
+    for (const Heard &H : Recent)
+      Sum(H);
+    return Mw;
+  };
   if (Cuts.size() < 2 || At == From)
-    return Air.EnergyDbm(Ch, At);
+    return 10.0 * std::log10(PowerMw(At));
   double Mw = 0;
-  for (size_t I = 0; I + 1 < Cuts.size(); ++I) {
-    double P = Air.EnergyDbm(Ch, Cuts[I]);
-    Mw += std::pow(10.0, P / 10.0) * double(Cuts[I + 1] - Cuts[I]);
-  }
+  for (size_t I = 0; I + 1 < Cuts.size(); ++I)
+    Mw += PowerMw(Cuts[I]) * double(Cuts[I + 1] - Cuts[I]);
   Mw /= double(At - From);
   return 10.0 * std::log10(Mw);
 }
@@ -385,18 +402,22 @@ double CC2420::averagePowerUncached(uint64_t At, unsigned Ch) const {
 // receiving valid IEEE 802.15.4 data, mode 3 both. The RSSI compared is the
 // register value (1 dB steps, offset -45) against RSSI.CCA_THR. CCA is valid
 // only with RSSI_VALID; otherwise the channel reads busy.
-bool CC2420::ccaSignal() {
+bool CC2420::ccaSignal(bool Refresh) {
   if (!rssiValid()) {
     CcaEnergyClear = false;
+    CcaEnergyDirty = true;
     return false;
   }
-  int Thr = static_cast<int8_t>(regv(RSSI) >> 8);
-  int Hyst = (regv(MDMCTRL0) >> Mdm0CcaHystShift) & 7;
-  int Rssi = std::clamp(roundDb(averagePowerDbm(Now) - RssiOffsetDb), -128, 127);
-  if (Rssi >= Thr)
-    CcaEnergyClear = false;
-  else if (Rssi < Thr - Hyst)
-    CcaEnergyClear = true;
+  if (Refresh || CcaEnergyDirty) {
+    CcaEnergyDirty = false;
+    int Thr = static_cast<int8_t>(regv(RSSI) >> 8);
+    int Hyst = (regv(MDMCTRL0) >> Mdm0CcaHystShift) & 7;
+    int Rssi = std::clamp(roundDb(averagePowerDbm(Now) - RssiOffsetDb), -128, 127);
+    if (Rssi >= Thr)
+      CcaEnergyClear = false;
+    else if (Rssi < Thr - Hyst)
+      CcaEnergyClear = true;
+  }
   bool Receiving = St == State::RxFrame;
   switch ((regv(MDMCTRL0) >> Mdm0CcaModeShift) & 3) {
   case 1:

@@ -37,6 +37,7 @@ void Medium802154::attach(NodeId Id, CC2420 &Radio) {
   A.Truncate = [this](uint64_t H, uint64_t Ns) { truncate(H, Ns); };
   A.EnergyDbm = [this, Id](unsigned Ch, uint64_t Ns) { return energyDbm(Id, Ch, Ns); };
   A.Corrupted = [this, Id](uint64_t H) { return corrupted(H, Id); };
+  A.NoiseDbm = [this, Id] { return noiseDbm(Id); };
   Radio.setAirPort(std::move(A));
 }
 
