@@ -204,7 +204,7 @@ class Runner:
                "--max-cycles", str(int(self.a.seconds * self.freq))] + cargs + app.sim_args
         rc, _, err = run(cmd)
         if rc != 0:
-            app.note("%s alone: wsn-sim: %s" % (kind, first_error(err)))
+            app.note("%s alone: %s" % (kind, first_error(err)))
             return None
         with open(os.path.join(d, "run.json")) as f:
             info = json.load(f)
@@ -272,7 +272,7 @@ class Runner:
             cmd += ["--node", "%d=%s" % (i, build["elf"])]
         rc, _, err = run(cmd)
         if rc != 0:
-            app.note("network (%d nodes): wsn-sim: %s" % (len(ids), first_error(err)))
+            app.note("network (%d nodes): %s" % (len(ids), first_error(err)))
             return {"nodes": len(ids)}
         infos = []
         for i in ids:
@@ -314,7 +314,7 @@ class Runner:
                "-o", d] + app.sim_args + extra
         rc, _, err = run(cmd)
         if rc != 0:
-            return None, "wsn-sim: " + first_error(err)
+            return None, first_error(err)
         with open(os.path.join(d, "run.json")) as f:
             return json.load(f), None
 
