@@ -30,7 +30,9 @@ For each application:
      covered at least one global and found no difference (and, for violation/check, that it
      stopped at a record of that kind).
 A column the tools cannot produce prints "n/a" and the reason is listed under the table.
---check: exit 1 unless every build, run and replay succeeded.
+--check: exit 1 unless every build and replay succeeded.
+--wsn-cc-arg passes one argument to both builds; write it with '=' when it starts with a dash
+(--wsn-cc-arg=--trace-seg=512).
 """
 import argparse
 import json
@@ -328,7 +330,8 @@ class Runner:
             info, err = self.sim_traced(app, build, seed, vdir, ["--max-cycles", bound])
             if info is None or info.get("stop") != "violation":
                 if "violation" not in self.modes:
-                    app.note("replay: seed %d: no violation run to draw K and the bound from" % seed)
+                    app.note("replay: seed %d: no violation run to draw K and the bound from"
+                             % seed)
                     self.failures += 1
                     continue
                 why = err or "no violation within %s s (stop %s)" % (self.a.seconds,
@@ -435,7 +438,7 @@ def print_table(apps, args, out=sys.stdout):
             leds, netc, frames, cell(at, "checks"), repc)).rstrip() + "\n")
     out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
               "(Boot.booted returned); timers: timer-component entries; LEDs: changes, "
-              "original/traced alone; frames: sent/received over the network run; checks: "
+              "original/traced alone (the traced run stops at a violation); frames: sent/received over the network run; checks: "
               "invariant checks in the traced run alone; replay: passed/tried per stop kind.\n")
     for app in apps:
         for n in app.notes:
@@ -449,8 +452,9 @@ def main():
     ap.add_argument("--platform", choices=sorted(PLATFORMS), default="micaz")
     ap.add_argument("--seeds", type=int, default=5, help="seeds recorded and replayed per app "
                     "with invariants.c (default 5)")
-    ap.add_argument("--seconds", type=float, default=2.0,
-                    help="simulated seconds per run, also the violation runs' bound (default 2)")
+    ap.add_argument("--seconds", type=float, default=5.0,
+                    help="simulated seconds per run, also the violation runs' bound "
+                    "(default 5; TinyOS boots on a MicaZ after about 1 s)")
     ap.add_argument("--modes", default=",".join(MODES),
                     help="stop kinds to replay (default violation,check,bound)")
     ap.add_argument("--replay-timeout", type=int, default=20,
