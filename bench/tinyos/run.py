@@ -22,7 +22,8 @@ For each application:
      (`--count-pc` on the scheduler's task dispatcher and the timer component, when wsn-sim
      offers it), LED changes, frames sent and received (network), invariant checks (traced);
   3. with invariants.c, records and replays over --seeds seeds, three stops per seed:
-       violation  wsn-sim until the invariant is violated; wsn-replay --expect-sram
+       violation  wsn-sim until the invariant is violated (at most --violation-seconds);
+                  wsn-replay --expect-sram
        check      the K-th check, K drawn in [1, checks of the violation run]; both stop there
        bound      a cycle bound drawn in [1/4, 1] of the violation run's cycles (a node stopped
                   at an arbitrary moment); wsn-replay replays to the end of the trace
@@ -149,6 +150,7 @@ class App:
         self.notes = []   # reasons for n/a cells and failures
 
     def note(self, text):
+        text = " ".join(text.split())   # tools' messages may span lines
         if text not in self.notes:
             self.notes.append(text)
 
@@ -323,7 +325,7 @@ class Runner:
     def replay_campaign(self, app, build, work):
         res = {m: [0, 0] for m in MODES}   # mode: [passed, tried]
         msgs = {}
-        bound = str(int(self.a.seconds * self.freq))
+        bound = str(int(self.a.violation_seconds * self.freq))
         for seed in range(1, self.a.seeds + 1):
             rng = random.Random("%s/%d" % (app.name, seed))
             vdir = os.path.join(work, "seed%d-violation" % seed)
@@ -334,8 +336,8 @@ class Runner:
                              % seed)
                     self.failures += 1
                     continue
-                why = err or "no violation within %s s (stop %s)" % (self.a.seconds,
-                                                                     info.get("stop"))
+                why = err or "no violation within %s s (stop %s)" % (
+                    self.a.violation_seconds, info.get("stop"))
                 msgs.setdefault("violation: " + why, []).append(seed)
                 res["violation"][1] += 1
                 continue
@@ -453,8 +455,10 @@ def main():
     ap.add_argument("--seeds", type=int, default=5, help="seeds recorded and replayed per app "
                     "with invariants.c (default 5)")
     ap.add_argument("--seconds", type=float, default=5.0,
-                    help="simulated seconds per run, also the violation runs' bound "
+                    help="simulated seconds of the runs alone and of the network "
                     "(default 5; TinyOS boots on a MicaZ after about 1 s)")
+    ap.add_argument("--violation-seconds", type=float, default=30.0,
+                    help="bound of the recording runs that wait for a violation (default 30)")
     ap.add_argument("--modes", default=",".join(MODES),
                     help="stop kinds to replay (default violation,check,bound)")
     ap.add_argument("--replay-timeout", type=int, default=20,
@@ -466,8 +470,8 @@ def main():
     ap.add_argument("--json-out", help="write the results as JSON")
     ap.add_argument("--check", action="store_true", help="exit 1 unless everything succeeded")
     a = ap.parse_args()
-    if a.seeds < 0 or a.seconds <= 0:
-        ap.error("--seeds must be >= 0 and --seconds > 0")
+    if a.seeds < 0 or a.seconds <= 0 or a.violation_seconds <= 0:
+        ap.error("--seeds must be >= 0, --seconds and --violation-seconds > 0")
     bad = [m for m in a.modes.split(",") if m not in MODES]
     if bad:
         ap.error("unknown mode(s) %s (known: %s)" % (", ".join(bad), ", ".join(MODES)))
