@@ -331,15 +331,12 @@ class Runner:
             vdir = os.path.join(work, "seed%d-violation" % seed)
             info, err = self.sim_traced(app, build, seed, vdir, ["--max-cycles", bound])
             if info is None or info.get("stop") != "violation":
-                if "violation" not in self.modes:
-                    app.note("replay: seed %d: no violation run to draw K and the bound from"
-                             % seed)
-                    self.failures += 1
-                    continue
+                # Every stop kind needs the violation run (K and the bound are drawn from it).
                 why = err or "no violation within %s s (stop %s)" % (
                     self.a.violation_seconds, info.get("stop"))
-                msgs.setdefault("violation: " + why, []).append(seed)
-                res["violation"][1] += 1
+                for mode in self.modes:
+                    res[mode][1] += 1
+                    msgs.setdefault((why, mode), []).append(seed)
                 continue
             for mode in self.modes:
                 res[mode][1] += 1
@@ -351,7 +348,7 @@ class Runner:
                     i2, err = self.sim_traced(app, build, seed, rdir, [
                         "--max-cycles", bound, "--stop-after-checks", str(k)])
                     if i2 is None or i2.get("stop") != "checks":
-                        msgs.setdefault("check: " + (err or "sim stop %s" % i2.get("stop")),
+                        msgs.setdefault((err or "sim stop %s" % i2.get("stop"), "check"),
                                         []).append(seed)
                         continue
                 else:
@@ -359,18 +356,24 @@ class Runner:
                     rdir, k, want = os.path.join(work, "seed%d-bound" % seed), None, ("end",)
                     i2, err = self.sim_traced(app, build, seed, rdir, ["--max-cycles", str(cyc)])
                     if i2 is None or i2.get("stop") != "bound":
-                        msgs.setdefault("bound: " + (err or "sim stop %s" % i2.get("stop")),
+                        msgs.setdefault((err or "sim stop %s" % i2.get("stop"), "bound"),
                                         []).append(seed)
                         continue
                 why = self.replay_one(build, rdir, k, want)
                 if why:
-                    msgs.setdefault("%s: %s" % (mode, why), []).append(seed)
+                    msgs.setdefault((why, mode), []).append(seed)
                 else:
                     res[mode][0] += 1
-        for m, seeds in sorted(msgs.items()):
-            app.note("replay %s (seeds %s%s)" % (m, ",".join(map(str, seeds[:8])),
-                                                 ",..." if len(seeds) > 8 else ""))
-            self.failures += len(seeds)
+        # one note per distinct message, naming the stop kinds and seeds that gave it
+        for why in sorted({w for w, _ in msgs}):
+            parts = []
+            for mode in MODES:
+                seeds = msgs.get((why, mode))
+                if seeds:
+                    self.failures += len(seeds)
+                    parts.append("%s seeds %s%s" % (mode, ",".join(map(str, seeds[:8])),
+                                                    ",..." if len(seeds) > 8 else ""))
+            app.note("replay (%s): %s" % ("; ".join(parts), why))
         return res
 
     # -- one application --------------------------------------------------------------------
