@@ -89,7 +89,7 @@ void Cpu::puc() {
 uint16_t Cpu::slowRead(uint32_t A, bool IsByte) {
   if (A < Mcu.PeripheralEnd) {
     if (Peripheral *P = IoMap[A]) {
-      P->advanceTo(Cycles);
+      P->advanceTo(BusTime);
       uint16_t V = P->read(A, IsByte);
       NextEventCycle = 0; // a read can clear a flag and move the device's next event
       return V;
@@ -104,7 +104,7 @@ uint16_t Cpu::slowRead(uint32_t A, bool IsByte) {
 void Cpu::slowWrite(uint32_t A, uint16_t V, bool IsByte) {
   if (A < Mcu.PeripheralEnd) {
     if (Peripheral *P = IoMap[A]) {
-      P->advanceTo(Cycles);
+      P->advanceTo(BusTime);
       P->write(A, V, IsByte);
       NextEventCycle = 0;
       return;
@@ -147,6 +147,7 @@ void Cpu::writeReg(unsigned N, uint32_t V) {
 void Cpu::enterInterrupt(unsigned Slot) {
   // §2.2.3 "Interrupt acceptance": push PC, push SR, SR cleared except SCG0 (this ends any
   // low-power mode), single-source flag reset, vector loaded into PC; 6 cycles.
+  BusTime = Cycles + InterruptCycles;
   R[SP] = (R[SP] - 2) & AddrMask;
   writeWord(R[SP], uint16_t(R[PC]));
   R[SP] = (R[SP] - 2) & AddrMask;
@@ -186,6 +187,7 @@ StepKind Cpu::step() {
 
   if (Hook)
     Hook(HookCtx, *this);
+  BusTime = Cycles;
   int C = executeOne();
   if (C < 0)
     return StepKind::Faulted;
@@ -253,8 +255,11 @@ int Cpu::formatI(uint16_t Ins) {
   const bool Byte = Ins & 0x40;
   const uint32_t Mask = Byte ? 0xFF : 0xFFFF, Msb = Byte ? 0x80 : 0x8000;
 
-  // Source operand (§3.3).
   const SrcClass SC = srcClass(Sreg, As);
+  const int Cycles = FormatICycles[SC][Ad ? 2 : (Dreg == PC ? 1 : 0)];
+  BusTime = this->Cycles + Cycles;
+
+  // Source operand (§3.3).
   uint32_t Src;
   if (Sreg == CG2) {
     static constexpr uint32_t Cg2[4] = {0, 1, 2, 0xFFFF};
@@ -288,8 +293,6 @@ int Cpu::formatI(uint16_t Ins) {
   } else {
     Dst = Dreg == CG2 ? 0 : (R[Dreg] & Mask);
   }
-
-  const int Cycles = FormatICycles[SC][Ad ? 2 : (Dreg == PC ? 1 : 0)];
 
   uint32_t Res;
   uint32_t Sr = R[SR];
@@ -400,6 +403,7 @@ int Cpu::formatII(uint16_t Ins) {
   if (Op == 6) { // RETI (0x1300): TOS -> SR, then TOS -> PC
     if (Ins != 0x1300)
       return illegal(Ins);
+    BusTime = Cycles + RetiCycles;
     R[SR] = readWord(R[SP]);
     R[SP] = (R[SP] + 2) & AddrMask;
     R[PC] = readWord(R[SP]) & ~1u;
@@ -411,6 +415,7 @@ int Cpu::formatII(uint16_t Ins) {
     return illegal(Ins);
 
   const SrcClass SC = srcClass(Reg, As);
+  BusTime = Cycles + (Op == 4 ? PushCycles : Op == 5 ? CallCycles : ShiftCycles)[SC];
   bool InMemory = false;
   uint32_t A = 0, V;
   if (Reg == CG2) {

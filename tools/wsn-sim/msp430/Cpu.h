@@ -161,6 +161,9 @@ private:
   uint64_t NonMaskable; ///< request lines accepted with GIE clear (NMI slot)
   uint64_t Cycles = 0, Instructions = 0, Interrupts = 0;
   uint64_t NextEventCycle = 0;
+  /// The cycle peripherals see an access at: the end of the executing instruction (the
+  /// destination write is an instruction's last bus cycle).
+  uint64_t BusTime = 0;
   bool PucRequested = false;
   uint32_t LastPc = 0;
   std::string Fault;
