@@ -28,6 +28,19 @@ import gen  # noqa: E402
 
 LLVM = "/usr/lib/llvm-19/bin"
 
+# The project's examples that build for msp430f1611 (radio/ is AVR-only; plain/recursion_locals
+# needs strcpy, which no msp430 libc here provides): name -> (wsn-cc options, sources).
+COMMON = ["examples/common/scheduler.c", "examples/common/hal_host.c"]
+EXAMPLES = {
+    "blink": ([], ["examples/blink/BlinkC.c", "examples/blink/invariants.c"] + COMMON),
+    "blink-notrace": (["--no-trace"], ["examples/blink/BlinkC.c", "examples/blink/invariants.c"] + COMMON),
+    "sense-send": ([], ["examples/sense-send/SenseC.c", "examples/sense-send/invariants.c"] + COMMON),
+    "sort_search": (["-I", "examples/plain"], ["examples/plain/sort_search.c"]),
+    "structs_ptrs": (["-I", "examples/plain"], ["examples/plain/structs_ptrs.c"]),
+    "task_queue": (["-I", "examples/plain"], ["examples/plain/task_queue.c"]),
+}
+RAM_F1611 = (0x1100, 0x2800)
+
 
 def build(workdir, name, text):
     s = os.path.join(workdir, name + ".s")
@@ -53,6 +66,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--diff-tool", default=os.path.join(ROOT, "build", "bin", "msp430-diff"))
     ap.add_argument("--keep", help="keep the generated programs in this folder")
+    ap.add_argument("--examples", type=int, default=20000,
+                    help="instructions to run each example for (0: none)")
+    ap.add_argument("--example-set", default=",".join(EXAMPLES), help="comma-separated example names")
+    ap.add_argument("--wsn-cc", default=os.path.join(ROOT, "build", "bin", "wsn-cc"))
     args = ap.parse_args()
 
     if not shutil.which("mspdebug"):
@@ -97,10 +114,38 @@ def main():
         seed += 1
     elapsed = time.time() - start
 
+    example_rows = []
+    if args.examples > 0:
+        for name in args.example_set.split(","):
+            opts, srcs = EXAMPLES[name]
+            out = os.path.join(workdir, "ex-" + name)
+            b = subprocess.run([args.wsn_cc, "--target=msp430", "--mcu=msp430f1611", "-I", "examples/common"]
+                               + opts + ["-o", out] + srcs, cwd=ROOT, capture_output=True, text=True)
+            if b.returncode != 0:
+                errors += 1
+                print("run.py: wsn-cc failed for example %s:\n%s" % (name, b.stderr), file=sys.stderr)
+                continue
+            r = subprocess.run([args.diff_tool, "--every=%d" % args.every, "--count=%d" % args.examples,
+                                "--mem=0x%x:%d" % RAM_F1611, out + ".elf"], capture_output=True, text=True)
+            res = r.stdout.strip() or r.stderr.strip()
+            if r.returncode == 1:
+                f = res.split()
+                mismatches[" ".join(f[2:4])] += 1
+                examples.setdefault(" ".join(f[2:4]), "%s: %s" % (name, res))
+            elif r.returncode != 0:
+                errors += 1
+            example_rows.append((name, res))
+
     print("| programs | instructions | cycles | mismatching programs | tool errors | seconds |")
     print("|---:|---:|---:|---:|---:|---:|")
     print("| %d | %d | %d | %d | %d | %.1f |" % (programs, instructions, cycles, sum(mismatches.values()),
                                                errors, elapsed))
+    if example_rows:
+        print()
+        print("| example (msp430f1611, all RAM compared) | result: OK instructions cycles |")
+        print("|---|---|")
+        for name, res in example_rows:
+            print("| %s | %s |" % (name, res))
     if mismatches:
         print()
         print("| opcode class (first divergent instruction) | programs |")
