@@ -49,6 +49,14 @@ class Body:
     def emit(self, text):
         self.lines.append("        " + text)
 
+    def emit_raw(self, word, ext, comment):
+        """An instruction clang's assembler cannot encode: its words as data. A symbolic
+        operand's offset is relative to the extension word's address; .text starts at 0x4000
+        with _start (gen.LINKER_SCRIPT), so it is computed from a label here."""
+        here = self.label()
+        self.lines.append(here + ":")
+        self.emit(".short 0x%04x%s ; %s" % (word, ", " + ext.format(here=here) if ext else "", comment))
+
     def end_snippet(self):
         """Jump targets go only between snippets (a snippet's instructions depend on each
         other). Where paths join, the pointers' values depend on the path: reload before use."""
@@ -108,7 +116,7 @@ class Body:
             return "%d(%s)" % (off, reg)
         if kind == "sym":
             off = self.mem_offset(byte)
-            self.src_enc = (1, 0, "data+%d-." % off)
+            self.src_enc = (1, 0, "0x%04x-(0x4000+{here}+2-_start)" % (DATA + off))
             return "data+%d" % off
         if kind == "abs":
             addr = DATA + self.mem_offset(byte)
@@ -142,7 +150,7 @@ class Body:
             return "%d(%s)" % (off, reg)
         if kind == "sym":
             off = self.mem_offset(byte)
-            self.dst_enc = (0, "data+%d-." % off)
+            self.dst_enc = (0, "0x%04x-(0x4000+{here}+2-_start)" % (DATA + off))
             return "data+%d" % off
         addr = DATA + self.mem_offset(byte)
         self.dst_enc = (2, "0x%04x" % addr)
@@ -160,23 +168,36 @@ class Body:
         if op == "mov" and senc and senc[0] == 3 and self.dst_enc:
             # clang's assembler has no MOV @Rn+,dst-in-memory: encode it (SLAU144 §3.4.2).
             word = 0x4000 | senc[1] << 8 | 0x80 | (0x40 if byte else 0) | 0x30 | self.dst_enc[0]
-            self.emit(".short 0x%04x, %s ; mov%s %s, %s" % (word, self.dst_enc[1], ".b" if byte else "", s, d))
+            self.emit_raw(word, self.dst_enc[1], "mov%s %s, %s" % (".b" if byte else "", s, d))
             return
         self.emit("%s%s %s, %s" % (op, ".b" if byte else "", s, d))
 
     def dadd(self):
+        """DADD in every mode, on BCD operands only (the guide leaves other digits undefined):
+        a memory operand gets a BCD value stored just before."""
         byte = self.rng.random() < 0.4
         digits = 2 if byte else 4
-        bcd = lambda: int("".join(str(self.rng.randrange(10)) for _ in range(digits)), 16)
-        reg = self.rng.choice(DATA_REGS)
-        self.emit("mov #0x%04x, %s" % (bcd(), reg))
+        sfx = ".b" if byte else ""
+        bcd = lambda: "#0x%04x" % int("".join(str(self.rng.randrange(10)) for _ in range(digits)), 16)
+        s = self.src(byte)
+        senc = self.src_enc
+        if senc:  # memory source: put a BCD value there (for @Rn+ at the pointer, before the increment)
+            if senc[0] in (2, 3):  # the register still holds the address before the increment
+                self.emit("mov%s %s, 0(r%d)" % (sfx, bcd(), senc[1]))
+            else:
+                self.emit("mov%s %s, %s" % (sfx, bcd(), s))
+        elif s in DATA_REGS:
+            self.emit("mov %s, %s" % (bcd(), s))
+        elif s not in ("#0", "#1", "#2", "#4", "#8"):  # SR, #-1, other immediates
+            s = bcd()
+        d = self.dst(byte)
+        self.emit("mov%s %s, %s" % (sfx, bcd(), d))
         self.emit(self.rng.choice(["setc", "clrc"]))
-        if self.rng.random() < 0.5:
-            self.emit("dadd%s #0x%04x, %s" % (".b" if byte else "", bcd(), reg))
+        if senc and senc[0] == 3 and self.dst_enc:
+            word = 0xA000 | senc[1] << 8 | 0x80 | (0x40 if byte else 0) | 0x30 | self.dst_enc[0]
+            self.emit_raw(word, self.dst_enc[1], "dadd%s %s, %s" % (sfx, s, d))
         else:
-            other = self.rng.choice([r for r in DATA_REGS if r != reg])
-            self.emit("mov #0x%04x, %s" % (bcd(), other))
-            self.emit("dadd%s %s, %s" % (".b" if byte else "", other, reg))
+            self.emit("dadd%s %s, %s" % (sfx, s, d))
 
     def corner(self):
         byte = self.rng.random() < 0.4
@@ -197,10 +218,14 @@ class Body:
             operand = "@%s+" % reg
         elif kind == "ind":
             operand = "@%s" % self.pointer(byte, 0)
+        elif kind == "idx":
+            reg = self.pointer(byte, 0)
+            off = DATA + self.mem_offset(byte) - self.ptr[reg]
+            operand = "%d(%s)" % (off, reg)
+        elif kind == "sym":
+            operand = "data+%d" % self.mem_offset(byte)
         else:
-            operand = self.dst(byte) if kind != "idx" else self.dst(byte)
-            if operand in DATA_REGS:
-                operand = "&0x%04x" % (DATA + self.mem_offset(byte))
+            operand = "&0x%04x" % (DATA + self.mem_offset(byte))
         if op in ("rrc",) and self.rng.random() < 0.5:
             self.emit(self.rng.choice(["setc", "clrc"]))
         self.emit("%s%s %s" % (op, ".b" if byte else "", operand))
@@ -227,7 +252,7 @@ class Body:
             # clang's assembler has no PUSH with a memory operand: encode it (format II).
             As, reg, ext = self.src_enc
             word = 0x1200 | As << 4 | reg
-            self.emit(".short 0x%04x%s ; push %s" % (word, ", " + ext if ext else "", s))
+            self.emit_raw(word, ext, "push %s" % s)
         else:
             self.emit("push %s" % s)
         self.depth += 1
@@ -256,6 +281,7 @@ class Body:
             self.emit("%s #0x%04x, r2" % (self.rng.choice(["bis", "bic"]), self.rng.choice([1, 2, 4, 0x100, 0x107])))
 
     def call(self):
+        """CALL in every mode: the target address is stored where the operand reads it."""
         name = "sub%d" % len(self.subs)
         sub = []
         for _ in range(self.rng.randrange(1, 4)):
@@ -264,12 +290,32 @@ class Body:
                                               self.rng.choice(DATA_REGS)))
         sub.append("        ret")
         self.subs.append((name, sub))
-        if self.rng.random() < 0.5:
+        kind = self.rng.choice(["imm", "reg", "idx", "sym", "abs", "ind", "inc"])
+        if kind == "imm":
             self.emit("call #%s" % name)
-        else:
+        elif kind == "reg":
             reg = self.rng.choice(DATA_REGS)
             self.emit("mov #%s, %s" % (name, reg))
             self.emit("call %s" % reg)
+        elif kind in ("ind", "inc"):
+            reg = self.pointer(False, 2)
+            self.emit("mov #%s, 0(%s)" % (name, reg))
+            if kind == "inc":
+                self.ptr[reg] += 2
+                self.emit("call @%s+" % reg)
+            else:
+                self.emit("call @%s" % reg)
+        else:
+            off = self.mem_offset(False)
+            if kind == "idx":
+                reg = self.pointer(False, 0)
+                operand = "%d(%s)" % (DATA + off - self.ptr[reg], reg)
+            elif kind == "sym":
+                operand = "data+%d" % off
+            else:
+                operand = "&0x%04x" % (DATA + off)
+            self.emit("mov #%s, %s" % (name, operand))
+            self.emit("call %s" % operand)
 
     def reti(self):
         back = self.label()

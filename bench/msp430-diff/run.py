@@ -42,6 +42,30 @@ EXAMPLES = {
 RAM_F1611 = (0x1100, 0x2800)
 
 
+def expected_classes():
+    """Opcode classes (msp430-diff's names) the generator is meant to cover: every format I
+    opcode x width x source mode x destination mode, every format II opcode in every mode it
+    has (PUSH.B is left out: see gen.py), RETI and the eight jumps."""
+    src = ["Rn", "x(Rn)", "EDE", "&EDE", "@Rn", "@Rn+", "#N", "#CG"]
+    dst = ["Rm", "x(Rm)", "EDE", "&EDE"]
+    out = set()
+    for op in gen.FORMAT_I:
+        for w in (".w", ".b"):
+            for s_ in src:
+                for d in dst:
+                    out.add("%s%s %s,%s" % (op, w, s_, d))
+    one = ["Rn", "x(Rn)", "EDE", "&EDE", "@Rn", "@Rn+"]
+    for op, widths, modes in (("rrc", (".w", ".b"), one), ("rra", (".w", ".b"), one),
+                              ("swpb", (".w",), one), ("sxt", (".w",), one),
+                              ("push", (".w",), one + ["#N", "#CG"]), ("call", (".w",), one + ["#N"])):
+        for w in widths:
+            for m in modes:
+                out.add("%s%s %s" % (op, w, m))
+    out.add("reti.w Rn")
+    out.update(gen.JUMPS)
+    return out
+
+
 def build(workdir, name, text):
     s = os.path.join(workdir, name + ".s")
     o = os.path.join(workdir, name + ".o")
@@ -60,7 +84,7 @@ def build(workdir, name, text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--instructions", type=int, default=1000000, help="total instructions over all programs")
-    ap.add_argument("--per-program", type=int, default=200000, help="instructions run per program")
+    ap.add_argument("--per-program", type=int, default=20000, help="instructions run per program")
     ap.add_argument("--every", type=int, default=1000, help="compare every N instructions")
     ap.add_argument("--length", type=int, default=400, help="generated body length (lines)")
     ap.add_argument("--seed", type=int, default=1)
@@ -82,6 +106,7 @@ def main():
     workdir = args.keep or tempfile.mkdtemp(prefix="msp430-diff-")
     os.makedirs(workdir, exist_ok=True)
     mismatches = collections.Counter()
+    covered = collections.Counter()
     examples = {}
     programs = instructions = cycles = 0
     start = time.time()
@@ -92,8 +117,15 @@ def main():
         n = min(args.per_program, left)
         name = "p%d" % seed
         elf = build(workdir, name, gen.program(seed, args.length))
+        cov = os.path.join(workdir, name + ".cov")
         r = subprocess.run([args.diff_tool, "--every=%d" % args.every, "--count=%d" % n, "--hwmult",
-                            "--mem=0x%x:%d" % gen.COMPARE, elf], capture_output=True, text=True)
+                            "--coverage=" + cov, "--mem=0x%x:%d" % gen.COMPARE, elf],
+                           capture_output=True, text=True)
+        if os.path.exists(cov):
+            with open(cov) as f:
+                for line in f:
+                    count, cls = line.rstrip("\n").split(" ", 1)
+                    covered[cls] += int(count)
         out = r.stdout.strip()
         programs += 1
         if r.returncode == 0 and out.startswith("OK"):
@@ -140,6 +172,13 @@ def main():
     print("|---:|---:|---:|---:|---:|---:|")
     print("| %d | %d | %d | %d | %d | %.1f |" % (programs, instructions, cycles, sum(mismatches.values()),
                                                errors, elapsed))
+    want = expected_classes()
+    seen = {c.replace(",PC", ",Rm") for c in covered}
+    missing = sorted(want - seen)
+    print()
+    print("opcode classes executed: %d; of the %d the generator targets, %d covered%s" % (
+        len(covered), len(want), len(want) - len(missing),
+        (" (missing: %s%s)" % (", ".join(missing[:12]), " ..." if len(missing) > 12 else "")) if missing else ""))
     if example_rows:
         print()
         print("| example (msp430f1611, all RAM compared) | result: OK instructions cycles |")

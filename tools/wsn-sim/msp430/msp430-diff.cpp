@@ -1,7 +1,8 @@
 // msp430-diff - run one MSP430 ELF in the WSNMsp430 core and in `mspdebug sim`, and compare
 // registers, memory and MCLK cycles every N instructions.
 //
-//   msp430-diff --mcu=msp430f1611 --every=1000 --count=100000 --mem=0x1100:512 [--hwmult] fw.elf
+//   msp430-diff --mcu=msp430f1611 --every=1000 --count=100000 --mem=0x1100:512 [--hwmult]
+//               [--coverage=FILE] fw.elf
 //
 // Prints one line per run:  "OK <instructions> <cycles>"  or
 // "MISMATCH <instruction #> <opcode class> <what differs>" after narrowing the first
@@ -51,6 +52,7 @@ struct Options {
   std::vector<std::pair<uint32_t, uint32_t>> Mem; // start, length
   bool Hwmult = false;
   bool Verbose = false;
+  std::string Coverage; // file to write "<count> <opcode class>" lines to
 };
 
 struct Snapshot {
@@ -148,8 +150,22 @@ bool writesV(uint16_t Ins) {
 
 // --- Our side ----------------------------------------------------------------------------------
 
+/// A representative instruction word per opcode class: registers folded to PC, SR, R3 or R4
+/// (the mode names depend only on these), extension words ignored.
+uint16_t classKey(uint16_t Ins) {
+  auto Fold = [](unsigned R) { return R <= 3 ? R : 4u; };
+  if (Ins >= 0x4000)
+    return uint16_t((Ins & 0xF0F0) | Fold((Ins >> 8) & 15) << 8 | Fold(Ins & 15));
+  if (Ins >= 0x2000)
+    return Ins & 0xFC00;
+  if (Ins >= 0x1000 && Ins < 0x1380)
+    return uint16_t((Ins & 0xFFF0) | Fold(Ins & 15));
+  return Ins;
+}
+
 struct OurRun {
   std::unique_ptr<Chip> Dev;
+  std::vector<uint64_t> *Classes = nullptr; // per classKey, when counting coverage
   int64_t ExtraCycles = 0;
   bool VUnknown = false;
   bool HavePrev = false;
@@ -172,6 +188,8 @@ struct OurRun {
     Self->finishPrevious();
     uint16_t Ins = C.readWord(C.reg(PC));
     Self->ExtraCycles += mspdebugExtraCycles(Ins);
+    if (Self->Classes)
+      ++(*Self->Classes)[classKey(Ins)];
     Self->PrevIns = Ins;
     Self->HavePrev = true;
   }
@@ -399,6 +417,8 @@ int main(int Argc, char **Argv) {
       O.Hwmult = true;
     else if (A == "-v")
       O.Verbose = true;
+    else if (absl::ConsumePrefix(&A, "--coverage="))
+      O.Coverage = std::string(A);
     else if (absl::ConsumePrefix(&A, "--mspdebug="))
       O.Mspdebug = std::string(A);
     else if (!A.empty() && A[0] == '-')
@@ -415,6 +435,25 @@ int main(int Argc, char **Argv) {
     std::cerr << "msp430-diff: " << St.message() << "\n";
     return 2;
   }
+  std::vector<uint64_t> Classes;
+  if (!O.Coverage.empty()) {
+    Classes.assign(0x10000, 0);
+    Ours.Classes = &Classes;
+  }
+  struct CoverageWriter {
+    const Options &O;
+    const std::vector<uint64_t> &Classes;
+    ~CoverageWriter() {
+      if (O.Coverage.empty())
+        return;
+      if (FILE *F = fopen(O.Coverage.c_str(), "w")) {
+        for (unsigned K = 0; K < Classes.size(); ++K)
+          if (Classes[K])
+            fprintf(F, "%llu %s\n", (unsigned long long)Classes[K], opcodeClass(uint16_t(K)).c_str());
+        fclose(F);
+      }
+    }
+  } WriteCoverage{O, Classes};
   std::vector<uint64_t> Steps;
   for (uint64_t Done = 0; Done < O.Count; Done += O.Every)
     Steps.push_back(std::min(O.Every, O.Count - Done));
