@@ -10,7 +10,8 @@
 namespace wsn::msp430::test {
 
 struct Rig {
-  McuInfo Mcu = *lookupMcu("msp430f1611");
+  explicit Rig(const char *Part = "msp430f1611") : Mcu(*lookupMcu(Part)) {}
+  McuInfo Mcu;
   Chip Dev{Mcu};
   Cpu &C = Dev.cpu();
   uint32_t At = 0x4000;

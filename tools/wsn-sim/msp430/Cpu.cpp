@@ -147,11 +147,12 @@ void Cpu::writeReg(unsigned N, uint32_t V) {
 void Cpu::enterInterrupt(unsigned Slot) {
   // §2.2.3 "Interrupt acceptance": push PC, push SR, SR cleared except SCG0 (this ends any
   // low-power mode), single-source flag reset, vector loaded into PC; 6 cycles.
+  // On the MSP430X, PC bits 19:16 go into bits 15:12 of the pushed SR word (§4.2.1).
   BusTime = Cycles + InterruptCycles;
   R[SP] = (R[SP] - 2) & AddrMask;
   writeWord(R[SP], uint16_t(R[PC]));
   R[SP] = (R[SP] - 2) & AddrMask;
-  writeWord(R[SP], uint16_t(R[SR]));
+  writeWord(R[SP], uint16_t(Mcu.Cpux ? ((R[PC] >> 16) << 12 | (R[SR] & 0x0FFF)) : R[SR]));
   R[SR] &= SR_SCG0;
   Irq.acknowledge(Slot);
   R[PC] = readWord(Mcu.VectorBase + 2 * Slot);
@@ -243,9 +244,23 @@ int Cpu::executeOne() {
     }
     return JumpCycles;
   }
-  if (Ins >= 0x1000 && Ins < 0x1380)
+  if (Ins >= 0x1000 && Ins < 0x1300)
     return formatII(Ins);
-  return illegal(Ins); // 0x0000-0x0FFF and 0x1380-0x1FFF: MSP430X encodings
+  if (Ins == 0x1300)
+    return formatII(Ins); // RETI
+  if (!Mcu.Cpux)
+    return illegal(Ins); // 0x0000-0x0FFF and 0x1301-0x1FFF: MSP430X encodings
+  if (Ins < 0x1000)
+    return (Ins & 0x00E0) == 0x0040 ? rotateMultiple(Ins) : addressInstruction(Ins);
+  if (Ins < 0x1400)
+    return callA(Ins);
+  if (Ins < 0x1800)
+    return pushPopMultiple(Ins);
+  Fault = absl::StrFormat("MSP430X extension word 0x%04x at 0x%05x: extended (X) format I/II "
+                          "instructions are not modelled yet",
+                          Ins, LastPc);
+  R[PC] = LastPc;
+  return -1;
 }
 
 int Cpu::formatI(uint16_t Ins) {
@@ -272,7 +287,7 @@ int Cpu::formatI(uint16_t Ins) {
     uint32_t A;
     if (As == 1) {
       uint16_t X = readWord(R[PC]);
-      A = (X + (Sreg == SR ? 0 : R[Sreg])) & AddrMask; // symbolic: PC = address of X
+      A = Sreg == SR ? X : indexed(R[Sreg], X); // symbolic: PC = address of X
       R[PC] = (R[PC] + 2) & AddrMask;
     } else {
       A = R[Sreg];
@@ -286,7 +301,7 @@ int Cpu::formatI(uint16_t Ins) {
   uint32_t DstAddr = 0, Dst = 0;
   if (Ad) {
     uint16_t X = readWord(R[PC]);
-    DstAddr = (X + (Dreg == SR ? 0 : R[Dreg])) & AddrMask;
+    DstAddr = Dreg == SR ? X : indexed(R[Dreg], X);
     R[PC] = (R[PC] + 2) & AddrMask;
     if (Op != 4) // MOV does not read its destination
       Dst = Byte ? readByte(DstAddr) : readWord(DstAddr);
@@ -404,10 +419,15 @@ int Cpu::formatII(uint16_t Ins) {
     if (Ins != 0x1300)
       return illegal(Ins);
     BusTime = Cycles + RetiCycles;
-    R[SR] = readWord(R[SP]);
+    uint16_t SrWord = readWord(R[SP]);
     R[SP] = (R[SP] + 2) & AddrMask;
     R[PC] = readWord(R[SP]) & ~1u;
     R[SP] = (R[SP] + 2) & AddrMask;
+    if (Mcu.Cpux) {
+      R[PC] |= uint32_t(SrWord >> 12) << 16;
+      SrWord &= 0x0FFF;
+    }
+    R[SR] = SrWord;
     return RetiCycles;
   }
   // SWPB, SXT and CALL have no byte form.
@@ -428,7 +448,7 @@ int Cpu::formatII(uint16_t Ins) {
   } else {
     if (As == 1) {
       uint16_t X = readWord(R[PC]);
-      A = (X + (Reg == SR ? 0 : R[Reg])) & AddrMask;
+      A = Reg == SR ? X : indexed(R[Reg], X);
       R[PC] = (R[PC] + 2) & AddrMask;
     } else {
       A = R[Reg];

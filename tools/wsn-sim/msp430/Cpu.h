@@ -143,6 +143,23 @@ private:
   int formatI(uint16_t Ins);
   int formatII(uint16_t Ins);
   int illegal(uint16_t Ins);
+  // MSP430X (CpuX.cpp): SLAU144 chapter 4.
+  int addressInstruction(uint16_t Ins);
+  int rotateMultiple(uint16_t Ins);
+  int pushPopMultiple(uint16_t Ins);
+  int callA(uint16_t Ins);
+  uint32_t read20(uint32_t A) { return readWord(A) | uint32_t(readWord(A + 2) & 15) << 16; }
+  void write20(uint32_t A, uint32_t V) {
+    writeWord(A, uint16_t(V));
+    writeWord(A + 2, uint16_t((V >> 16) & 15));
+  }
+  /// Indexed/symbolic address: a register in the lower 64 KB and a 16-bit index give a
+  /// 16-bit address; above 64 KB the index is sign-extended and the sum is 20-bit (§4.4.2).
+  uint32_t indexed(uint32_t Base, uint16_t X) const {
+    if (Base < 0x10000)
+      return (Base + X) & 0xFFFF;
+    return (Base + uint32_t(int32_t(int16_t(X)))) & AddrMask;
+  }
   uint16_t fetchWord() {
     uint16_t W = readWord(R[PC]);
     R[PC] = (R[PC] + 2) & AddrMask;
