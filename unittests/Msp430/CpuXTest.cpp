@@ -138,13 +138,68 @@ TEST(Msp430X, RotateMultiple) {
   EXPECT_EQ(T.C.sr() & SR_C, SR_C);
 }
 
-TEST(Msp430X, ExtensionWordFaultsClearly) {
+// §4.5.2: the extension word's A/L with the instruction's B/W selects .A (20 bits); flags at
+// bit 19. ADDX.A R5,R6 = extension 1800h (A/L = 0) + ADD.B-encoded 5546h.
+TEST(Msp430X, ExtendedAddress20Bit) {
   Rig T("msp430f2617");
-  T.code({0x1800, 0x5505}); // addx.a r5, r5 (extension word)
+  T.code({0x1800, 0x5546}); // addx.a r5, r6
+  T.start();
+  T.C.setReg(5, 0x80000);
+  T.C.setReg(6, 0x80000);
+  EXPECT_EQ(T.stepCycles(), 2u);
+  EXPECT_EQ(T.C.reg(6), 0u);
+  EXPECT_EQ(T.C.sr() & (SR_C | SR_Z | SR_N | SR_V), SR_C | SR_Z | SR_V);
+}
+
+// Register-mode repetition (extension bits 3:0 = n - 1): RPT #4 RLAX.A R5 doubles R5 four
+// times; ZC makes RRCX shift zeros in (RRUX).
+TEST(Msp430X, RepetitionAndZeroCarry) {
+  Rig T("msp430f2617");
+  T.code({0x1803, 0x5545}); // rpt #4 { rlax.a r5 }  (addx.a r5, r5)
+  T.code({0x1940, 0x1006}); // rrux.w r6: ZC, A/L = 1, RRC r6
+  T.start();
+  T.C.setReg(5, 1);
+  T.C.setReg(6, 0x8001);
+  T.C.setReg(SR, SR_C);
+  EXPECT_EQ(T.stepCycles(), 5u);
+  EXPECT_EQ(T.C.reg(5), 16u);
+  T.C.setReg(SR, SR_C);
+  T.C.step();
+  EXPECT_EQ(T.C.reg(6), 0x4000u); // a 0 went in although C was set
+  EXPECT_EQ(T.C.sr() & SR_C, SR_C);
+}
+
+// Non-register mode: the extension word carries bits 19:16 of the immediate (bits 10:7) and
+// of the destination address (bits 3:0); 20-bit data take two memory words.
+TEST(Msp430X, ExtendedImmediateToAbsolute) {
+  Rig T("msp430f2617");
+  T.code({0x1880, 0x40F2, 0x2345, 0x1200}); // movx.a #0x12345, &0x01200
+  T.code({0x1800, 0x1245});                 // pushx.a r5
+  T.start();
+  T.C.setReg(SP, 0x2000);
+  T.C.setReg(5, 0xABCDE);
+  T.C.step();
+  EXPECT_EQ(T.word(0x1200), 0x2345u);
+  EXPECT_EQ(T.word(0x1202), 0x0001u);
+  T.C.step();
+  EXPECT_EQ(T.C.reg(SP), 0x1FFCu);
+  EXPECT_EQ(T.word(0x1FFC), 0xBCDEu);
+  EXPECT_EQ(T.word(0x1FFE), 0x000Au);
+}
+
+TEST(Msp430X, ExtensionWordErrors) {
+  Rig T("msp430f2617");
+  T.code({0x1800, 0x5505}); // A/L = 0 with B/W = 0: reserved
   T.start();
   EXPECT_EQ(T.C.step(), StepKind::Faulted);
-  EXPECT_NE(T.C.fault().find("extension word 0x1800 at 0x04000"), std::string::npos);
-  Rig U; // the F1611 has no MSP430X CPU: the same word is illegal
+  EXPECT_NE(T.C.fault().find("extension word 0x1800 at 0x04000: reserved data length"),
+            std::string::npos);
+  Rig J("msp430f2617");
+  J.code({0x1840, 0x3C00}); // extension word before a jump
+  J.start();
+  EXPECT_EQ(J.C.step(), StepKind::Faulted);
+  EXPECT_NE(J.C.fault().find("has no extended form"), std::string::npos);
+  Rig U; // the F1611 has no MSP430X CPU: these encodings are illegal
   U.code({0x0185, 0x2345});
   U.start();
   EXPECT_EQ(U.C.step(), StepKind::Faulted);

@@ -256,11 +256,7 @@ int Cpu::executeOne() {
     return callA(Ins);
   if (Ins < 0x1800)
     return pushPopMultiple(Ins);
-  Fault = absl::StrFormat("MSP430X extension word 0x%04x at 0x%05x: extended (X) format I/II "
-                          "instructions are not modelled yet",
-                          Ins, LastPc);
-  R[PC] = LastPc;
-  return -1;
+  return extended(Ins);
 }
 
 int Cpu::formatI(uint16_t Ins) {

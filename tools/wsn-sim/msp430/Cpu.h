@@ -148,6 +148,7 @@ private:
   int rotateMultiple(uint16_t Ins);
   int pushPopMultiple(uint16_t Ins);
   int callA(uint16_t Ins);
+  int extended(uint16_t Ext);
   uint32_t read20(uint32_t A) { return readWord(A) | uint32_t(readWord(A + 2) & 15) << 16; }
   void write20(uint32_t A, uint32_t V) {
     writeWord(A, uint16_t(V));

@@ -1,6 +1,6 @@
 // CpuX.cpp - the MSP430X (CPUX) instructions without an extension word: MOVA, CMPA, ADDA,
 // SUBA (incl. BRA and RETA), RRCM/RRAM/RLAM/RRUM, PUSHM/POPM and CALLA (SLAU144 chapter 4,
-// §4.5.2 and §4.6.3). Extension-word (X) instructions fault with a clear message for now.
+// §4.5.2 and §4.6.3). The extension-word (X) instructions are in CpuXExtended.cpp.
 //
 // Cycle counts: SLAU144 chapter 4's tables for these instructions as far as they could be
 // checked here; they are not yet held against a reference simulator (Debian's mspdebug 0.22

@@ -26,6 +26,7 @@ absl::StatusOr<McuInfo> lookupMcu(absl::string_view Name) {
     // SLAS541 memory organisation: 8 KB RAM 0x1100-0x30FF (first 2 KB mirrored at
     // 0x0200-0x09FF), 92 KB flash 0x3100-0x1FFFF, vectors 0xFFC0-0xFFFF, MSP430X CPU.
     M.Cpux = true;
+    M.RrcSetsOverflow = false; // the MSP430X CPU's RRC: "V: reset" (SLAU144 chapter 4)
     M.AddressSpace = 0x100000;
     M.PeripheralEnd = 0x200;
     M.VectorBase = 0xFFC0;
