@@ -20,6 +20,8 @@ DATA = 0x1100          # data window [DATA, DATA + WINDOW)
 WINDOW = 0x100
 STACK_TOP = 0x1300     # stack [0x1200, 0x1300)
 COMPARE = (DATA, 0x200)  # what msp430-diff reads back: data window and stack
+IRQ_SLOT = 5           # msp430-diff --irq requests this vector (0xFFEA); its handler counts at 0x1200
+IRQ_COUNTER = 0x1200   # below the deepest stack use
 
 POINTERS = ["r4", "r5", "r6", "r7"]
 DATA_REGS = ["r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"]
@@ -273,10 +275,13 @@ class Body:
 
     def flags(self):
         r = self.rng.random()
-        if r < 0.5:
+        gie = 0x8 if self.rng.random() < 0.5 else 0
+        if r < 0.4:
             self.emit(self.rng.choice(["setc", "clrc", "setz", "clrz", "setn", "clrn"]))
+        elif r < 0.55:
+            self.emit(self.rng.choice(["eint", "dint"]))
         elif r < 0.75:
-            self.emit("mov #0x%04x, r2" % (self.rng.randrange(16) & 0x7 | (0x100 if self.rng.random() < 0.5 else 0)))
+            self.emit("mov #0x%04x, r2" % (self.rng.randrange(16) & 0x7 | gie | (0x100 if self.rng.random() < 0.5 else 0)))
         else:
             self.emit("%s #0x%04x, r2" % (self.rng.choice(["bis", "bic"]), self.rng.choice([1, 2, 4, 0x100, 0x107])))
 
@@ -320,7 +325,7 @@ class Body:
     def reti(self):
         back = self.label()
         self.emit("push #%s" % back)
-        self.emit("push #0x%04x" % (self.rng.randrange(16) & 0x7 | (0x100 if self.rng.random() < 0.5 else 0)))
+        self.emit("push #0x%04x" % (self.rng.randrange(16) & 0xF | (0x100 if self.rng.random() < 0.5 else 0)))
         self.emit("reti")
         self.lines.append(back + ":")
 
@@ -355,6 +360,8 @@ def program(seed, length=400, hwmult=True):
            "        mov #0x5a80, &0x0120        ; watchdog hold"]
     for reg in DATA_REGS:
         out.append("        mov #0x%04x, %s" % (rng.randrange(0x10000), reg))
+    out.append("        mov #0, &0x%04x" % IRQ_COUNTER)
+    out.append("        mov #0, &0x%04x" % (IRQ_COUNTER + 2))
     out.append("loop:")
     b.lines = []
     b.emit("mov #0x%04x, r1" % STACK_TOP)
@@ -368,13 +375,18 @@ def program(seed, length=400, hwmult=True):
     for name, sub in b.subs:
         out.append(name + ":")
         out += sub
+    # The handler of the requested interrupt: SR cleared first (entry differs, msp430-diff D7),
+    # then memory only (the interrupted code's registers, pointers and operands stay valid).
+    out += ["isr:", "        clr r2", "        add #1, &0x%04x" % IRQ_COUNTER,
+            "        xor r2, &0x%04x" % (IRQ_COUNTER + 2), "        reti"]
     out.append("        .data")
     out.append("data:")
     data = [rng.randrange(256) for _ in range(WINDOW)]
     for i in range(0, WINDOW, 16):
         out.append("        .byte " + ", ".join("0x%02x" % x for x in data[i:i + 16]))
     out.append('        .section .vectors,"a",@progbits')
-    out.append("        .fill 15, 2, 0xffff")
+    for slot in range(15):
+        out.append("        .short %s" % ("isr" if slot == IRQ_SLOT else "0xffff"))
     out.append("        .short _start")
     return "\n".join(out) + "\n"
 

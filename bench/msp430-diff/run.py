@@ -90,6 +90,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--diff-tool", default=os.path.join(ROOT, "build", "bin", "msp430-diff"))
     ap.add_argument("--keep", help="keep the generated programs in this folder")
+    ap.add_argument("--irq-every", type=int, default=3,
+                    help="request the generated handler's interrupt every N comparisons")
     ap.add_argument("--examples", type=int, default=20000,
                     help="instructions to run each example for (0: none)")
     ap.add_argument("--example-set", default=",".join(EXAMPLES), help="comma-separated example names")
@@ -108,7 +110,7 @@ def main():
     mismatches = collections.Counter()
     covered = collections.Counter()
     examples = {}
-    programs = instructions = cycles = 0
+    programs = instructions = cycles = interrupts = 0
     start = time.time()
     seed = args.seed
     left = args.instructions
@@ -119,7 +121,8 @@ def main():
         elf = build(workdir, name, gen.program(seed, args.length))
         cov = os.path.join(workdir, name + ".cov")
         r = subprocess.run([args.diff_tool, "--every=%d" % args.every, "--count=%d" % n, "--hwmult",
-                            "--coverage=" + cov, "--mem=0x%x:%d" % gen.COMPARE, elf],
+                            "--coverage=" + cov, "--mem=0x%x:%d" % gen.COMPARE,
+                            "--irq=%d:%d" % (gen.IRQ_SLOT, args.irq_every), elf],
                            capture_output=True, text=True)
         if os.path.exists(cov):
             with open(cov) as f:
@@ -132,10 +135,11 @@ def main():
             f = out.split()
             instructions += int(f[1])
             cycles += int(f[2])
+            interrupts += int(f[3])
         elif r.returncode == 1 and out.startswith("MISMATCH"):
             f = out.split()
             instructions += int(f[1])
-            opclass = " ".join(f[2:4]) if not f[2].startswith("checkpoint") else "checkpoint"
+            opclass = " ".join(f[2:f.index("at")]) if "at" in f else "checkpoint"
             mismatches[opclass] += 1
             examples.setdefault(opclass, "%s: %s" % (elf, out))
         else:
@@ -162,16 +166,17 @@ def main():
             res = r.stdout.strip() or r.stderr.strip()
             if r.returncode == 1:
                 f = res.split()
-                mismatches[" ".join(f[2:4])] += 1
-                examples.setdefault(" ".join(f[2:4]), "%s: %s" % (name, res))
+                opclass = " ".join(f[2:f.index("at")]) if "at" in f else "checkpoint"
+                mismatches[opclass] += 1
+                examples.setdefault(opclass, "%s: %s" % (name, res))
             elif r.returncode != 0:
                 errors += 1
             example_rows.append((name, res))
 
-    print("| programs | instructions | cycles | mismatching programs | tool errors | seconds |")
-    print("|---:|---:|---:|---:|---:|---:|")
-    print("| %d | %d | %d | %d | %d | %.1f |" % (programs, instructions, cycles, sum(mismatches.values()),
-                                               errors, elapsed))
+    print("| programs | instructions (incl. interrupt entries) | cycles | interrupts | mismatching programs | tool errors | seconds |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("| %d | %d | %d | %d | %d | %d | %.1f |" % (programs, instructions, cycles, interrupts,
+                                                    sum(mismatches.values()), errors, elapsed))
     want = expected_classes()
     seen = {c.replace(",PC", ",Rm") for c in covered}
     missing = sorted(want - seen)
@@ -181,7 +186,7 @@ def main():
         (" (missing: %s%s)" % (", ".join(missing[:12]), " ..." if len(missing) > 12 else "")) if missing else ""))
     if example_rows:
         print()
-        print("| example (msp430f1611, all RAM compared) | result: OK instructions cycles |")
+        print("| example (msp430f1611, all RAM compared) | result: OK instructions cycles interrupts |")
         print("|---|---|")
         for name, res in example_rows:
             print("| %s | %s |" % (name, res))
