@@ -14,6 +14,10 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   Core->mapPeripheral(Watchdog::Address, Watchdog::Address + 1, Wdt.get());
   Core->mapPeripheral(FlashController::Base, FlashController::Last, Flash.get());
   Core->mapPeripheral(Multiplier::Base, Multiplier::Last, Mpy.get());
+  TimerA = std::make_unique<Timer>(*Core, timerA3Layout(Mcu.VectorBase), Aclk, Smclk);
+  TimerB = std::make_unique<Timer>(*Core, timerB7Layout(Mcu.VectorBase), Aclk, Smclk);
+  TimerA->map();
+  TimerB->map();
 }
 
 void Chip::powerOn() {

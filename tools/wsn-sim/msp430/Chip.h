@@ -1,6 +1,6 @@
 // Chip.h - an MSP430 part with the modules every program touches: the CPU and memory, the
-// special function registers, the watchdog, the flash controller's registers and the
-// hardware multiplier. Boards add the rest (Basic Clock, timers, USARTs, ports) through
+// special function registers, the watchdog, the flash controller's registers, the hardware
+// multiplier, Timer_A3 and Timer_B7. Boards add the rest (Basic Clock, USARTs, ports) through
 // Cpu::mapPeripheral and Cpu::irq.
 #ifndef WSN_MSP430_CHIP_H
 #define WSN_MSP430_CHIP_H
@@ -9,6 +9,7 @@
 #include "FlashController.h"
 #include "Multiplier.h"
 #include "Sfr.h"
+#include "Timer.h"
 #include "Watchdog.h"
 
 #include <memory>
@@ -24,6 +25,8 @@ public:
   SpecialFunctionRegisters &sfr() { return *Sfrs; }
   Watchdog &watchdog() { return *Wdt; }
   Multiplier &multiplier() { return *Mpy; }
+  Timer &timerA() { return *TimerA; }
+  Timer &timerB() { return *TimerB; }
   /// Power on: registers 0, every module at its reset value, PC from 0xFFFE.
   void powerOn();
 
@@ -34,6 +37,7 @@ private:
   std::unique_ptr<Watchdog> Wdt;
   std::unique_ptr<FlashController> Flash;
   std::unique_ptr<Multiplier> Mpy;
+  std::unique_ptr<Timer> TimerA, TimerB;
 };
 
 } // namespace wsn::msp430

@@ -83,6 +83,7 @@ void Cpu::puc() {
   R[SR] = 0;
   R[PC] = readWord(0xFFFE);
   Cycles += ResetCycles;
+  BusTime = Cycles;
   NextEventCycle = 0;
 }
 
@@ -183,6 +184,7 @@ StepKind Cpu::step() {
     if (NextEventCycle == kNever)
       return StepKind::Asleep;
     Cycles = std::max(Cycles, NextEventCycle);
+    BusTime = Cycles;
     return StepKind::Idle;
   }
 
@@ -193,6 +195,7 @@ StepKind Cpu::step() {
   if (C < 0)
     return StepKind::Faulted;
   Cycles += uint64_t(C);
+  BusTime = Cycles; // accesses from outside an instruction (boards, tests) happen now
   ++Instructions;
   return StepKind::Instruction;
 }
