@@ -95,8 +95,10 @@ public:
   /// transmissions on its channel (the capture rule).
   bool corrupted(uint64_t Handle, NodeId Node) const;
 
-  /// Forgets transmissions that ended before Ns (memory bound; call it with
-  /// the round start of the lock-step loop minus one slice).
+  /// Forgets transmissions that ended before Ns, except those that overlap a
+  /// transmission still in the air at Ns (collision verdicts stay exact).
+  /// Memory bound: call it with the lock-step round start minus one slice and
+  /// 128 us (energyDbm looks back one RSSI window).
   void forgetBefore(uint64_t Ns);
 
   struct Stats {
