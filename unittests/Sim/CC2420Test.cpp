@@ -33,9 +33,9 @@ std::vector<uint8_t> dataFrame(uint16_t Pan, uint16_t Dst, uint16_t Src, uint8_t
   uint16_t Fcf = 0x0001 | 0x0040 | (2u << 10) | (2u << 14);
   if (AckRequest)
     Fcf |= 0x0020;
-  std::vector<uint8_t> M = {uint8_t(Fcf), uint8_t(Fcf >> 8), Seq,     uint8_t(Pan),
-                            uint8_t(Pan >> 8), uint8_t(Dst), uint8_t(Dst >> 8),
-                            uint8_t(Src), uint8_t(Src >> 8)};
+  std::vector<uint8_t> M = {uint8_t(Fcf),      uint8_t(Fcf >> 8), Seq,
+                            uint8_t(Pan),      uint8_t(Pan >> 8), uint8_t(Dst),
+                            uint8_t(Dst >> 8), uint8_t(Src),      uint8_t(Src >> 8)};
   M.insert(M.end(), Payload.begin(), Payload.end());
   std::vector<uint8_t> Fifo = {uint8_t(M.size() + 2)};
   Fifo.insert(Fifo.end(), M.begin(), M.end());
@@ -447,7 +447,7 @@ TEST(CC2420Tx, FrameIsKeptForRetransmission) {
 // Output power table ("Output Power Programming"): PA_LEVEL 31 -> 0 dBm,
 // 27 -> -1, 23 -> -3, 19 -> -5, 15 -> -7, 11 -> -10, 7 -> -15, 3 -> -25.
 TEST(CC2420Tx, PaLevelTable) {
-  const std::pair<unsigned, double> Table[] = {{31, 0},  {27, -1},  {23, -3},  {19, -5},
+  const std::pair<unsigned, double> Table[] = {{31, 0},  {27, -1},  {23, -3}, {19, -5},
                                                {15, -7}, {11, -10}, {7, -15}, {3, -25}};
   for (auto [Level, Dbm] : Table)
     EXPECT_EQ(paLevelDbm(Level), Dbm) << Level;
@@ -544,8 +544,8 @@ TEST(CC2420Rx, RssiAndCrcBytesReplaceTheFcs) {
   ASSERT_EQ(Got.size(), Fifo.size() + 2);
   EXPECT_TRUE(std::equal(Fifo.begin(), Fifo.end(), Got.begin()));
   EXPECT_EQ(int8_t(Got[Got.size() - 2]), -15); // -60 dBm - (-45)
-  EXPECT_EQ(Got.back() & 0x80, 0x80);           // CRC OK
-  EXPECT_EQ(Got.back() & 0x7F, 110);            // the best correlation
+  EXPECT_EQ(Got.back() & 0x80, 0x80);          // CRC OK
+  EXPECT_EQ(Got.back() & 0x7F, 110);           // the best correlation
 }
 
 // "Address Recognition": a frame for another short address is flushed from
@@ -570,6 +570,17 @@ TEST(CC2420Rx, AddressRecognitionAcceptsBroadcastAndRejectsOtherPan) {
   P.send(dataFrame(0x23, 2, 1, 8, {1}));
   P.after(2000 * Us);
   EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+}
+
+// A frame that ends before the address fields its FCF announces cannot pass
+// address recognition (here FCF, sequence number and FCS only).
+TEST(CC2420Rx, FrameTooShortForItsAddressesIsRejected) {
+  Pair P;
+  P.send({5, 0x41, 0x88, 1});
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+  EXPECT_EQ(P.B.R.stats().AddressRejected, 1u);
+  EXPECT_EQ(P.B.edge(Pin::Fifop, true), UINT64_MAX);
 }
 
 TEST(CC2420Rx, WithoutAddressDecodeEverythingIsReceived) {

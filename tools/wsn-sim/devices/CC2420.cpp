@@ -90,15 +90,11 @@ void CC2420::setResetN(bool Level, uint64_t Ns) {
   }
 }
 
-bool CC2420::powered() const {
-  return St != State::VregOff && St != State::VregStarting;
-}
+bool CC2420::powered() const { return St != State::VregOff && St != State::VregStarting; }
 
 // --- Time ----------------------------------------------------------------
 
-uint64_t CC2420::nextEventNs() const {
-  return *std::min_element(Events.begin(), Events.end());
-}
+uint64_t CC2420::nextEventNs() const { return *std::min_element(Events.begin(), Events.end()); }
 
 void CC2420::advanceTo(uint64_t Ns) {
   for (;;) {
@@ -326,9 +322,7 @@ void CC2420::writeReg(uint8_t Addr, uint16_t V) {
   }
 }
 
-unsigned CC2420::channel() const {
-  return channelOfMhz(2048 + (regv(FSCTRL) & FsCtrlFreqMask));
-}
+unsigned CC2420::channel() const { return channelOfMhz(2048 + (regv(FSCTRL) & FsCtrlFreqMask)); }
 
 double CC2420::txPowerDbm() const { return paLevelDbm(regv(TXCTRL) & TxCtrlPaLevelMask); }
 

@@ -104,9 +104,9 @@ public:
   struct Stats {
     uint64_t Transmissions = 0;
     uint64_t Acks = 0;
-    uint64_t Deliveries = 0;      // (frame, receiver) pairs announced
+    uint64_t Deliveries = 0;       // (frame, receiver) pairs announced
     uint64_t BelowSensitivity = 0; // (frame, receiver) pairs too weak to hear
-    uint64_t Collisions = 0;      // corrupted() answers that were true
+    uint64_t Collisions = 0;       // corrupted() answers that were true
   };
   const Stats &stats() const { return Counters; }
 
