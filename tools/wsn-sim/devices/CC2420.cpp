@@ -357,13 +357,13 @@ uint8_t CC2420::spiExchange(uint8_t Mosi, uint64_t Ns) {
       SpiRead = (Mosi & ReadBit) != 0;
       if (SpiAddr <= SAES)
         strobe(SpiAddr); // the status byte returned is the one before the strobe
-      else if (SpiAddr >= FirstReg && SpiAddr <= LastReg)
-        SpiSt = Spi::RegHigh;
       else if (SpiAddr == TXFIFO)
         SpiSt = SpiRead ? Spi::Ignore : Spi::TxFifo;
       else if (SpiAddr == RXFIFO)
         SpiSt = SpiRead ? Spi::RxFifo : Spi::Ignore;
-      // 0x0F and 0x31-0x3D address nothing: the byte only returns the status.
+      else if (SpiAddr >= FirstReg)
+        SpiSt = Spi::RegHigh; // 0x31-0x3D: no register, read 0, writes lost
+      // 0x0F is a reserved strobe: nothing happens.
     }
     break;
   case Spi::RegHigh:
