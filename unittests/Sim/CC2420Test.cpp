@@ -133,6 +133,19 @@ TEST(CC2420Registers, SeveralRegistersInOneTransaction) {
   EXPECT_EQ(B.readReg(MDMCTRL1), 0x0500);
 }
 
+// Addresses 0x31-0x3D are no registers: two data bytes are taken (and lost),
+// so a byte written there is never mistaken for a strobe.
+TEST(CC2420Registers, UndefinedAddressesTakeTwoDataBytes) {
+  Board B;
+  B.powerUp();
+  B.R.setCsn(false, B.T);
+  for (uint8_t Byte : {uint8_t(0x31), uint8_t(SXOSCOFF), uint8_t(SXOSCOFF)})
+    B.R.spiExchange(Byte, B.T);
+  B.R.setCsn(true, B.T);
+  EXPECT_EQ(B.status() & StXosc16mStable, StXosc16mStable);
+  EXPECT_EQ(B.readReg(0x31), 0);
+}
+
 // Table 5: XOSC16M_STABLE (bit 6) after SXOSCON and the oscillator start-up
 // time; the model uses 860 us.
 TEST(CC2420Power, OscillatorStableAfterStartupTime) {
