@@ -360,6 +360,24 @@ TEST(CC2420Tx, FrameTimesAndSfdPin) {
   EXPECT_EQ(B.R.stats().FramesSent, 1u);
 }
 
+// MDMCTRL0.PREAMBLE_LENGTH counts the leading zero bytes minus one; the
+// reset value 2 is the IEEE 802.15.4 header because the fourth zero byte is
+// part of the SYNCWORD ("Frame Format"). With 5: 6 zero bytes + 2 sync bytes.
+TEST(CC2420Tx, PreambleLengthMovesTheSfd) {
+  Board B;
+  Recorder Rec;
+  B.R.setAirPort(Rec.port());
+  B.powerUp();
+  B.writeReg(MDMCTRL0, (0x0AE2 & ~Mdm0PreambleMask) | 5);
+  B.writeTxFifo(dataFrame(0x22, 2, 1, 7, {}));
+  uint64_t T0 = B.T;
+  B.strobe(STXON);
+  ASSERT_EQ(Rec.Frames.size(), 1u);
+  EXPECT_EQ(Rec.Frames[0].SfdNs, T0 + 192 * Us + 8 * 32 * Us);
+  B.after(2000 * Us);
+  EXPECT_EQ(B.edge(Pin::Sfd, true), T0 + 192 * Us + 8 * 32 * Us);
+}
+
 // TXCTRL.TX_TURNAROUND = 0: 8 symbol periods instead of 12.
 TEST(CC2420Tx, ShortTurnaround) {
   Board B;
