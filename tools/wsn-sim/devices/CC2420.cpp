@@ -94,10 +94,10 @@ bool CC2420::powered() const { return St != State::VregOff && St != State::VregS
 
 // --- Time ----------------------------------------------------------------
 
-uint64_t CC2420::nextEventNs() const { return *std::min_element(Events.begin(), Events.end()); }
+uint64_t CC2420::nextEventNs() const { return NextAt; }
 
 void CC2420::advanceTo(uint64_t Ns) {
-  for (;;) {
+  while (NextAt <= Ns) {
     auto It = std::min_element(Events.begin(), Events.end());
     if (*It == UINT64_MAX || *It > Ns)
       break;

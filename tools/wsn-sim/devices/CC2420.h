@@ -241,6 +241,7 @@ private:
   uint64_t RssiValidAt = UINT64_MAX;
   uint64_t calDoneAt = 0; // STXCAL: LOCK from then on
   std::array<uint64_t, NumEvents> Events;
+  uint64_t NextAt = UINT64_MAX; // min(Events), kept by reschedule()
 
   // SPI transaction.
   Spi SpiSt = Spi::Command;

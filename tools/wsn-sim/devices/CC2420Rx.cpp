@@ -76,11 +76,13 @@ void CC2420::reschedule() {
     Recent.push_back(std::move(Pending.front()));
     Pending.pop_front();
   }
-  if (!inRx())
-    return;
-  if (!Pending.empty())
-    Events[EvRxSfd] = Pending.front().F.SfdNs;
-  Events[EvCca] = nextCcaChange();
+  if (inRx()) {
+    if (!Pending.empty())
+      Events[EvRxSfd] = Pending.front().F.SfdNs;
+    Events[EvCca] = nextCcaChange();
+  }
+  // Every change of Events ends here (events, SPI, inputs, the air side).
+  NextAt = *std::min_element(Events.begin(), Events.end());
 }
 
 void CC2420::forgetOldFrames() {
