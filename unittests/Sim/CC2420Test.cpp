@@ -33,9 +33,9 @@ std::vector<uint8_t> dataFrame(uint16_t Pan, uint16_t Dst, uint16_t Src, uint8_t
   uint16_t Fcf = 0x0001 | 0x0040 | (2u << 10) | (2u << 14);
   if (AckRequest)
     Fcf |= 0x0020;
-  std::vector<uint8_t> M = {uint8_t(Fcf), uint8_t(Fcf >> 8), Seq,     uint8_t(Pan),
-                            uint8_t(Pan >> 8), uint8_t(Dst), uint8_t(Dst >> 8),
-                            uint8_t(Src), uint8_t(Src >> 8)};
+  std::vector<uint8_t> M = {uint8_t(Fcf),      uint8_t(Fcf >> 8), Seq,
+                            uint8_t(Pan),      uint8_t(Pan >> 8), uint8_t(Dst),
+                            uint8_t(Dst >> 8), uint8_t(Src),      uint8_t(Src >> 8)};
   M.insert(M.end(), Payload.begin(), Payload.end());
   std::vector<uint8_t> Fifo = {uint8_t(M.size() + 2)};
   Fifo.insert(Fifo.end(), M.begin(), M.end());
@@ -131,6 +131,19 @@ TEST(CC2420Registers, SeveralRegistersInOneTransaction) {
   B.R.setCsn(true, B.T);
   EXPECT_EQ(B.readReg(IOCFG0), 0x007F);
   EXPECT_EQ(B.readReg(MDMCTRL1), 0x0500);
+}
+
+// Addresses 0x31-0x3D are no registers: two data bytes are taken (and lost),
+// so a byte written there is never mistaken for a strobe.
+TEST(CC2420Registers, UndefinedAddressesTakeTwoDataBytes) {
+  Board B;
+  B.powerUp();
+  B.R.setCsn(false, B.T);
+  for (uint8_t Byte : {uint8_t(0x31), uint8_t(SXOSCOFF), uint8_t(SXOSCOFF)})
+    B.R.spiExchange(Byte, B.T);
+  B.R.setCsn(true, B.T);
+  EXPECT_EQ(B.status() & StXosc16mStable, StXosc16mStable);
+  EXPECT_EQ(B.readReg(0x31), 0);
 }
 
 // Table 5: XOSC16M_STABLE (bit 6) after SXOSCON and the oscillator start-up
@@ -447,7 +460,7 @@ TEST(CC2420Tx, FrameIsKeptForRetransmission) {
 // Output power table ("Output Power Programming"): PA_LEVEL 31 -> 0 dBm,
 // 27 -> -1, 23 -> -3, 19 -> -5, 15 -> -7, 11 -> -10, 7 -> -15, 3 -> -25.
 TEST(CC2420Tx, PaLevelTable) {
-  const std::pair<unsigned, double> Table[] = {{31, 0},  {27, -1},  {23, -3},  {19, -5},
+  const std::pair<unsigned, double> Table[] = {{31, 0},  {27, -1},  {23, -3}, {19, -5},
                                                {15, -7}, {11, -10}, {7, -15}, {3, -25}};
   for (auto [Level, Dbm] : Table)
     EXPECT_EQ(paLevelDbm(Level), Dbm) << Level;
@@ -544,8 +557,8 @@ TEST(CC2420Rx, RssiAndCrcBytesReplaceTheFcs) {
   ASSERT_EQ(Got.size(), Fifo.size() + 2);
   EXPECT_TRUE(std::equal(Fifo.begin(), Fifo.end(), Got.begin()));
   EXPECT_EQ(int8_t(Got[Got.size() - 2]), -15); // -60 dBm - (-45)
-  EXPECT_EQ(Got.back() & 0x80, 0x80);           // CRC OK
-  EXPECT_EQ(Got.back() & 0x7F, 110);            // the best correlation
+  EXPECT_EQ(Got.back() & 0x80, 0x80);          // CRC OK
+  EXPECT_EQ(Got.back() & 0x7F, 110);           // the best correlation
 }
 
 // "Address Recognition": a frame for another short address is flushed from
@@ -570,6 +583,17 @@ TEST(CC2420Rx, AddressRecognitionAcceptsBroadcastAndRejectsOtherPan) {
   P.send(dataFrame(0x23, 2, 1, 8, {1}));
   P.after(2000 * Us);
   EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+}
+
+// A frame that ends before the address fields its FCF announces cannot pass
+// address recognition (here FCF, sequence number and FCS only).
+TEST(CC2420Rx, FrameTooShortForItsAddressesIsRejected) {
+  Pair P;
+  P.send({5, 0x41, 0x88, 1});
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+  EXPECT_EQ(P.B.R.stats().AddressRejected, 1u);
+  EXPECT_EQ(P.B.edge(Pin::Fifop, true), UINT64_MAX);
 }
 
 TEST(CC2420Rx, WithoutAddressDecodeEverythingIsReceived) {
@@ -713,6 +737,217 @@ TEST(CC2420Cca, RssiRegisterReadsTheNoiseFloor) {
   M.setNoise(1, -90.0, 0);
   B.listen();
   EXPECT_EQ(int8_t(B.readReg(RSSI) & 0xFF), -45);
+}
+
+// --- More strobes ------------------------------------------------------------
+
+TEST(CC2420Strobes, SnopOnlyReturnsTheStatus) {
+  Board B;
+  B.listen();
+  CC2420::State Before = B.R.state();
+  EXPECT_EQ(B.strobe(SNOP), StXosc16mStable | StLock | StRssiValid);
+  EXPECT_EQ(B.R.state(), Before);
+}
+
+TEST(CC2420Strobes, SxoscoffKeepsRegisters) {
+  Board B;
+  B.powerUp();
+  B.writeReg(IOCFG0, 0x0011);
+  B.strobe(SXOSCOFF);
+  EXPECT_EQ(B.readReg(IOCFG0), 0x0011);
+}
+
+// SRFOFF during the turnaround: the frame never goes on the air; during the
+// frame: the medium shortens it and the receiver gets a bad CRC.
+TEST(CC2420Strobes, SrfoffCutsATransmission) {
+  Pair P;
+  P.send(dataFrame(0x22, 2, 1, 7, {1, 2, 3}));
+  P.after(100 * Us);
+  P.A.strobe(SRFOFF);
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.edge(Pin::Sfd, true), UINT64_MAX);
+  EXPECT_EQ(P.A.R.stats().FramesSent, 0u);
+  P.A.strobe(SRXON);
+  P.after(400 * Us);
+  uint64_t T0 = P.send(dataFrame(0x22, 2, 1, 8, {1, 2, 3}));
+  P.at(T0 + 352 * Us + 10 * 32 * Us);
+  P.A.strobe(SRFOFF);
+  P.after(2000 * Us);
+  std::vector<uint8_t> Got = P.B.readRxFifo(P.B.R.rxFifoCount());
+  ASSERT_EQ(Got.size(), 15u);
+  EXPECT_EQ(Got.back() & 0x80, 0);
+}
+
+// SRXON restarts the receiver: a frame being received is abandoned.
+TEST(CC2420Strobes, SrxonAbandonsAReception) {
+  Pair P;
+  uint64_t T0 = P.send(dataFrame(0x22, 2, 1, 7, {1, 2, 3}));
+  P.at(T0 + 352 * Us + 10 * 32 * Us);
+  P.B.strobe(SRXON);
+  EXPECT_FALSE(P.B.R.pin(Pin::Sfd));
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.stats().FramesReceived, 0u);
+  EXPECT_FALSE(P.B.R.pin(Pin::Fifop));
+}
+
+// SACK clears the pending flag that SACKPEND set for automatic
+// acknowledgements ("Acknowledge Frames").
+TEST(CC2420Strobes, SackClearsThePendingFlag) {
+  Pair P;
+  P.B.writeReg(MDMCTRL0, 0x0AE2 | Mdm0AutoAck);
+  P.B.strobe(SACKPEND);
+  P.send(dataFrame(0x22, 2, 1, 1, {1}, true));
+  P.after(3000 * Us);
+  std::vector<uint8_t> Ack1 = P.A.readRxFifo(P.A.R.rxFifoCount());
+  P.B.strobe(SACK);
+  P.send(dataFrame(0x22, 2, 1, 2, {1}, true));
+  P.after(3000 * Us);
+  std::vector<uint8_t> Ack2 = P.A.readRxFifo(P.A.R.rxFifoCount());
+  ASSERT_EQ(Ack1.size(), 6u);
+  ASSERT_EQ(Ack2.size(), 6u);
+  EXPECT_EQ(Ack1[1], 0x12);
+  EXPECT_EQ(Ack2[1], 0x02);
+  EXPECT_EQ(Ack2[3], 2);
+}
+
+// SACK after the frame (beacon-network timing): the acknowledgement starts
+// 12 symbol periods after the strobe.
+TEST(CC2420Strobes, SackAfterTheFrameAcknowledgesIt) {
+  Pair P;
+  uint64_t T0 = P.send(dataFrame(0x22, 2, 1, 0x44, {1}));
+  P.at(T0 + 2000 * Us);
+  uint64_t S = P.B.T;
+  P.B.strobe(SACK);
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.stats().AcksSent, 1u);
+  EXPECT_EQ(P.A.edge(Pin::Sfd, true, S), S + 192 * Us + 160 * Us);
+}
+
+TEST(CC2420Tx, EmptyTxFifoUnderflowsAtTheSfd) {
+  Board B;
+  B.powerUp();
+  uint64_t T0 = B.T;
+  B.strobe(STXON);
+  B.after(1000 * Us);
+  EXPECT_TRUE(B.status() & StTxUnderflow);
+  EXPECT_EQ(B.edge(Pin::Sfd, true), UINT64_MAX);
+  EXPECT_EQ(B.R.stats().TxUnderflows, 1u);
+  (void)T0;
+}
+
+// VREG_EN low during a transmission: the medium is told it stopped.
+TEST(CC2420Power, RegulatorOffCutsATransmission) {
+  Medium802154 M;
+  Board A;
+  M.attach(1, A.R);
+  M.addNode(2, {});
+  M.setLinkGain(1, 2, -60);
+  A.powerUp();
+  A.writeTxFifo(dataFrame(0x22, 2, 1, 7, {1, 2, 3}));
+  A.strobe(STXON);
+  A.after(400 * Us);
+  EXPECT_LT(M.energyDbm(2, 11, A.T), -59.0);
+  A.R.setVregEn(false, A.T);
+  EXPECT_NEAR(M.energyDbm(2, 11, A.T), -98.0, 1e-9);
+  EXPECT_FALSE(A.R.pin(Pin::Sfd));
+}
+
+// --- More address recognition ---------------------------------------------
+
+TEST(CC2420Rx, ExtendedDestinationMustMatchIeeeAddress) {
+  Pair P;
+  std::vector<uint8_t> Ieee = {1, 2, 3, 4, 5, 6, 7, 8};
+  P.B.writeRam(RamIeeeAdr, Ieee);
+  auto Frame = [&](uint8_t Last) {
+    // Data, intra-PAN, extended destination, short source.
+    uint16_t Fcf = 0x0001 | 0x0040 | (3u << 10) | (2u << 14);
+    std::vector<uint8_t> F = {0, uint8_t(Fcf), uint8_t(Fcf >> 8), 9, 0x22, 0x00};
+    F.insert(F.end(), Ieee.begin(), Ieee.end() - 1);
+    F.push_back(Last);
+    F.insert(F.end(), {0x01, 0x00, 0x77});
+    F[0] = uint8_t(F.size() - 1 + 2);
+    return F;
+  };
+  P.send(Frame(9));
+  P.after(3000 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+  P.send(Frame(8));
+  P.after(3000 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 19u);
+}
+
+// Beacons: accepted when the source PAN matches, or with IOCFG0.BCN_ACCEPT.
+TEST(CC2420Rx, BeaconsNeedTheirPanOrBcnAccept) {
+  Pair P;
+  // Beacon: FCF type 0, no destination, short source with its PAN id.
+  uint16_t Fcf = 0x0000 | (2u << 14);
+  std::vector<uint8_t> Beacon = {9, uint8_t(Fcf), uint8_t(Fcf >> 8), 1, 0x55, 0x00, 0x01, 0x00};
+  P.send(Beacon);
+  P.after(3000 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+  P.B.writeReg(IOCFG0, 0x0040 | Iocfg0BcnAccept);
+  P.send(Beacon);
+  P.after(3000 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 10u);
+}
+
+// --- More CCA ------------------------------------------------------------------
+
+// CCA_MODE 2: "Clear channel when not receiving valid IEEE 802.15.4 data":
+// the CCA pin is inactive from the SFD to the frame's end.
+TEST(CC2420Cca, Mode2IsBusyWhileReceiving) {
+  Pair P;
+  P.B.writeReg(MDMCTRL0, (0x0AE2 & ~(3u << Mdm0CcaModeShift)) | (2u << Mdm0CcaModeShift));
+  P.B.Edges.clear();
+  uint64_t T0 = P.send(dataFrame(0x22, 2, 1, 7, {1}));
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.edge(Pin::Cca, false), T0 + 352 * Us);
+  EXPECT_EQ(P.B.edge(Pin::Cca, true, T0), T0 + 352 * Us + 13 * 32 * Us);
+}
+
+// MDMCTRL0.CCA_HYST: between CCA_THR - CCA_HYST and CCA_THR the CCA keeps its
+// previous value. After a frame the RSSI falls to the -98 dBm floor (-53):
+// with CCA_THR = -52 and a 2 dB hysteresis the channel stays busy; with
+// CCA_THR = -50 it is clear.
+TEST(CC2420Cca, Hysteresis) {
+  Pair P;
+  P.B.writeReg(RSSI, uint16_t(uint8_t(-52)) << 8);
+  P.B.writeReg(MDMCTRL0, (0x0AE2 & ~(7u << Mdm0CcaHystShift)) | (2u << Mdm0CcaHystShift));
+  P.send(dataFrame(0x22, 9, 1, 7, {1}));
+  P.after(3000 * Us);
+  EXPECT_EQ(int8_t(P.B.readReg(RSSI) & 0xFF), -53);
+  EXPECT_FALSE(P.B.R.pin(Pin::Cca));
+  P.B.writeReg(RSSI, uint16_t(uint8_t(-50)) << 8);
+  P.B.status(); // any SPI activity re-evaluates the pins
+  EXPECT_TRUE(P.B.R.pin(Pin::Cca));
+}
+
+// "RAM access": the RXFIFO can be read through RAM (bank 1) without removing
+// bytes ("Reading data from the TXFIFO is possible with RAM access, but this
+// does not remove the byte", likewise for the RXFIFO area).
+TEST(CC2420Fifo, RxFifoThroughRamDoesNotConsume) {
+  Pair P;
+  std::vector<uint8_t> Fifo = dataFrame(0x22, 2, 1, 7, {0x5A});
+  P.send(Fifo);
+  P.after(2000 * Us);
+  unsigned N = P.B.R.rxFifoCount();
+  std::vector<uint8_t> ViaRam = P.B.readRam(RamRxFifo, Fifo.size());
+  EXPECT_EQ(ViaRam, Fifo);
+  EXPECT_EQ(P.B.R.rxFifoCount(), N);
+  EXPECT_TRUE(P.B.R.pin(Pin::Fifop));
+}
+
+// The lock-step rule (spec/cc2420.md, "Lock-step"): a receiver that ran more
+// than a turnaround ahead of the sender learns of the frame after its SFD
+// time; the frame then cannot be received and is counted.
+TEST(CC2420Rx, LateAnnouncementIsCountedNotReceived) {
+  Pair P;
+  P.B.at(P.B.T + 1000 * Us); // B runs ahead of A by 1 ms
+  P.send(dataFrame(0x22, 2, 1, 7, {1}));
+  P.A.after(2000 * Us);
+  P.B.at(P.A.T);
+  EXPECT_EQ(P.B.R.stats().LateAnnouncements, 1u);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
 }
 
 } // namespace

@@ -90,15 +90,11 @@ void CC2420::setResetN(bool Level, uint64_t Ns) {
   }
 }
 
-bool CC2420::powered() const {
-  return St != State::VregOff && St != State::VregStarting;
-}
+bool CC2420::powered() const { return St != State::VregOff && St != State::VregStarting; }
 
 // --- Time ----------------------------------------------------------------
 
-uint64_t CC2420::nextEventNs() const {
-  return *std::min_element(Events.begin(), Events.end());
-}
+uint64_t CC2420::nextEventNs() const { return *std::min_element(Events.begin(), Events.end()); }
 
 void CC2420::advanceTo(uint64_t Ns) {
   for (;;) {
@@ -145,7 +141,8 @@ void CC2420::fire(Ev E) {
     rxByte();
     break;
   case EvCca:
-    break; // the pins are re-evaluated after every event
+    CcaEnergyDirty = true; // a CCA change point: the pin follows the RSSI
+    break;
   case NumEvents:
     break;
   }
@@ -246,7 +243,7 @@ void CC2420::strobe(uint8_t S) {
   case STXONCCA:
     if (!Running || inTx())
       break;
-    if (S == STXONCCA && !ccaSignal()) {
+    if (S == STXONCCA && !ccaSignal(/*Refresh=*/true)) {
       ++Counters.CcaRefused; // "The STXONCCA strobe is ignored if the channel is busy"
       break;
     }
@@ -316,6 +313,7 @@ void CC2420::writeReg(uint8_t Addr, uint16_t V) {
   if (Addr == RSSI)
     V = static_cast<uint16_t>((V & 0xFF00) | (regv(RSSI) & 0x00FF));
   Regs[Addr - FirstReg] = V;
+  CcaEnergyDirty = true; // thresholds, mode or channel may have changed
   // MAIN.RESETn = 0 resets the chip like the RESETn pin ("Configuration
   // Registers", MAIN); the written value stays readable.
   if (Addr == MAIN && !(V & 0x8000)) {
@@ -324,9 +322,7 @@ void CC2420::writeReg(uint8_t Addr, uint16_t V) {
   }
 }
 
-unsigned CC2420::channel() const {
-  return channelOfMhz(2048 + (regv(FSCTRL) & FsCtrlFreqMask));
-}
+unsigned CC2420::channel() const { return channelOfMhz(2048 + (regv(FSCTRL) & FsCtrlFreqMask)); }
 
 double CC2420::txPowerDbm() const { return paLevelDbm(regv(TXCTRL) & TxCtrlPaLevelMask); }
 
@@ -361,13 +357,13 @@ uint8_t CC2420::spiExchange(uint8_t Mosi, uint64_t Ns) {
       SpiRead = (Mosi & ReadBit) != 0;
       if (SpiAddr <= SAES)
         strobe(SpiAddr); // the status byte returned is the one before the strobe
-      else if (SpiAddr >= FirstReg && SpiAddr <= LastReg)
-        SpiSt = Spi::RegHigh;
       else if (SpiAddr == TXFIFO)
         SpiSt = SpiRead ? Spi::Ignore : Spi::TxFifo;
       else if (SpiAddr == RXFIFO)
         SpiSt = SpiRead ? Spi::RxFifo : Spi::Ignore;
-      // 0x0F and 0x31-0x3D address nothing: the byte only returns the status.
+      else if (SpiAddr >= FirstReg)
+        SpiSt = Spi::RegHigh; // 0x31-0x3D: no register, read 0, writes lost
+      // 0x0F is a reserved strobe: nothing happens.
     }
     break;
   case Spi::RegHigh:
@@ -490,7 +486,7 @@ void CC2420::updatePins() {
     bool Cca = false;
     unsigned CcaMux = Io1 & Iocfg1CcaMuxMask;
     if (CcaMux == 0)
-      Cca = ccaSignal();
+      Cca = ccaSignal(/*Refresh=*/false);
     else if (CcaMux == CcaMuxXosc16mStable)
       Cca = XoscOn;
     L[2] = Cca != ((Io0 & Iocfg0CcaPolarity) != 0);

@@ -50,6 +50,10 @@ public:
     /// Total power (dBm) on Channel at this antenna at Ns, other senders and
     /// the noise floor included (for RSSI and CCA).
     std::function<double(unsigned Channel, uint64_t Ns)> EnergyDbm;
+    /// The noise floor (dBm) at this antenna. When set, the radio adds the
+    /// announced transmissions to it itself instead of asking EnergyDbm
+    /// (the same sum, without a call into the medium per RSSI evaluation).
+    std::function<double()> NoiseDbm;
     /// Whether a frame this radio is receiving was corrupted by an overlapping
     /// transmission at this receiver (asked once, at the frame's end).
     std::function<bool(uint64_t Handle)> Corrupted;
@@ -63,7 +67,7 @@ public:
     PowerDown,    // regulator up, crystal oscillator off (also while RESETn low)
     XoscStarting, // SXOSCON issued, waiting for XOSC16M_STABLE
     Idle,
-    RxCalibrate,  // 12 symbols after SRXON (or after TX) before listening
+    RxCalibrate, // 12 symbols after SRXON (or after TX) before listening
     RxSfdSearch,
     RxFrame,
     RxOverflow,   // RXFIFO overflowed; SFLUSHRX leaves it
@@ -80,19 +84,19 @@ public:
     uint64_t FramesSent = 0;
     uint64_t AcksSent = 0;
     uint64_t TxUnderflows = 0;
-    uint64_t CcaRefused = 0;      // STXONCCA ignored on a busy channel
-    uint64_t FramesReceived = 0;  // completely in the RXFIFO (CRC good or bad)
+    uint64_t CcaRefused = 0;     // STXONCCA ignored on a busy channel
+    uint64_t FramesReceived = 0; // completely in the RXFIFO (CRC good or bad)
     uint64_t CrcErrors = 0;
     uint64_t AddressRejected = 0;
     uint64_t RxOverflows = 0;
-    uint64_t FramesMissed = 0;    // heard on our channel while not able to receive
+    uint64_t FramesMissed = 0;      // heard on our channel while not able to receive
     uint64_t LateAnnouncements = 0; // announced after their SFD time (slice too long)
   };
 
   /// Start-up delays; the defaults are the data sheet's (spec/cc2420.md).
   struct Timing {
-    uint64_t VregStartupNs = 600000;   // "Voltage Regulator": start-up time
-    uint64_t XoscStartupNs = 860000;   // "Crystal Oscillator": start-up time
+    uint64_t VregStartupNs = 600000; // "Voltage Regulator": start-up time
+    uint64_t XoscStartupNs = 860000; // "Crystal Oscillator": start-up time
   };
 
   CC2420();
@@ -156,6 +160,7 @@ private:
     uint64_t Handle = 0;
     double RxDbm = 0;
     bool Decodable = true;
+    double RxMw = 0; // RxDbm in milliwatts
   };
   enum class Spi : uint8_t { Command, RegHigh, RegLow, TxFifo, RxFifo, RamBank, RamData, Ignore };
   /// Internal events; at most one pending time per kind.
@@ -211,8 +216,11 @@ private:
   void forgetOldFrames();
   // RSSI and CCA.
   double averagePowerDbm(uint64_t At) const;
+  double averagePowerUncached(uint64_t At, unsigned Ch) const;
   bool rssiValid() const;
-  bool ccaSignal();
+  /// Refresh: re-measure the RSSI now (STXONCCA, register changes); else the
+  /// energy verdict of the last CCA change point is kept.
+  bool ccaSignal(bool Refresh);
   uint64_t nextCcaChange() const;
   // Pins.
   bool fifoLogic() const;
@@ -257,29 +265,39 @@ private:
   uint64_t TxHandle = 0;
   bool TxIsAck = false;
   bool TxUnderflows = false; // this transmission runs out of TXFIFO bytes
-  bool SfdOut = false;        // SFD pin driven by the transmitter
+  bool SfdOut = false;       // SFD pin driven by the transmitter
 
   // Reception.
-  std::deque<Heard> Pending;         // announced, by SfdNs, SFD not yet due
-  std::vector<Heard> Recent;         // for RSSI/CCA windows
-  std::optional<Heard> Rx;           // the frame being received
-  unsigned RxIndex = 0;              // PSDU bytes received so far
-  unsigned RxLen = 0;                // its length field
-  unsigned CurBytes = 0;             // bytes of it written to the RXFIFO
-  std::vector<uint8_t> RxMpdu;       // MPDU bytes as received
+  std::deque<Heard> Pending;   // announced, by SfdNs, SFD not yet due
+  std::vector<Heard> Recent;   // for RSSI/CCA windows
+  std::optional<Heard> Rx;     // the frame being received
+  unsigned RxIndex = 0;        // PSDU bytes received so far
+  unsigned RxLen = 0;          // its length field
+  unsigned CurBytes = 0;       // bytes of it written to the RXFIFO
+  std::vector<uint8_t> RxMpdu; // MPDU bytes as received
   bool RxCrcOk = false;
-  bool AddrPending = false;          // address recognition not decided yet
-  bool Rejecting = false;            // rejected: wait for its end
-  bool SfdIn = false;                // SFD pin driven by the receiver
-  bool SfdStuck = false;             // overflow mid-frame: needs 2 SFLUSHRX
-  bool FrameDoneFifop = false;       // FIFOP for a complete short frame
+  bool AddrPending = false;    // address recognition not decided yet
+  bool Rejecting = false;      // rejected: wait for its end
+  bool SfdIn = false;          // SFD pin driven by the receiver
+  bool SfdStuck = false;       // overflow mid-frame: needs 2 SFLUSHRX
+  bool FrameDoneFifop = false; // FIFOP for a complete short frame
   bool RxCorrupted = false;
   double RxRssiDbm = 0;
-  uint16_t RxFcs = 0;                // FCS computed over the received MPDU
+  uint16_t RxFcs = 0; // FCS computed over the received MPDU
   bool SackArmed = false, SackPend = false, AckPendingSticky = false;
   bool LastRxCrcOk = false;
   uint8_t LastRxSeq = 0;
   bool CcaEnergyClear = false; // energy part of CCA, with hysteresis
+  bool CcaEnergyDirty = true;  // re-measure at the next evaluation
+  // The last RSSI average (SPI traffic re-evaluates the CCA pin per byte);
+  // valid while no frame was announced or cut since (AirGen).
+  uint64_t AirGen = 0;
+  mutable struct {
+    bool Valid = false;
+    uint64_t At = 0, Gen = 0;
+    unsigned Ch = 0;
+    double Dbm = 0;
+  } AvgCache;
 
   std::array<bool, 4> PinLevel{};
   Stats Counters;

@@ -27,7 +27,9 @@ int roundDb(double V) { return static_cast<int>(std::floor(V + 0.5)); }
 
 void CC2420::airFrame(const AirFrame &F, uint64_t Handle, double RxDbm, bool Decodable) {
   uint64_t Before = nextEventNs();
-  Heard H{F, Handle, RxDbm, Decodable};
+  ++AirGen;
+  CcaEnergyDirty = true;
+  Heard H{F, Handle, RxDbm, Decodable, std::pow(10.0, RxDbm / 10.0)};
   if (F.SfdNs < Now) {
     // Announced too late for this radio (the lock-step slice is too long):
     // its energy still counts, it cannot be received.
@@ -45,6 +47,8 @@ void CC2420::airFrame(const AirFrame &F, uint64_t Handle, double RxDbm, bool Dec
 }
 
 void CC2420::airTruncated(uint64_t Handle, uint64_t EndNs) {
+  ++AirGen;
+  CcaEnergyDirty = true;
   auto Cut = [&](Heard &H) {
     if (H.Handle == Handle && EndNs < H.F.EndNs) {
       H.F.EndNs = EndNs;
@@ -151,8 +155,8 @@ void CC2420::rxByte() {
       // Figure "Data in RXFIFO when MDMCTRL0.AUTOCRC is set": the FCS is
       // replaced by the RSSI (signed) and CRC-OK (bit 7) + correlation.
       if (I == RxLen - 1) {
-        ToFifo = static_cast<uint8_t>(static_cast<int8_t>(
-            std::clamp(roundDb(RxRssiDbm - RssiOffsetDb), -128, 127)));
+        ToFifo = static_cast<uint8_t>(
+            static_cast<int8_t>(std::clamp(roundDb(RxRssiDbm - RssiOffsetDb), -128, 127)));
       } else {
         bool Ok = !RxCorrupted && !(Air.Corrupted && Air.Corrupted(Rx->Handle));
         uint16_t Want = fcs16(RxMpdu.data(), RxLen - 2);
@@ -162,25 +166,25 @@ void CC2420::rxByte() {
         ToFifo = static_cast<uint8_t>((Ok ? 0x80 : 0) | correlation(Rx->RxDbm, Ok));
       }
     }
-    if (AddrPending) {
-      bool Accept = false;
-      bool Decided = addressDecision(Accept);
-      if (Decided || Last) {
-        // A frame that ends before its address fields is rejected.
-        AddrPending = false;
-        if (!Decided || !Accept) {
-          // "If any of the above requirements are not satisfied ... CC2420
-          // will disregard the incoming frame and flush the data from the
-          // RXFIFO. Only data from the rejected frame is flushed". The SFD
-          // pin goes inactive at once; the search for a new SFD resumes only
-          // after the rejected frame's end ("Address Recognition").
-          unsigned Drop = std::min(CurBytes, RxCount);
-          RxCount -= Drop;
-          CurBytes = 0;
-          Rejecting = true;
-          SfdIn = false;
-          ++Counters.AddressRejected;
-        }
+  }
+  if (AddrPending) {
+    bool Accept = false;
+    bool Decided = addressDecision(Accept);
+    if (Decided || Last) {
+      // A frame that ends before its address fields is rejected.
+      AddrPending = false;
+      if (!Decided || !Accept) {
+        // "If any of the above requirements are not satisfied ... CC2420
+        // will disregard the incoming frame and flush the data from the
+        // RXFIFO. Only data from the rejected frame is flushed". The SFD
+        // pin goes inactive at once; the search for a new SFD resumes only
+        // after the rejected frame's end ("Address Recognition").
+        unsigned Drop = std::min(CurBytes, RxCount);
+        RxCount -= Drop;
+        CurBytes = 0;
+        Rejecting = true;
+        SfdIn = false;
+        ++Counters.AddressRejected;
       }
     }
   }
@@ -326,18 +330,28 @@ uint8_t CC2420::correlation(double RxDbm, bool Ok) const {
 
 // --- RSSI and CCA ------------------------------------------------------------
 
-bool CC2420::rssiValid() const {
-  return inRx() && St != State::RxCalibrate && Now >= RssiValidAt;
-}
+bool CC2420::rssiValid() const { return inRx() && St != State::RxCalibrate && Now >= RssiValidAt; }
 
 // The power on this radio's channel averaged (in milliwatts) over the 8
 // symbol periods before At. The medium's power is constant between the
 // start and end times of the transmissions this antenna hears, so the
 // integral is exact.
 double CC2420::averagePowerDbm(uint64_t At) const {
-  if (!Air.EnergyDbm)
+  if (!Air.EnergyDbm && !Air.NoiseDbm)
     return NoMediumDbm;
   unsigned Ch = channel();
+  if (AvgCache.Valid && AvgCache.At == At && AvgCache.Ch == Ch && AvgCache.Gen == AirGen)
+    return AvgCache.Dbm;
+  double V = averagePowerUncached(At, Ch);
+  AvgCache.Valid = true;
+  AvgCache.At = At;
+  AvgCache.Ch = Ch;
+  AvgCache.Gen = AirGen;
+  AvgCache.Dbm = V;
+  return V;
+}
+
+double CC2420::averagePowerUncached(uint64_t At, unsigned Ch) const {
   uint64_t From = At >= RssiWindowNs ? At - RssiWindowNs : 0;
   std::vector<uint64_t> Cuts = {From, At};
   auto Add = [&](const Heard &H) {
@@ -355,13 +369,28 @@ double CC2420::averagePowerDbm(uint64_t At) const {
     Add(*Rx);
   std::sort(Cuts.begin(), Cuts.end());
   Cuts.erase(std::unique(Cuts.begin(), Cuts.end()), Cuts.end());
+  // Power at T: from the medium, or the noise floor plus the transmissions
+  // this antenna was told about (the frame being received is also in Recent).
+  double NoiseMw = Air.NoiseDbm ? std::pow(10.0, Air.NoiseDbm() / 10.0) : 0;
+  auto PowerMw = [&](uint64_t T) {
+    if (!Air.NoiseDbm)
+      return std::pow(10.0, Air.EnergyDbm(Ch, T) / 10.0);
+    double Mw = NoiseMw;
+    auto Sum = [&](const Heard &H) {
+      if (H.F.Channel == Ch && H.F.StartNs <= T && T < H.F.EndNs)
+        Mw += H.RxMw;
+    };
+    for (const Heard &H : Pending)
+      Sum(H);
+    for (const Heard &H : Recent)
+      Sum(H);
+    return Mw;
+  };
   if (Cuts.size() < 2 || At == From)
-    return Air.EnergyDbm(Ch, At);
+    return 10.0 * std::log10(PowerMw(At));
   double Mw = 0;
-  for (size_t I = 0; I + 1 < Cuts.size(); ++I) {
-    double P = Air.EnergyDbm(Ch, Cuts[I]);
-    Mw += std::pow(10.0, P / 10.0) * double(Cuts[I + 1] - Cuts[I]);
-  }
+  for (size_t I = 0; I + 1 < Cuts.size(); ++I)
+    Mw += PowerMw(Cuts[I]) * double(Cuts[I + 1] - Cuts[I]);
   Mw /= double(At - From);
   return 10.0 * std::log10(Mw);
 }
@@ -371,18 +400,22 @@ double CC2420::averagePowerDbm(uint64_t At) const {
 // receiving valid IEEE 802.15.4 data, mode 3 both. The RSSI compared is the
 // register value (1 dB steps, offset -45) against RSSI.CCA_THR. CCA is valid
 // only with RSSI_VALID; otherwise the channel reads busy.
-bool CC2420::ccaSignal() {
+bool CC2420::ccaSignal(bool Refresh) {
   if (!rssiValid()) {
     CcaEnergyClear = false;
+    CcaEnergyDirty = true;
     return false;
   }
-  int Thr = static_cast<int8_t>(regv(RSSI) >> 8);
-  int Hyst = (regv(MDMCTRL0) >> Mdm0CcaHystShift) & 7;
-  int Rssi = std::clamp(roundDb(averagePowerDbm(Now) - RssiOffsetDb), -128, 127);
-  if (Rssi >= Thr)
-    CcaEnergyClear = false;
-  else if (Rssi < Thr - Hyst)
-    CcaEnergyClear = true;
+  if (Refresh || CcaEnergyDirty) {
+    CcaEnergyDirty = false;
+    int Thr = static_cast<int8_t>(regv(RSSI) >> 8);
+    int Hyst = (regv(MDMCTRL0) >> Mdm0CcaHystShift) & 7;
+    int Rssi = std::clamp(roundDb(averagePowerDbm(Now) - RssiOffsetDb), -128, 127);
+    if (Rssi >= Thr)
+      CcaEnergyClear = false;
+    else if (Rssi < Thr - Hyst)
+      CcaEnergyClear = true;
+  }
   bool Receiving = St == State::RxFrame;
   switch ((regv(MDMCTRL0) >> Mdm0CcaModeShift) & 3) {
   case 1:
