@@ -207,6 +207,13 @@ Error Node::init() {
       Avr->data[S.Addr + 1] = Opts.NodeId >> 8;
   }
 
+  for (const auto &[Name, Addr] : FW.CountPcs) {
+    PcCount C;
+    C.Name = Name;
+    C.Addr = Addr;
+    PcCounts.push_back(C);
+  }
+
   // MicaZ board: Timer0 from the 32.768 kHz crystal, the LEDs (spec/micaz.md).
   if (Opts.Mcu == "atmega128") {
     Timer0.reset(AsyncTimer0::attach(Avr));
@@ -349,6 +356,12 @@ StopKind Node::runUntil(uint64_t Target) {
     // header's head and wraps are consistent.
     if (Opts.FullTrace && Avr->sreg[S_I])
       pollFullTrace();
+    if (!PcCounts.empty())
+      for (PcCount &C : PcCounts)
+        if (Avr->pc == C.Addr) {
+          if (!C.Count++)
+            C.FirstCycle = Avr->cycle;
+        }
     if (!StopsEnabled || !Hooks)
       continue;
     uint32_t Pc = Avr->pc;
