@@ -373,7 +373,11 @@ int cmdNet(Args &A) {
     return report(std::move(E));
   const RadioStats &RS = (*Net)->radioStats();
   outs() << "wsn-sim: " << FWs.size() << " nodes, " << format("%g", NO.Seconds) << " s; frames sent "
-         << RS.Sent << ", delivered " << RS.Delivered << " -> " << Out << "\n";
+         << RS.Sent << ", delivered " << RS.Delivered;
+  if (const wsn::devices::Medium802154 *M = (*Net)->medium())
+    outs() << "; cc2420 transmissions " << M->stats().Transmissions << ", deliveries "
+           << M->stats().Deliveries << ", collisions " << M->stats().Collisions;
+  outs() << " -> " << Out << "\n";
   return 0;
 }
 } // namespace
