@@ -231,10 +231,16 @@ class Runner:
         checks = [i.get("checks") for i in infos]
         if all(isinstance(c, int) for c in checks):
             s["checks"] = sum(checks)
-        radios = [i.get("radio") for i in infos]
-        if all(isinstance(r, dict) for r in radios):
-            s["tx"] = sum(r.get("frames_sent", 0) for r in radios)
-            s["rx"] = sum(r.get("frames_received", 0) for r in radios)
+        # Frames: the CC2420's counters (run.json "cc2420", null when the radio was never
+        # powered) plus the UART radio's ("radio", network nodes) when a node has them.
+        if all("cc2420" in i or isinstance(i.get("radio"), dict) for i in infos):
+            s["tx"] = s["rx"] = 0
+            for i in infos:
+                for key in ("cc2420", "radio"):
+                    r = i.get(key)
+                    if isinstance(r, dict):
+                        s["tx"] += r.get("frames_sent", 0)
+                        s["rx"] += r.get("frames_received", 0)
         return s
 
     def topology(self, app, work):
@@ -426,11 +432,10 @@ def print_table(apps, args, out=sys.stdout):
         ao, at, net = r.get("alone-original"), r.get("alone-traced"), r.get("net")
         leds = "%s/%s" % (cell(ao, "leds"), cell(at, "leds"))
         netc = ("%d nodes" % net["nodes"]) if net else "-"
-        frames = ("%s/%s" % (net.get("tx", "n/a"), net.get("rx", "n/a"))) if net else "-"
-        if net and "tx" not in net:
-            frames = "n/a"
-            if "stop" in net:
-                app.note("frames: n/a: run.json has no 'radio' section")
+        fsrc = net if net else ao
+        frames = ("%s/%s" % (fsrc["tx"], fsrc["rx"]) if "tx" in fsrc else "n/a") if fsrc else "-"
+        if fsrc and "stop" in fsrc and "tx" not in fsrc:
+            app.note("frames: n/a: run.json has no 'cc2420' or 'radio' counters")
         boot_src = net if net and "boot" in net else ao
         rep = r.get("replay")
         if rep:
@@ -443,7 +448,7 @@ def print_table(apps, args, out=sys.stdout):
             leds, netc, frames, cell(at, "checks"), repc)).rstrip() + "\n")
     out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
               "(Boot.booted returned); timers: timer-component entries; LEDs: changes, "
-              "original/traced alone (the traced run stops at a violation); frames: sent/received over the network run; checks: "
+              "original/traced alone (the traced run stops at a violation); frames: sent/received by the nodes of the network run (else by the original alone); checks: "
               "invariant checks in the traced run alone; replay: passed/tried per stop kind.\n")
     for app in apps:
         for n in app.notes:
