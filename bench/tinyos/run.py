@@ -421,9 +421,9 @@ def print_table(apps, args, out=sys.stdout):
     target, mcu, _ = PLATFORMS[args.platform]
     out.write("TinyOS applications on %s (%s), %.3g simulated s, seed 1; flash = text+data, "
               "RAM = data+bss, original/traced (ratio)\n" % (args.platform, mcu, args.seconds))
-    head = ("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-8s %-9s %-22s" % (
-        "app", "builds", "flash", "RAM", "boots", "timers", "LEDs", "net", "frames", "checks",
-        "replay viol/check/bound"))
+    head = ("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+        "app", "builds", "flash", "RAM", "boots", "timers", "LEDs", "net", "nLEDs", "frames",
+        "checks", "replay viol/check/bound"))
     out.write(head + "\n" + "-" * len(head) + "\n")
     for app in apps:
         r = app.row
@@ -442,13 +442,16 @@ def print_table(apps, args, out=sys.stdout):
             repc = " ".join("%d/%d" % tuple(rep[m]) if rep[m][1] else "-" for m in MODES)
         else:
             repc = "-" if not app.invariants else "n/a"
-        out.write(("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-8s %-9s %-22s" % (
+        out.write(("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
             app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1),
             cell(boot_src, "boot", boots), cell(boot_src, "timer", lambda c: str(sum(c))),
-            leds, netc, frames, cell(at, "checks"), repc)).rstrip() + "\n")
+            leds, netc, cell(net, "leds") if net else "-", frames, cell(at, "checks"),
+            repc)).rstrip() + "\n")
     out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
               "(Boot.booted returned); timers: timer-component entries; LEDs: changes, "
-              "original/traced alone (the traced run stops at a violation); frames: sent/received by the nodes of the network run (else by the original alone); checks: "
+              "original/traced alone (the traced run stops at a violation); nLEDs: LED changes "
+              "of all nodes in the network run; frames: sent/received by the nodes of the "
+              "network run (else by the original alone); checks: "
               "invariant checks in the traced run alone; replay: passed/tried per stop kind.\n")
     for app in apps:
         for n in app.notes:
