@@ -185,7 +185,8 @@ class Runner:
     def counters(self, app, elf):
         """--count-pc arguments and the symbols they count: (args, {role: symbol})."""
         if not self.t.count_pc:
-            app.note("boots/timers: n/a: this wsn-sim has no --count-pc")
+            app.note("this wsn-sim has no --count-pc: boots counted by a sign of life (an LED "
+                     "change or the CC2420 powered), timers n/a")
             return [], {}
         syms = function_symbols(elf)
         roles = {}
@@ -224,6 +225,12 @@ class Runner:
                 s[role] = counts
             elif sym:
                 app.note("%s (%s): n/a: run.json has no pc_counts for %s" % (role, kind, sym))
+        if "boot" not in s and not roles.get("boot") and all(
+                isinstance(i.get("leds"), dict) or "cc2420" in i for i in infos):
+            # Without a PC count: a node that changed an LED or powered its radio has booted
+            # (TinyOS starts both from Boot.booted or the init before it).
+            s["boot"] = [int(bool((i.get("leds") or {}).get("changes")) or
+                             isinstance(i.get("cc2420"), dict)) for i in infos]
         if all(isinstance(i.get("leds"), dict) for i in infos):
             s["leds"] = sum(i["leds"].get("changes", 0) for i in infos)
         else:
@@ -448,7 +455,8 @@ def print_table(apps, args, out=sys.stdout):
             leds, netc, cell(net, "leds") if net else "-", frames, cell(at, "checks"),
             repc)).rstrip() + "\n")
     out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
-              "(Boot.booted returned); timers: timer-component entries; LEDs: changes, "
+              "(Boot.booted returned), or without --count-pc nodes that changed an LED or "
+              "powered the CC2420; timers: timer-component entries; LEDs: changes, "
               "original/traced alone (the traced run stops at a violation); nLEDs: LED changes "
               "of all nodes in the network run; frames: sent/received by the nodes of the "
               "network run (else by the original alone); checks: "
