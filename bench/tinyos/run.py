@@ -260,11 +260,16 @@ class Runner:
             ids = set()
             with open(app.topology) as f:
                 for line in f:
+                    # node ids only; wsn-sim reads (and checks) the file itself
                     w = line.split()
-                    if w and w[0] == "gain" and len(w) >= 3:
+                    if w and w[0] == "gain" and len(w) >= 3 and w[1].isdigit() and \
+                            w[2].isdigit():
                         ids.update((int(w[1]), int(w[2])))
-                    elif w and w[0] == "noise" and len(w) >= 2:
+                    elif w and w[0] == "noise" and len(w) >= 2 and w[1].isdigit():
                         ids.add(int(w[1]))
+            if not ids:
+                app.note("network: no node id in %s" % app.topology)
+                return None
             if app.nodes:
                 ids = {i for i in ids if i < app.nodes} or set(range(app.nodes))
             return app.topology, sorted(ids)
