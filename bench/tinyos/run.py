@@ -199,8 +199,11 @@ class Runner:
             if s:
                 roles[role] = s
             else:
-                app.note("%s: n/a: none of %s is an out-of-line function in %s (inlined)" % (
-                    role, ", ".join(p.format(s="__") for p in pats), os.path.basename(elf)))
+                app.note("%s: none of %s is an out-of-line function in %s (inlined or "
+                         "absent)%s" % (role, ", ".join(p.format(s="__") for p in pats),
+                                        os.path.basename(elf),
+                                        "; counted by a sign of life" if role == "boot" else
+                                        ": n/a"))
         args = []
         for s in sorted(set(roles.values())):
             args += ["--count-pc", s]
@@ -505,11 +508,12 @@ def print_table(apps, args, out=sys.stdout):
             repc)).rstrip() + "\n")
     out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
               "(Boot.booted returned), or without --count-pc nodes that changed an LED or "
-              "powered the CC2420; timers: timer-component entries; LEDs: changes, "
-              "original/traced alone (the traced run stops at a violation); nLEDs: LED changes "
-              "of all nodes in the network run; frames: sent/received by the nodes of the "
-              "network run (else by the original alone); checks: "
-              "invariant checks in the traced run alone; replay: passed/tried per stop kind.\n")
+              "powered the CC2420; timers: entries of the timer component's fireTimers; boots "
+              "and timers count the network run's nodes, else the original alone; LEDs: "
+              "changes, original/traced alone (the traced run stops at a violation); nLEDs: "
+              "LED changes of all nodes in the network run; frames: sent/received by the nodes "
+              "of the network run (else by the original alone); checks: invariant checks in "
+              "the traced run alone; replay: passed/tried per stop kind.\n")
     for app in apps:
         for n in app.notes:
             out.write("  %s: %s\n" % (app.name, n))
