@@ -56,7 +56,7 @@ PLATFORMS = {
 # Functions that mark progress, in both of nescc's separators ($ and __). Any that clang kept
 # out of line are counted with wsn-sim --count-pc.
 BOOT_SYMBOLS = ["SchedulerBasicP{s}TaskBasic{s}runTask", "McuSleepC{s}McuSleep{s}sleep"]
-TIMER_SYMBOLS = ["VirtualizeTimerC{s}0{s}fireTimers", "CountToLedsC{s}MilliTimer{s}fired"]
+TIMER_SYMBOLS = ["VirtualizeTimerC{s}0{s}fireTimers"]
 SEPARATORS = ("__", "$")
 DEFAULT_LINK_DBM = -60.0
 DEFAULT_NOISE_DBM = -98.0
