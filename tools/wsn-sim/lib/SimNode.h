@@ -11,6 +11,8 @@
 #ifndef WSN_SIM_SIMNODE_H
 #define WSN_SIM_SIMNODE_H
 
+#include "AsyncTimer0.h"
+#include "MicaZBoard.h"
 #include "SimFirmware.h"
 #include "SimRng.h"
 
@@ -57,6 +59,14 @@ struct NodeOptions {
   int DrainUart = -1;           ///< UART the trace is drained through (-1: none)
   /// Keep every segment the runtime completes (spec/wsn-sim.md, "Full trace").
   bool FullTrace = false;
+};
+
+/// How often the PC reached one --count-pc address.
+struct PcCount {
+  std::string Name;
+  uint32_t Addr = 0;
+  uint64_t Count = 0;
+  std::optional<uint64_t> FirstCycle;
 };
 
 enum class StopKind { None, Violation, Checks, Halted, Crashed };
@@ -136,6 +146,14 @@ public:
   std::optional<std::vector<uint8_t>> drainedTrace() const;
 
   const NodeStats &stats() const { return Stats; }
+  const std::vector<PcCount> &pcCounts() const { return PcCounts; }
+
+  /// The MicaZ board (LEDs, ...), when the MCU is the atmega128.
+  const MicaZBoard *board() const { return Board.get(); }
+  MicaZBoard *board() { return Board.get(); }
+  /// Things the user should know about the setup (e.g. a node-id variable
+  /// that could not be set).
+  const std::vector<std::string> &warnings() const { return Warnings; }
 
   /// --full-trace: every record written since reset, as the concatenation of
   /// the ring segments in writing order (complete segments, then the written
@@ -207,6 +225,12 @@ private:
 
   std::vector<uint8_t> Drained;
   NodeStats Stats;
+  std::vector<std::string> Warnings;
+  std::vector<PcCount> PcCounts;
+
+  // MicaZ board
+  std::unique_ptr<AsyncTimer0> Timer0;
+  std::unique_ptr<MicaZBoard> Board;
 
   // --full-trace
   std::vector<uint8_t> FullBytes; ///< complete segments, in writing order
