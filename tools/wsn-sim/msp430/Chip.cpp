@@ -18,6 +18,8 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   TimerB = std::make_unique<Timer>(*Core, timerB7Layout(Mcu.VectorBase), Aclk, Smclk);
   TimerA->map();
   TimerB->map();
+  Io = std::make_unique<Ports>(*Core);
+  Io->map();
 }
 
 void Chip::powerOn() {

@@ -1,6 +1,6 @@
 // Chip.h - an MSP430 part with the modules every program touches: the CPU and memory, the
 // special function registers, the watchdog, the flash controller's registers, the hardware
-// multiplier, Timer_A3 and Timer_B7. Boards add the rest (Basic Clock, USARTs, ports) through
+// multiplier, Timer_A3, Timer_B7 and ports P1-P6. Boards add the rest (Basic Clock, USARTs) through
 // Cpu::mapPeripheral and Cpu::irq.
 #ifndef WSN_MSP430_CHIP_H
 #define WSN_MSP430_CHIP_H
@@ -8,6 +8,7 @@
 #include "Cpu.h"
 #include "FlashController.h"
 #include "Multiplier.h"
+#include "Ports.h"
 #include "Sfr.h"
 #include "Timer.h"
 #include "Watchdog.h"
@@ -27,6 +28,7 @@ public:
   Multiplier &multiplier() { return *Mpy; }
   Timer &timerA() { return *TimerA; }
   Timer &timerB() { return *TimerB; }
+  Ports &ports() { return *Io; }
   /// Power on: registers 0, every module at its reset value, PC from 0xFFFE.
   void powerOn();
 
@@ -38,6 +40,7 @@ private:
   std::unique_ptr<FlashController> Flash;
   std::unique_ptr<Multiplier> Mpy;
   std::unique_ptr<Timer> TimerA, TimerB;
+  std::unique_ptr<Ports> Io;
 };
 
 } // namespace wsn::msp430
