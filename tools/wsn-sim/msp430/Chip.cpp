@@ -6,6 +6,9 @@ namespace wsn::msp430 {
 Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
     : Core(std::make_unique<Cpu>(Mcu, MemoryFill)) {
   Sfrs = std::make_unique<SpecialFunctionRegisters>(*Core);
+  Clock = std::make_unique<BasicClock>(*Core);
+  Core->mapPeripheral(BasicClock::Base, BasicClock::Last, Clock.get());
+  const ClockSource &Smclk = Clock->smclk(), &Aclk = Clock->aclk();
   // The WDT vector is at 0xFFF4 on both families.
   Wdt = std::make_unique<Watchdog>(*Core, *Sfrs, Smclk, Aclk, (0xFFF4 - Mcu.VectorBase) / 2);
   Flash = std::make_unique<FlashController>(*Core, *Sfrs);

@@ -1,10 +1,12 @@
 // Chip.h - an MSP430 part with the modules every program touches: the CPU and memory, the
 // special function registers, the watchdog, the flash controller's registers, the hardware
-// multiplier, Timer_A3, Timer_B7 and ports P1-P6. Boards add the rest (Basic Clock, USARTs) through
+// multiplier, the Basic Clock module, Timer_A3, Timer_B7 and ports P1-P6. Boards add the rest
+// (USARTs, ADC12, the radio) through
 // Cpu::mapPeripheral and Cpu::irq.
 #ifndef WSN_MSP430_CHIP_H
 #define WSN_MSP430_CHIP_H
 
+#include "BasicClock.h"
 #include "Cpu.h"
 #include "FlashController.h"
 #include "Multiplier.h"
@@ -19,8 +21,7 @@ namespace wsn::msp430 {
 
 class Chip {
 public:
-  /// Smclk/Aclk default to SMCLK = MCLK and ACLK = 32768 Hz under a 1,048,576 Hz MCLK (the
-  /// order of the DCO's frequency after PUC) until a Basic Clock model replaces them.
+  /// SMCLK and ACLK for the timers and the watchdog come from the Basic Clock module.
   explicit Chip(const McuInfo &Mcu, uint8_t MemoryFill = 0xFF);
   Cpu &cpu() { return *Core; }
   SpecialFunctionRegisters &sfr() { return *Sfrs; }
@@ -29,12 +30,13 @@ public:
   Timer &timerA() { return *TimerA; }
   Timer &timerB() { return *TimerB; }
   Ports &ports() { return *Io; }
+  BasicClock &clock() { return *Clock; }
   /// Power on: registers 0, every module at its reset value, PC from 0xFFFE.
   void powerOn();
 
 private:
   std::unique_ptr<Cpu> Core;
-  RatioClock Smclk{1, 1}, Aclk{32768, 1048576};
+  std::unique_ptr<BasicClock> Clock;
   std::unique_ptr<SpecialFunctionRegisters> Sfrs;
   std::unique_ptr<Watchdog> Wdt;
   std::unique_ptr<FlashController> Flash;
