@@ -23,6 +23,11 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   TimerB->map();
   Io = std::make_unique<Ports>(*Core);
   Io->map();
+  if (!Mcu.Cpux)
+    for (unsigned U = 0; U < 2; ++U) {
+      Usart[U] = std::make_unique<UsartSpi>(*Core, *Sfrs, U, Aclk, Smclk);
+      Usart[U]->map();
+    }
 }
 
 void Chip::powerOn() {
