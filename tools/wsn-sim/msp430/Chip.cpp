@@ -23,6 +23,8 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   TimerB->map();
   Io = std::make_unique<Ports>(*Core);
   Io->map();
+  Adc = std::make_unique<Adc12>(*Core, Aclk, Smclk, [this] { return Clock->mclkHz(); });
+  Adc->map();
   if (!Mcu.Cpux)
     for (unsigned U = 0; U < 2; ++U) {
       Usart[U] = std::make_unique<UsartSpi>(*Core, *Sfrs, U, Aclk, Smclk);

@@ -1,11 +1,12 @@
 // Chip.h - an MSP430 part with the modules every program touches: the CPU and memory, the
 // special function registers, the watchdog, the flash controller's registers, the hardware
 // multiplier, the Basic Clock module, Timer_A3, Timer_B7, ports P1-P6 and (F1611) USART0/1 in
-// SPI mode. Boards add the rest (ADC12, the radio on the SPI bus) through
+// SPI mode and ADC12. Boards add the rest (the radio on the SPI bus, sensors) through
 // Cpu::mapPeripheral and Cpu::irq.
 #ifndef WSN_MSP430_CHIP_H
 #define WSN_MSP430_CHIP_H
 
+#include "Adc12.h"
 #include "BasicClock.h"
 #include "Cpu.h"
 #include "FlashController.h"
@@ -34,6 +35,7 @@ public:
   BasicClock &clock() { return *Clock; }
   /// USART0/1 in SPI master mode (msp430f1611 only; the F2617 has USCI modules instead).
   UsartSpi *usart(unsigned Unit) { return Unit < 2 ? Usart[Unit].get() : nullptr; }
+  Adc12 &adc() { return *Adc; }
   /// Power on: registers 0, every module at its reset value, PC from 0xFFFE.
   void powerOn();
 
@@ -47,6 +49,7 @@ private:
   std::unique_ptr<Timer> TimerA, TimerB;
   std::unique_ptr<Ports> Io;
   std::unique_ptr<UsartSpi> Usart[2];
+  std::unique_ptr<Adc12> Adc;
 };
 
 } // namespace wsn::msp430
