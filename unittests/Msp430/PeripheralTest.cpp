@@ -45,8 +45,8 @@ TEST(Msp430Interrupts, WakeFromLpmByClearingSavedSr) {
   T.At = 0x4100;
   T.code({0xC0B1, 0x0010, 0x0000}); // bic #CPUOFF, 0(sp)
   T.code({0x1300});                 // reti
-  T.word(0xFFE0 + 2 * 6, 0x4100);   // slot 6
-  Alarm A(T.C, 6, 1000);
+  T.word(0xFFE0 + 2 * 11, 0x4100);  // slot 11 (Comparator_A: no model drives it)
+  Alarm A(T.C, 11, 1000);
   T.C.addDevice(&A);
   T.start();
   T.C.setReg(SP, 0x1200);
@@ -82,8 +82,8 @@ TEST(Msp430Interrupts, RetiBackToSleep) {
   T.code({0x431A});
   T.At = 0x4100;
   T.code({0x1300}); // reti
-  T.word(0xFFE0 + 2 * 2, 0x4100);
-  Alarm A(T.C, 2, 500);
+  T.word(0xFFE0 + 2 * 0, 0x4100);
+  Alarm A(T.C, 0, 500); // slot 0 (DAC/DMA: no model drives it)
   T.C.addDevice(&A);
   T.start();
   T.C.writeWord(0x120, 0x5A80); // hold the watchdog: it would wake the CPU with a PUC
@@ -104,16 +104,16 @@ TEST(Msp430Interrupts, RetiBackToSleep) {
 TEST(Msp430Interrupts, PriorityGieAndNmi) {
   Rig T;
   T.code({0x4303, 0x4303, 0x4303}); // nop x3
-  T.word(0xFFE0 + 2 * 3, 0x4200);
-  T.word(0xFFE0 + 2 * 7, 0x4300);
+  T.word(0xFFE0 + 2 * 0, 0x4200);
+  T.word(0xFFE0 + 2 * 11, 0x4300);
   T.word(0xFFFC, 0x4400); // NMI
   T.start();
-  T.C.irq().set(3, true);
-  T.C.irq().set(7, true);
+  T.C.irq().set(0, true); // slots no on-chip model drives (DAC/DMA, Comparator_A)
+  T.C.irq().set(11, true);
   EXPECT_EQ(T.C.step(), StepKind::Instruction); // GIE clear: not accepted
   T.C.setReg(SR, SR_GIE);
   EXPECT_EQ(T.C.step(), StepKind::Interrupt);
-  EXPECT_EQ(T.C.reg(PC), 0x4300u); // slot 7 (0xFFEE) before slot 3 (0xFFE6)
+  EXPECT_EQ(T.C.reg(PC), 0x4300u); // slot 11 (0xFFF6) before slot 0 (0xFFE0)
 
   Rig N;
   N.code({0x4303, 0x4303});

@@ -25,6 +25,21 @@ extern "C" {
 
 using namespace llvm;
 
+// Sanitizer builds (bench/fuzz/README.md): libsimavr keeps a core's firmware image
+// and IRQ tables until the process ends (cores are not torn down: avr_terminate
+// crashes on a crashed core), so LeakSanitizer would report them at exit. Every
+// program that runs cores links this file.
+#if defined(__SANITIZE_ADDRESS__)
+#define WSN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WSN_ASAN 1
+#endif
+#endif
+#ifdef WSN_ASAN
+extern "C" const char *__lsan_default_suppressions() { return "leak:libsimavr.so\n"; }
+#endif
+
 namespace wsn {
 namespace sim {
 

@@ -6,6 +6,9 @@ namespace wsn::msp430 {
 Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
     : Core(std::make_unique<Cpu>(Mcu, MemoryFill)) {
   Sfrs = std::make_unique<SpecialFunctionRegisters>(*Core);
+  Clock = std::make_unique<BasicClock>(*Core);
+  Core->mapPeripheral(BasicClock::Base, BasicClock::Last, Clock.get());
+  const ClockSource &Smclk = Clock->smclk(), &Aclk = Clock->aclk();
   // The WDT vector is at 0xFFF4 on both families.
   Wdt = std::make_unique<Watchdog>(*Core, *Sfrs, Smclk, Aclk, (0xFFF4 - Mcu.VectorBase) / 2);
   Flash = std::make_unique<FlashController>(*Core, *Sfrs);
@@ -18,6 +21,15 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   TimerB = std::make_unique<Timer>(*Core, timerB7Layout(Mcu.VectorBase), Aclk, Smclk);
   TimerA->map();
   TimerB->map();
+  Io = std::make_unique<Ports>(*Core);
+  Io->map();
+  Adc = std::make_unique<Adc12>(*Core, Aclk, Smclk, [this] { return Clock->mclkHz(); });
+  Adc->map();
+  if (!Mcu.Cpux)
+    for (unsigned U = 0; U < 2; ++U) {
+      Usart[U] = std::make_unique<UsartSpi>(*Core, *Sfrs, U, Aclk, Smclk);
+      Usart[U]->map();
+    }
 }
 
 void Chip::powerOn() {

@@ -1,15 +1,20 @@
 // Chip.h - an MSP430 part with the modules every program touches: the CPU and memory, the
 // special function registers, the watchdog, the flash controller's registers, the hardware
-// multiplier, Timer_A3 and Timer_B7. Boards add the rest (Basic Clock, USARTs, ports) through
+// multiplier, the Basic Clock module, Timer_A3, Timer_B7, ports P1-P6 and (F1611) USART0/1 in
+// SPI mode and ADC12. Boards add the rest (the radio on the SPI bus, sensors) through
 // Cpu::mapPeripheral and Cpu::irq.
 #ifndef WSN_MSP430_CHIP_H
 #define WSN_MSP430_CHIP_H
 
+#include "Adc12.h"
+#include "BasicClock.h"
 #include "Cpu.h"
 #include "FlashController.h"
 #include "Multiplier.h"
+#include "Ports.h"
 #include "Sfr.h"
 #include "Timer.h"
+#include "UsartSpi.h"
 #include "Watchdog.h"
 
 #include <memory>
@@ -18,8 +23,7 @@ namespace wsn::msp430 {
 
 class Chip {
 public:
-  /// Smclk/Aclk default to SMCLK = MCLK and ACLK = 32768 Hz under a 1,048,576 Hz MCLK (the
-  /// order of the DCO's frequency after PUC) until a Basic Clock model replaces them.
+  /// SMCLK and ACLK for the timers and the watchdog come from the Basic Clock module.
   explicit Chip(const McuInfo &Mcu, uint8_t MemoryFill = 0xFF);
   Cpu &cpu() { return *Core; }
   SpecialFunctionRegisters &sfr() { return *Sfrs; }
@@ -27,17 +31,25 @@ public:
   Multiplier &multiplier() { return *Mpy; }
   Timer &timerA() { return *TimerA; }
   Timer &timerB() { return *TimerB; }
+  Ports &ports() { return *Io; }
+  BasicClock &clock() { return *Clock; }
+  /// USART0/1 in SPI master mode (msp430f1611 only; the F2617 has USCI modules instead).
+  UsartSpi *usart(unsigned Unit) { return Unit < 2 ? Usart[Unit].get() : nullptr; }
+  Adc12 &adc() { return *Adc; }
   /// Power on: registers 0, every module at its reset value, PC from 0xFFFE.
   void powerOn();
 
 private:
   std::unique_ptr<Cpu> Core;
-  RatioClock Smclk{1, 1}, Aclk{32768, 1048576};
+  std::unique_ptr<BasicClock> Clock;
   std::unique_ptr<SpecialFunctionRegisters> Sfrs;
   std::unique_ptr<Watchdog> Wdt;
   std::unique_ptr<FlashController> Flash;
   std::unique_ptr<Multiplier> Mpy;
   std::unique_ptr<Timer> TimerA, TimerB;
+  std::unique_ptr<Ports> Io;
+  std::unique_ptr<UsartSpi> Usart[2];
+  std::unique_ptr<Adc12> Adc;
 };
 
 } // namespace wsn::msp430

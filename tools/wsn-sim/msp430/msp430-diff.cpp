@@ -28,8 +28,9 @@
 // Deviations the generated programs avoid (covered by unit tests instead): @SP+ in byte mode
 // (POP.B; mspdebug 0.22 adds 1 to SP, the guide 2), PUSH.B (mspdebug writes a whole word),
 // word accesses at odd addresses (mspdebug reads them unaligned), writes to R3.
-#include "Chip.h"
+#include "Cpu.h"
 #include "ElfLoader.h"
+#include "Multiplier.h"
 #include "Mcu.h"
 
 #include "absl/strings/numbers.h"
@@ -174,7 +175,15 @@ uint16_t classKey(uint16_t Ins) {
 }
 
 struct OurRun {
-  std::unique_ptr<Chip> Dev;
+  /// The devices mspdebug's simulator has here: the CPU with its memory and, with --hwmult,
+  /// the multiplier. Other addresses below 0x200 are plain memory on both sides (a Chip's
+  /// watchdog, timers and ports would answer where mspdebug has none).
+  struct Bare {
+    std::unique_ptr<Cpu> Core;
+    Multiplier Mpy;
+    Cpu &cpu() { return *Core; }
+  };
+  std::unique_ptr<Bare> Dev;
   std::vector<uint64_t> *Classes = nullptr; // per classKey, when counting coverage
   int64_t ExtraCycles = 0;
   bool VUnknown = false;
@@ -250,13 +259,15 @@ absl::Status startOurs(const Options &O, OurRun &Run) {
   auto Mcu = lookupMcu(O.Mcu);
   if (!Mcu.ok())
     return Mcu.status();
-  Run.Dev = std::make_unique<Chip>(*Mcu);
+  Run.Dev = std::make_unique<OurRun::Bare>();
+  Run.Dev->Core = std::make_unique<Cpu>(*Mcu);
+  if (O.Hwmult)
+    Run.Dev->Core->mapPeripheral(Multiplier::Base, Multiplier::Last, &Run.Dev->Mpy);
   auto Img = readElf(O.Elf);
   if (!Img.ok())
     return Img.status();
   if (auto St = loadElf(Run.Dev->cpu(), *Img, O.Elf); !St.ok())
     return St;
-  Run.Dev->sfr().powerOnReset();
   Run.CycleBase = Run.Dev->cpu().cycles();
   Run.Dev->cpu().setInstructionHook(&OurRun::hook, &Run);
   Run.Opts = &O;

@@ -2,7 +2,10 @@
 // what happened as one JSON object (instructions, cycles, wall and CPU seconds spent in the
 // run loop, the stop reason, PC and SR). For benchmarks (bench/simspeed) and scripts.
 //
-//   msp430-run [--mcu=msp430f1611] [--instructions=N] fw.elf
+//   msp430-run [--mcu=msp430f1611] [--instructions=N] [--watch-ports] fw.elf
+//
+// --watch-ports prints every change of a port's PxOUT/PxDIR as
+// "port P<n> out=0x.. dir=0x.. cycle=<c> ms=<real time>" on stderr (LEDs, radio pins).
 #include "Chip.h"
 #include "ElfLoader.h"
 
@@ -19,6 +22,7 @@ using namespace wsn::msp430;
 int main(int Argc, char **Argv) {
   std::string McuName = "msp430f1611", Elf;
   uint64_t Count = 1000000;
+  bool WatchPorts = false;
   for (int I = 1; I < Argc; ++I) {
     absl::string_view A = Argv[I];
     if (absl::ConsumePrefix(&A, "--mcu=")) {
@@ -28,16 +32,18 @@ int main(int Argc, char **Argv) {
         std::cerr << "msp430-run: bad --instructions value '" << A << "'\n";
         return 2;
       }
+    } else if (A == "--watch-ports") {
+      WatchPorts = true;
     } else if (!A.empty() && A[0] == '-') {
       std::cerr << "msp430-run: unknown option " << A
-                << "\nusage: msp430-run [--mcu=PART] [--instructions=N] FILE.elf\n";
+                << "\nusage: msp430-run [--mcu=PART] [--instructions=N] [--watch-ports] FILE.elf\n";
       return 2;
     } else {
       Elf = std::string(A);
     }
   }
   if (Elf.empty()) {
-    std::cerr << "usage: msp430-run [--mcu=PART] [--instructions=N] FILE.elf\n";
+    std::cerr << "usage: msp430-run [--mcu=PART] [--instructions=N] [--watch-ports] FILE.elf\n";
     return 2;
   }
   auto Mcu = lookupMcu(McuName);
@@ -57,6 +63,11 @@ int main(int Argc, char **Argv) {
   }
   Dev.sfr().powerOnReset();
   Cpu &C = Dev.cpu();
+  if (WatchPorts)
+    Dev.ports().onOutput([&](unsigned Port, uint8_t Out, uint8_t Dir) {
+      std::cerr << absl::StrFormat("port P%u out=0x%02x dir=0x%02x cycle=%u ms=%.3f\n", Port, Out,
+                                   Dir, C.cycles(), Dev.clock().picosecondsAt(C.cycles()) / 1e9);
+    });
   auto T0 = std::chrono::steady_clock::now();
   std::clock_t Cpu0 = std::clock();
   uint64_t Done = C.run(Count);

@@ -1,0 +1,73 @@
+// BasicClock.h - the Basic Clock module (SLAU049 chapter 4): DCOCTL 0x56, BCSCTL1 0x57,
+// BCSCTL2 0x58; the DCO, LFXT1 (a 32768 Hz watch crystal, as on TelosB and Z1), MCLK, SMCLK
+// and ACLK with their dividers.
+//
+// The core counts MCLK cycles; this module maps them to real time piecewise (a segment per
+// clock configuration) and gives SMCLK and ACLK as ClockSources for the timers and the
+// watchdog. DCO frequency model: SLAU049 §4.1 gives "approximately 800 kHz" after PUC
+// (RSEL = 4, DCO = 3); each RSEL step multiplies it by S_RSEL = 1.65 and each DCO step by
+// S_DCO = 1.12 (the F1611 datasheet's typical ratios); MODx mixes fDCO and fDCO+1 per §4.2.5.
+// These are typical values, not a particular chip's. Not modelled: XT2, DCOR (external
+// resistor), clocks stopping in the low-power modes, oscillator faults (OFIFG is only set at
+// PUC, by the SFRs).
+#ifndef WSN_MSP430_BASICCLOCK_H
+#define WSN_MSP430_BASICCLOCK_H
+
+#include "Peripheral.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace wsn::msp430 {
+
+class Cpu;
+
+class BasicClock : public Peripheral {
+public:
+  static constexpr uint32_t Base = 0x56, Last = 0x58;
+  explicit BasicClock(Cpu &C);
+  uint16_t read(uint32_t Addr, bool IsByte) override;
+  void write(uint32_t Addr, uint16_t Value, bool IsByte) override;
+  void reset() override; ///< PUC: DCOCTL 60h, BCSCTL1 84h, BCSCTL2 00h
+  void advanceTo(uint64_t Cycle) override { Now = std::max(Now, Cycle); }
+
+  /// DCOCLK in Hz for the current DCOCTL/BCSCTL1 (with modulation).
+  double dcoHz() const;
+  double mclkHz() const;
+  const ClockSource &smclk() const { return Smclk; }
+  const ClockSource &aclk() const { return Aclk; }
+  /// Real time at MCLK cycle Cycle, in picoseconds.
+  uint64_t picosecondsAt(uint64_t Cycle) const;
+
+private:
+  struct Segment {
+    uint64_t Cycle = 0, Ps = 0;       ///< start
+    uint64_t MclkPs = 1;              ///< one MCLK cycle
+    uint64_t SmclkPs = 1;             ///< one SMCLK tick (0: stopped)
+    uint64_t AclkDiv = 1;             ///< ACLK = 32768 Hz / AclkDiv
+    uint64_t SmclkTicks = 0, AclkTicks = 0; ///< ticks before the segment
+  };
+  class Source : public ClockSource {
+  public:
+    Source(const BasicClock &B, bool IsAclk) : B(B), IsAclk(IsAclk) {}
+    uint64_t ticksAt(uint64_t Cycle) const override;
+    uint64_t cycleOfTick(uint64_t Tick) const override;
+
+  private:
+    const BasicClock &B;
+    bool IsAclk;
+  };
+  void newSegment(); ///< the configuration changed at Now
+  uint64_t smclkTicksAt(uint64_t Cycle) const;
+  uint64_t aclkTicksAt(uint64_t Cycle) const;
+
+  Cpu &C;
+  uint8_t Dcoctl = 0x60, Bcsctl1 = 0x84, Bcsctl2 = 0x00;
+  uint64_t Now = 0;
+  Segment Seg;
+  Source Smclk{*this, false}, Aclk{*this, true};
+};
+
+} // namespace wsn::msp430
+
+#endif
