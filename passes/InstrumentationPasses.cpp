@@ -8,14 +8,16 @@
 //   wsn-lower<record;avr|msp430|host>
 //
 // With `clang -fpass-plugin=WSNTrace.so` the same wsn-trace pipeline runs at
-// the OptimizerLast extension point (or PipelineStart with
-// -mllvm -wsn-trace-ep=start; -mllvm -wsn-trace-ep=none disables it); every
-// wsn option is given as -mllvm -wsn-....
+// the PipelineStart extension point, before the inliner, after a cleanup
+// without inlining (-mllvm -wsn-trace-ep=last moves it to OptimizerLast,
+// -mllvm -wsn-trace-ep=none disables it); every wsn option is given as
+// -mllvm -wsn-....
 //
 //===----------------------------------------------------------------------===//
 #include "Instrumentation.h"
 #include "PassRegistry.h"
 #include "Pfdg.h"
+#include "PreInstrument.h"
 #include "RecordLowering.h"
 #include "TraceOps.h"
 
@@ -37,9 +39,10 @@ static cl::opt<bool> WsnQuiet(
     "wsn-quiet", cl::init(false),
     cl::desc("wsn-trace: do not print instrumentation warnings"));
 static cl::opt<std::string> WsnTraceEP(
-    "wsn-trace-ep", cl::init("last"),
+    "wsn-trace-ep", cl::init("start"),
     cl::desc("wsn-trace under clang -fpass-plugin: extension point to run at "
-             "(last = OptimizerLast, start = PipelineStart, none)"));
+             "(start = PipelineStart, after a cleanup without inlining: the "
+             "default; last = OptimizerLast; none)"));
 
 namespace wsn {
 
@@ -132,9 +135,15 @@ void wsn::registerInstrumentationPasses(llvm::PassBuilder &PB) {
       });
   // clang -fpass-plugin: only extension-point callbacks run there.
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        if (WsnTraceEP == "start")
-          MPM.addPass(WsnTracePass(false, /*FromEP=*/true));
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (WsnTraceEP != "start")
+          return;
+        // Before clang's inliner, so that the analysis sees nesC's tasks and
+        // handlers as functions (spec/analysis.md section 10); wsn-cc's stage
+        // 2b first, except at -O0.
+        if (Level != OptimizationLevel::O0)
+          addPreInstrumentationPipeline(MPM, Level);
+        MPM.addPass(WsnTracePass(false, /*FromEP=*/true));
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {

@@ -831,8 +831,14 @@ Error Pipeline::run() {
     std::vector<std::string> Cmd = {tool("clang")};
     llvm::append_range(Cmd, targetCFlags());
     Cmd.push_back("-O" + O.OptLevel);
-    if (O.OptLevel == "0") // keep -O0 code transformable by the instrumentation
+    // The analysis must see the program as written: at -Os clang would inline every nesC
+    // task into the scheduler's dispatcher before wsn-trace runs. So clang only emits IR
+    // (with the -O level's function attributes); the optimiser runs after the
+    // instrumentation (stage 3c). At -O0 keep the code transformable by the passes.
+    if (O.OptLevel == "0")
       llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-O0-optnone"});
+    else
+      llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-llvm-passes"});
     Cmd.push_back(O.Debug ? "-g" : "-g0");
     Cmd.push_back("-I" + src("trace-runtime/include"));
     llvm::append_range(Cmd, O.CFlags);
@@ -852,6 +858,20 @@ Error Pipeline::run() {
       return E;
   }
 
+  // 2b. The pre-instrumentation pipeline (passes/PreInstrument.h): tasks, handlers,
+  // invariants and the functions that check them stay functions of their own, small
+  // helpers are inlined, locals go to registers. The original (--no-trace) gets the
+  // same pipeline, so that the sizes compare.
+  if (O.OptLevel != "0") {
+    std::string Clean = tmp("pre-instrument.bc");
+    if (Error E = exec("pre-instrument",
+                       {tool("opt"), "-load-pass-plugin=" + Plugin,
+                        "-passes=wsn-pre-instrument<O" + O.OptLevel + ">", Linked, "-o",
+                        Clean}))
+      return E;
+    Linked = Clean;
+  }
+
   // 3. Instrumentation (thesis chapter 4: slice from the invariants, select and instrument),
   // once keeping the trace ops (the replay module) and once lowered for recording.
   std::string ToCodegen = Linked;
@@ -860,6 +880,19 @@ Error Pipeline::run() {
     if (!Rec)
       return Rec.takeError();
     ToCodegen = *Rec;
+  }
+
+  // 3c. The optimiser at the requested level, on the lowered (recorded) module or the
+  // original. The replay module was written before this step from the same instrumented
+  // IR; the optimiser keeps every record in place: the records are calls of external
+  // runtime functions and the regions are asm volatile statements with memory clobbers
+  // (spec/instrumentation.md section 10). --whole-program optimises in its own step.
+  if (O.OptLevel != "0" && !(O.WholeProgram && O.Target != TargetKind::Host)) {
+    std::string Optimised = tmp("optimised.bc");
+    if (Error E = exec("optimise", {tool("opt"), "-passes=default<O" + O.OptLevel + ">",
+                                    ToCodegen, "-o", Optimised}))
+      return E;
+    ToCodegen = Optimised;
   }
 
   // 3b. --whole-program: program (+ runtime) as one module, internalized and size-optimised.
