@@ -21,10 +21,14 @@
 #include "RecordLowering.h"
 #include "TraceOps.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -83,6 +87,35 @@ PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
                                     : PreservedAnalyses::all();
 }
 
+/// The trace metadata names globals only through metadata, which keeps
+/// nothing alive: when the optimiser runs after the instrumentation on a
+/// module that keeps its trace ops (clang -fpass-plugin at PipelineStart with
+/// -wsn-keep-trace-ops), those globals must survive it unchanged.
+static void keepTraceMetadataGlobals(Module &M) {
+  SmallVector<GlobalValue *, 16> Keep;
+  SmallPtrSet<const MDNode *, 32> Seen;
+  SmallVector<const MDNode *, 32> Work;
+  for (NamedMDNode &NMD : M.named_metadata())
+    if (NMD.getName().starts_with("wsn."))
+      for (const MDNode *N : NMD.operands())
+        if (Seen.insert(N).second)
+          Work.push_back(N);
+  while (!Work.empty()) {
+    const MDNode *N = Work.pop_back_val();
+    for (const MDOperand &Op : N->operands()) {
+      if (auto *Sub = dyn_cast_or_null<MDNode>(Op.get())) {
+        if (Seen.insert(Sub).second)
+          Work.push_back(Sub);
+      } else if (auto *VM = dyn_cast_or_null<ValueAsMetadata>(Op.get())) {
+        if (auto *GV = dyn_cast<GlobalVariable>(VM->getValue()->stripPointerCasts()))
+          Keep.push_back(GV);
+      }
+    }
+  }
+  if (!Keep.empty())
+    appendToCompilerUsed(M, Keep);
+}
+
 PreservedAnalyses WsnTracePass::run(Module &M, ModuleAnalysisManager &MAM) {
   // At an extension point the pipeline may be someone else's (a replay or
   // codegen pipeline that loaded the plugin): never touch a module that has
@@ -90,6 +123,8 @@ PreservedAnalyses WsnTracePass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (FromEP && isInstrumented(M))
     return PreservedAnalyses::all();
   bool Changed = runInstrumentation(M, MAM);
+  if (FromEP && Changed && (KeepOps || WsnKeepTraceOps))
+    keepTraceMetadataGlobals(M);
   if (!KeepOps && !WsnKeepTraceOps && hasTraceOps(M)) {
     Expected<RecordLoweringStats> L = lowerForRecord(M);
     if (!L) {
