@@ -1381,6 +1381,7 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
       Size += sizeOf(M, GV);
     for (AllocaInst *AI : Locals)
       Size += M.getDataLayout().getTypeAllocSize(AI->getAllocatedType());
+    Stats.noteRecord(Size, ("checkpoint in " + F.getName()).str());
     if (Size + 8 > Opts.SegSize)
       return makeError(formatv("anchor in function '{0}': the checkpoint "
                                "takes {1} bytes, more than a trace segment "
@@ -1436,6 +1437,7 @@ Error Instrumenter::insertInputs(FuncPlan &P) {
         continue;
       for (GlobalVariable *GV : P.InputHandlerWrites) {
         uint32_t Size = sizeOf(M, GV);
+        Stats.noteRecord(Size, ("input buffer " + GV->getName() + " in " + P.F->getName()).str());
         if (Size + 8 > Opts.SegSize)
           return makeError(formatv("input handler '{0}': global '{1}' "
                                    "({2} bytes) does not fit a trace "
@@ -1506,6 +1508,8 @@ Error Instrumenter::insertSkips(FuncPlan &P) {
     uint64_t Size = Ret;
     for (GlobalVariable *GV : S.Writes)
       Size += sizeOf(M, GV);
+    Stats.noteRecord(Size, "effect of the call " + where(CB) + " to '" +
+                               (S.Callee.empty() ? std::string("<indirect>") : S.Callee) + "'");
     if (Size + 8 > Opts.SegSize)
       return makeError(formatv(
           "call {0} to uninstrumented '{1}': its effect record (return value "
