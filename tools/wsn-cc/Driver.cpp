@@ -644,6 +644,21 @@ Expected<std::string> Pipeline::inlineSelected(StringRef In,
       if (auto N = F->getString("name"))
         Names.push_back(N->str());
   }
+  if (O.Verbose) {
+    // What the analysis saw (spec/analysis.md sections 1 and 5).
+    unsigned Total = 0, Tasks = 0, Handlers = 0, Selected = 0;
+    for (const json::Value &V : *Fns)
+      if (const json::Object *F = V.getAsObject()) {
+        ++Total;
+        Tasks += F->getBoolean("task").value_or(false);
+        Handlers += F->getBoolean("interrupt").value_or(false);
+        Selected += F->getBoolean("selected").value_or(false);
+      }
+    int64_t Level = Root->getAsObject()->getInteger("level").value_or(1);
+    outs() << formatv("wsn-cc: analysis: {0} functions, {1} tasks, {2} interrupt handlers; "
+                      "{3} selected at level {4}\n",
+                      Total, Tasks, Handlers, Selected, Level);
+  }
   if (O.Verbose)
     outs() << "wsn-cc: inlining (Eq. 4.1): "
            << (Names.empty() ? std::string("none") : llvm::join(Names, " ")) << "\n";
@@ -998,6 +1013,11 @@ Error Pipeline::buildImage(StringRef Linked) {
       return makeError("avr-gcc not found on PATH (install gcc-avr and avr-libc): it links "
                        "AVR images against avr-libc");
     Cmd = {*Gcc, std::string("-mmcu=") + O.Mcu->Name, "-Wl,--gc-sections"};
+    // A ring wsn-cc sized may overflow RAM on the first try: let the link through (the
+    // data region of avr-libc's script is otherwise the MCU's RAM) so that checkRing can
+    // measure the image and shrink the ring or say what would fit.
+    if (!O.NoTrace && !O.TraceBuf)
+      Cmd.push_back("-Wl,--defsym=__DATA_REGION_LENGTH__=0xff00");
     break;
   }
   case TargetKind::MSP430: {
