@@ -1,6 +1,8 @@
 //===- TraceMap.cpp - trace map: from metadata, to and from JSON ----------===//
 #include "TraceMap.h"
 
+#include "JsonNesting.h"
+
 #include "TraceOps.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -407,6 +409,9 @@ static Error checkUniqueIds(StringRef File, StringRef Key,
 }
 
 Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
+  if (Error E = checkJsonNesting(Text))
+    return createStringError(inconvertibleErrorCode(),
+                             FileName + ": invalid JSON: " + toString(std::move(E)));
   Expected<json::Value> Root = json::parse(Text);
   if (!Root)
     return createStringError(inconvertibleErrorCode(),

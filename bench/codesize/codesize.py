@@ -17,6 +17,12 @@ targets hold: level-1 selected + inlined flash at most 1.25x the original, RAM a
 1.3 KiB (1331 bytes) with the default 1024-byte ring.
 
   codesize.py [--build BUILD_DIR | --wsn-cc WSN_CC] [--out WORK_DIR] [--examples blink,...] [--mcus m,...]
+              [--apps DIR [--apps-mcu MCU]]
+
+--apps DIR adds applications beside the examples, in bench/tinyos/run.py's layout: every
+subdirectory of DIR with an app.c (e.g. the nesC compiler's build/micaz/app.c) is built for
+--apps-mcu (default atmega128) from app.c alone, plus invariants.c with --check-at=writes when
+the directory has one. --examples '' leaves the examples out.
 """
 import argparse
 import os
@@ -102,6 +108,9 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--examples", default=",".join(EXAMPLES))
     ap.add_argument("--mcus", default=",".join(m for _, m in TARGETS))
+    ap.add_argument("--apps", help="directory of application directories (app.c, optional "
+                    "invariants.c), built for --apps-mcu beside the examples")
+    ap.add_argument("--apps-mcu", default="atmega128")
     a = ap.parse_args()
     wsncc = shutil.which(a.wsn_cc) if a.wsn_cc else os.path.join(a.build, "bin", "wsn-cc")
     if not wsncc or not os.path.exists(wsncc):
@@ -115,23 +124,45 @@ def main():
     for m in mcus:
         if m not in known:
             sys.exit("codesize: unknown MCU '%s' (known: %s)" % (m, ", ".join(known)))
+    app_target = dict((m, t) for t, m in TARGETS).get(a.apps_mcu)
+    if a.apps and not app_target:
+        sys.exit("codesize: unknown --apps-mcu '%s' (known: %s)" % (a.apps_mcu, ", ".join(known)))
+    if a.apps and not os.path.isdir(a.apps):
+        sys.exit("codesize: --apps %s is not a directory" % a.apps)
     work = a.out or tempfile.mkdtemp(prefix="wsn-codesize-")
     os.makedirs(work, exist_ok=True)
     common = os.path.join(ROOT, "examples", "common")
 
-    results = {}
-    status = 0
+    # (name, sources of the original, sources and extra wsn-cc options of the traced builds,
+    #  [(target, mcu)]). An example calls its invariants itself, so both builds have them; an
+    # app's invariants are checked at writes (--check-at=writes) in the traced builds only.
+    units = []
     for ex in examples:
         srcs = sorted(os.path.join(ROOT, "examples", ex, f)
                       for f in os.listdir(os.path.join(ROOT, "examples", ex)) if f.endswith(".c"))
         srcs += [os.path.join(common, "scheduler.c"), os.path.join(common, "hal_host.c")]
-        for target, mcu in TARGETS:
-            if mcu not in mcus:
-                continue
+        units.append((ex, srcs, srcs, [], [(t, m) for t, m in TARGETS if m in mcus]))
+    for name in sorted(os.listdir(a.apps)) if a.apps else []:
+        app = os.path.join(a.apps, name, "app.c")
+        if not os.path.isfile(app):
+            continue
+        inv = os.path.join(a.apps, name, "invariants.c")
+        has_inv = os.path.isfile(inv)
+        units.append((name, [app], [app] + ([inv] if has_inv else []),
+                      ["--check-at=writes"] if has_inv else [], [(app_target, a.apps_mcu)]))
+
+    results = {}
+    status = 0
+    for ex, orig_srcs, traced_srcs, traced_opts, targets in units:
+        for target, mcu in targets:
             for scheme, opts in SCHEMES:
                 out = os.path.join(work, "%s-%s-%s" % (ex, mcu, scheme))
+                if "--no-trace" in opts:
+                    use = orig_srcs
+                else:
+                    use, opts = traced_srcs, opts + traced_opts
                 cmd = [wsncc, "--target=" + target, "--mcu=" + mcu, "-I", common,
-                       "-o", out, "-v"] + opts + srcs
+                       "-o", out, "-v"] + opts + use
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if r.returncode != 0:
                     sys.stderr.write("codesize: FAILED: %s\n%s" % (" ".join(cmd), r.stderr))
@@ -144,13 +175,12 @@ def main():
 
     print("flash / RAM bytes (flash = text+data, RAM = data+bss, llvm-size); level 1; "
           "(x.xx) = flash / original flash")
-    head = "%-11s %-12s" % ("example", "mcu") + "".join(" %-19s" % s for s, _ in SCHEMES)
+    width = max([11] + [len(u[0]) for u in units])
+    head = "%-*s %-12s" % (width, "example", "mcu") + "".join(" %-19s" % s for s, _ in SCHEMES)
     print(head)
     print("-" * len(head))
-    for ex in examples:
-        for _, mcu in TARGETS:
-            if mcu not in mcus:
-                continue
+    for ex, _, _, _, targets in units:
+        for _, mcu in targets:
             cells = []
             for scheme, _ in SCHEMES:
                 v = results.get((ex, mcu, scheme))
@@ -162,20 +192,18 @@ def main():
                 if base:
                     cell += " (%.2f)" % (v[0] / base[0])
                 cells.append(cell)
-            print("%-11s %-12s" % (ex, mcu) + "".join(" %-19s" % c for c in cells))
+            print("%-*s %-12s" % (width, ex, mcu) + "".join(" %-19s" % c for c in cells))
 
     print()
     print("where the bytes of the 'inline' image go (runtime = symbols defined by the trace "
           "runtime objects)")
-    head = "%-11s %-12s %8s %9s %9s %9s %9s  %s" % (
-        "example", "mcu", "orig", "+runtime", "+program", "RAM ring", "RAM rest",
+    head = "%-*s %-12s %8s %9s %9s %9s %9s  %s" % (
+        width, "example", "mcu", "orig", "+runtime", "+program", "RAM ring", "RAM rest",
         "targets (flash <= %.2fx, RAM <= %d)" % (FLASH_TARGET, RAM_TARGET))
     print(head)
     print("-" * len(head))
-    for ex in examples:
-        for _, mcu in TARGETS:
-            if mcu not in mcus:
-                continue
+    for ex, _, _, _, targets in units:
+        for _, mcu in targets:
             orig = results.get((ex, mcu, "original"))
             inl = results.get((ex, mcu, "inline"))
             if not orig or not inl:
@@ -190,8 +218,8 @@ def main():
             if not ok_flash:
                 # What flash would be with a free runtime, i.e. the instrumentation's own share.
                 verdict += "; without the runtime's code %.2fx" % ((inl[0] - rt_flash) / orig[0])
-            print("%-11s %-12s %8d %9d %9d %9d %9d  %s" % (
-                ex, mcu, orig[0], rt_flash, prog_growth, trace, inl[1] - trace, verdict))
+            print("%-*s %-12s %8d %9d %9d %9d %9d  %s" % (
+                width, ex, mcu, orig[0], rt_flash, prog_growth, trace, inl[1] - trace, verdict))
     print()
     print("work files in %s" % work)
     return status

@@ -31,7 +31,7 @@ def build(tmp):
     sh("avr-gcc", "-mmcu=atmega128", "-Os", "-I" + inc, os.path.join(HERE, "busy.c"), rt,
        "-o", busy)
     objs = []
-    for src in [os.path.join(radio, "netsense.c"), os.path.join(radio, "radio.c"), rt]:
+    for src in [os.path.join(radio, "netsense.c"), os.path.join(radio, "cc2420.c"), rt]:
         obj = os.path.join(tmp, os.path.basename(src) + ".o")
         sh(CLANG, "--target=avr", "-mmcu=atmega128", "-Os", "-Wno-unknown-attributes",
            "-I" + inc, "-I" + radio, "-c", src, "-o", obj)

@@ -1,13 +1,12 @@
-/* radio.h - the mote side of wsn-sim's radio: framed packets over a UART.
+/* radio.h - RadioC: send and receive active messages over the MicaZ's CC2420 (cc2420.c).
  *
  * Written the way nesC-generated C names things (component$interface$command), so it drops
- * into nesC-style programs. The frame format is spec/radio.md:
- *   0x7E | LEN | DEST(2) | SRC(2) | SEQ(2) | TYPE | PAYLOAD[LEN] | CRC(2)
- * (multi-byte fields little-endian; CRC-16/CCITT-FALSE over LEN..PAYLOAD).
+ * into nesC-style programs. Frames are IEEE 802.15.4 data frames (cc2420.c describes the
+ * layout); unicast frames are acknowledged and retransmitted, broadcast ones are not.
  *
  * Wiring: the application defines the event RadioC$Receive$receive, which the driver signals
- * from the UART receive interrupt (an async event: copy what you need, post a task).
- * Target: AVR (atmega128, USART1 by default; -DRADIO_UART=0 for USART0). */
+ * from the FIFOP interrupt (an async event: copy what you need, post a task).
+ * Target: AVR (atmega128, MicaZ wiring: spec/micaz.md). */
 #ifndef WSN_RADIO_H
 #define WSN_RADIO_H
 
@@ -32,16 +31,17 @@ typedef struct radio_msg {
   uint8_t data[RADIO_MAX_PAYLOAD];
 } radio_msg_t;
 
-/* This node's id (the runtime's __wsn_node_id, which wsn-sim stores before reset). */
+/* This node's id (TOS_NODE_ID, which wsn-sim, like tos-set-symbols, stores before reset). */
 uint16_t RadioC$nodeId(void);
-/* Configure the UART (230400 baud at 7.3728 MHz, 8N1) and enable reception. */
+/* Power up and configure the CC2420 (address recognition, auto CRC and ACK) and listen. */
 void RadioC$init(void);
-/* Send one frame (blocking, polled transmitter). Returns RADIO_SUCCESS, or RADIO_FAIL when
- * len > RADIO_MAX_PAYLOAD. The frame's sequence number is RadioC$lastSeq() afterwards. */
+/* Send one frame (blocking: CSMA, transmission and, for unicast, the acknowledgement wait).
+ * Returns RADIO_SUCCESS, or RADIO_FAIL when len > RADIO_MAX_PAYLOAD or the channel stayed
+ * busy. The frame's sequence number is RadioC$lastSeq() afterwards. */
 uint8_t RadioC$send(uint16_t dest, uint8_t type, const void *payload, uint8_t len);
 /* Sequence number of the last frame sent (per-node counter, starts at 1). */
 uint16_t RadioC$lastSeq(void);
-/* Frames dropped by the receiver: bad length or CRC. */
+/* Frames dropped by the receiver: bad length or CRC, or RX FIFO overflows. */
 uint16_t RadioC$rxErrors(void);
 
 /* Event signalled for each good frame addressed to this node or broadcast; defined by the

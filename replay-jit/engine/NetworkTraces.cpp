@@ -1,6 +1,8 @@
 //===- NetworkTraces.cpp - which node traces to replay (thesis Algorithm 5) ===//
 #include "NetworkTraces.h"
 
+#include "JsonNesting.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -102,6 +104,8 @@ uint64_t fileOffset(const TraceRecord &R) { return TraceHeaderSize + R.RingOffse
 } // namespace
 
 Expected<MessageDependences> MessageDependences::parseJSON(StringRef Text, StringRef File) {
+  if (Error E = checkJsonNesting(Text))
+    return err(File + ": invalid JSON: " + toString(std::move(E)));
   Expected<json::Value> Root = json::parse(Text);
   if (!Root)
     return err(File + ": invalid JSON: " + toString(Root.takeError()));
@@ -319,6 +323,8 @@ Expected<NetworkSelection> selectNetworkTraces(StringRef Dir, const NetworkOptio
     if (!Buf)
       return err(NetJson + ": " + Buf.getError().message() +
                  " (give the node to start from instead)");
+    if (Error E = checkJsonNesting((*Buf)->getBuffer()))
+      return err(NetJson + ": invalid JSON: " + toString(std::move(E)));
     Expected<json::Value> Root = json::parse((*Buf)->getBuffer());
     if (!Root)
       return err(NetJson + ": invalid JSON: " + toString(Root.takeError()));

@@ -121,6 +121,96 @@ Error checkAgainstMap(const PreprocessOptions &O, const TraceMap &M, const Trace
   return Error::success();
 }
 
+/// The header's build parameters against the map's (spec/replay-log.md,
+/// "Header and records"): a trace of another target or ring layout cannot be
+/// this program's, whatever its module hash says.
+Error checkHeaderAgainstMap(const PreprocessOptions &O, const TraceMap &M,
+                            const TraceHeader &H) {
+  StringRef Target = traceTargetName(H.Target);
+  if (Target != M.Target)
+    return fail(O, "offset 5: the header's target is " + Target + ", but the trace map of " +
+                       O.ProgramName + " is for " + M.Target +
+                       ": the trace does not belong to this program");
+  if (H.BufSize != M.BufSize || H.SegSize != M.SegSize)
+    return fail(O, "offset 12: the header's ring is " + Twine(H.BufSize) + " bytes in " +
+                       Twine(H.SegSize) + "-byte segments, but " + O.ProgramName +
+                       " was built with " + Twine(M.BufSize) + " in " + Twine(M.SegSize) +
+                       ": the trace does not belong to this program");
+  if ((H.Flags & TF_Violation) && !M.invariant(H.Violation))
+    return fail(O, "offset 28: the header records a violation of invariant " +
+                       Twine(H.Violation) + ", which is not in the trace map of " +
+                       O.ProgramName);
+  return Error::success();
+}
+
+/// What the header promises (a violation, the number of checks) against the
+/// records that are there (spec/replay-log.md, "Header and records"). A trace
+/// that fails here is damaged: replaying it could report a violation
+/// reproduced that the records do not hold.
+Error checkHeaderAgainstRecords(const PreprocessOptions &O, const TraceHeader &H,
+                                const std::vector<TraceRecord> &Rs) {
+  uint64_t NumChecks = 0;
+  size_t FirstViolation = Rs.size();
+  for (size_t I = 0; I < Rs.size(); ++I) {
+    if (Rs[I].Kind != RecordKind::Check && Rs[I].Kind != RecordKind::Violation)
+      continue;
+    ++NumChecks;
+    if (Rs[I].Kind == RecordKind::Violation && FirstViolation == Rs.size())
+      FirstViolation = I;
+  }
+  const bool Violated = H.Flags & TF_Violation, Frozen = H.Flags & TF_Frozen;
+  if (!Violated && FirstViolation != Rs.size())
+    return failAt(O, Rs[FirstViolation], FirstViolation,
+                  "a violation record, but the header records no violation (flags 0x" +
+                      utohexstr(H.Flags, true) + ")");
+  if (Frozen) {
+    // Black-box mode: the runtime writes nothing after the first violation,
+    // so its record ends the trace.
+    const TraceRecord *Last = Rs.empty() ? nullptr : &Rs.back();
+    if (!Last || Last->Kind != RecordKind::Violation)
+      return fail(O, "the header says the trace froze at the violation of invariant " +
+                         Twine(H.Violation) + ", but its last record is " +
+                         (Last ? recordPlace(*Last, Rs.size() - 1) + ": " +
+                                     describeRecord(*Last)
+                               : std::string("missing (no records)")) +
+                         ": the violation record is cut off or overwritten; the trace is "
+                         "damaged");
+    if (FirstViolation != Rs.size() - 1)
+      return failAt(O, Rs[FirstViolation], FirstViolation,
+                    "a violation before the one that froze the trace (" +
+                        recordPlace(*Last, Rs.size() - 1) +
+                        "): the runtime writes nothing after the first violation");
+  }
+  if (Violated && FirstViolation != Rs.size() && (Frozen || !H.wrapped()) &&
+      Rs[FirstViolation].id() != H.Violation)
+    return failAt(O, Rs[FirstViolation], FirstViolation,
+                  "the first violation is of invariant " + Twine(Rs[FirstViolation].id()) +
+                      ", but the header records invariant " + Twine(H.Violation));
+  if (Violated && FirstViolation == Rs.size() && !H.wrapped())
+    return fail(O, "the header records a violation of invariant " + Twine(H.Violation) +
+                       ", but no record of the unwrapped trace is a violation: the trace "
+                       "is damaged");
+  // The counter: each check writes its record, then counts it (a trace read
+  // in between, with interrupts off, has one record more than the count).
+  if (NumChecks > H.Checks + uint64_t(!Rs.empty() && Rs.back().Kind == RecordKind::Check))
+    return fail(O, "offset 24: the header counts " + Twine(H.Checks) +
+                       " check(s), but the retained records hold " + Twine(NumChecks) +
+                       ": the trace is damaged");
+  if (!H.wrapped() && NumChecks < H.Checks)
+    return fail(O, "offset 24: the header counts " + Twine(H.Checks) +
+                       " check(s) since reset, but the unwrapped trace holds " +
+                       Twine(NumChecks) + " check records: the trace is damaged");
+  // Wrapped: at most one check per 4 ring bytes ever written (a CHECK record
+  // is at least 4 bytes: tag, id, 16-bit checksum).
+  uint64_t Written = (uint64_t(H.Wraps) + 1) * H.BufSize;
+  if (H.wrapped() && H.Checks > NumChecks + Written / 4)
+    return fail(O, "offset 24: the header counts " + Twine(H.Checks) +
+                       " check(s), more than the " + Twine(H.Wraps) + " wrap(s) of a " +
+                       Twine(H.BufSize) + "-byte ring can have held (" +
+                       Twine(NumChecks + Written / 4) + "): the trace is damaged");
+  return Error::success();
+}
+
 std::string hashText(uint32_t V) {
   std::string S;
   raw_string_ostream OS(S);
@@ -148,6 +238,11 @@ Expected<PreprocessedTrace> preprocessTrace(const TraceFile &File,
                        " has module hash " + hashText(*O.ProgramHash) +
                        ": the trace does not belong to this program");
 
+  if (O.Map) {
+    if (Error E = checkHeaderAgainstMap(O, *O.Map, H))
+      return std::move(E);
+  }
+
   if (Error E = File.decode(P.Records))
     return fail(O, toString(std::move(E)));
   const std::vector<TraceRecord> &Rs = P.Records;
@@ -156,6 +251,8 @@ Expected<PreprocessedTrace> preprocessTrace(const TraceFile &File,
     for (size_t I = 0; I < Rs.size(); ++I)
       if (Error E = checkAgainstMap(O, *O.Map, Rs[I], I))
         return std::move(E);
+  if (Error E = checkHeaderAgainstRecords(O, H, Rs))
+    return std::move(E);
 
   // 2. The start point: the earliest checkpoint of the retained tail (thesis
   // 4.2, processLOG(type 4); trace-format.md section 2 guarantees one in the

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
+#include "Mspgcc.h"
 #include "WsnCcConfig.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -59,6 +60,11 @@ void printHelp(raw_ostream &OS) {
         "  --no-inline         no selective inlining before instrumentation (Eq. 4.1)\n"
         "  --whole-program     optimise program + trace runtime together for size\n"
         "  -I DIR -D X[=V] -U X  preprocessor options, passed to clang\n"
+        "  -Xclang ARG         pass ARG to clang's front end (clang -Xclang ARG)\n"
+        "  -Wc,ARG[,ARG...]    pass each ARG to clang as a driver option\n"
+        "  --dialect=auto|mspgcc|clang\n"
+        "                      MSP430 sources: mspgcc's interrupt(byte offset), wakeup and\n"
+        "                      intrinsics, or clang's; auto: mspgcc for nesC output\n"
         "  -O0|1|2|3|s|z       optimisation level (default -Os)\n"
         "  -g / -g0            debug info (default on)\n"
         "  --save-temps        keep intermediate files in OUT.wsn-tmp/\n"
@@ -148,6 +154,28 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       if (L.size() != 1 || !StringRef("0123sz").contains(L[0]))
         return makeError(formatv("unknown optimisation level '{0}' (use -O0 -O1 -O2 -O3 -Os -Oz)", A));
       O.OptLevel = L.str();
+    } else if (A == "-Xclang") {
+      if (I + 1 >= Args.size())
+        return makeError("-Xclang needs a value");
+      O.CFlags.push_back("-Xclang");
+      O.CFlags.push_back(Args[++I]);
+    } else if (A.consume_front("-Wc,")) {
+      SmallVector<StringRef, 4> Parts;
+      A.split(Parts, ',', -1, /*KeepEmpty=*/false);
+      if (Parts.empty())
+        return makeError("-Wc, needs at least one option (e.g. -Wc,-fno-builtin)");
+      for (StringRef P : Parts)
+        O.CFlags.push_back(P.str());
+    } else if (A.consume_front("--dialect=")) {
+      if (A == "auto")
+        O.SourceDialect = Options::Dialect::Auto;
+      else if (A == "mspgcc")
+        O.SourceDialect = Options::Dialect::Mspgcc;
+      else if (A == "clang")
+        O.SourceDialect = Options::Dialect::Clang;
+      else
+        return makeError(formatv("--dialect={0}: expected auto, mspgcc or clang",
+                                 A.empty() ? "<empty>" : A));
     } else if (A.starts_with("-I") || A.starts_with("-D") || A.starts_with("-U")) {
       StringRef Flag = A.take_front(2);
       auto V = Value(Flag);
@@ -283,6 +311,8 @@ private:
   Error exec(StringRef Stage, ArrayRef<std::string> Argv, bool Quiet = false,
              std::string *StdErr = nullptr);
 
+  /// Whether \p Source is read in the mspgcc dialect (--dialect, or auto-detection).
+  Expected<bool> usesMspgccDialect(StringRef Source) const;
   std::vector<std::string> targetCFlags() const;
   std::vector<std::string> llcTargetFlags() const;
   Expected<std::vector<std::string>> cachedObjects(StringRef What,
@@ -400,6 +430,15 @@ Error Pipeline::locateTools() {
                              SourceRoot));
   CacheRoot = WSN_CC_RT_CACHE;
   return Error::success();
+}
+
+Expected<bool> Pipeline::usesMspgccDialect(StringRef Source) const {
+  if (O.SourceDialect != Options::Dialect::Auto)
+    return O.SourceDialect == Options::Dialect::Mspgcc;
+  auto Buf = MemoryBuffer::getFile(Source, /*IsText=*/true);
+  if (!Buf)
+    return makeError(formatv("{0}: {1}", Source, Buf.getError().message()));
+  return looksLikeMspgcc((*Buf)->getBuffer());
 }
 
 std::vector<std::string> Pipeline::targetCFlags() const {
@@ -875,17 +914,30 @@ Error Pipeline::run() {
     // The analysis must see the program as written: at -Os clang would inline every nesC
     // task into the scheduler's dispatcher before wsn-trace runs. So clang only emits IR
     // (with the -O level's function attributes); the optimiser runs after the
-    // instrumentation (stage 3c). At -O0 keep the code transformable by the passes.
+    // instrumentation (stage 3a). At -O0 keep the code transformable by the passes.
     if (O.OptLevel == "0")
       llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-O0-optnone"});
     else
       llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-llvm-passes"});
     Cmd.push_back(O.Debug ? "-g" : "-g0");
     Cmd.push_back("-I" + src("trace-runtime/include"));
+    bool Mspgcc = false;
+    if (O.Target == TargetKind::MSP430) {
+      auto Mspgc = usesMspgccDialect(S);
+      if (!Mspgc)
+        return Mspgc.takeError();
+      Mspgcc = *Mspgc;
+    }
+    if (Mspgcc)
+      llvm::append_range(Cmd, mspgccClangFlags(src("trace-runtime/include")));
     llvm::append_range(Cmd, O.CFlags);
     llvm::append_range(Cmd, std::vector<std::string>{"-emit-llvm", "-c", S, "-o", BC});
     if (Error E = exec(formatv("compile {0}", S).str(), Cmd))
       return E;
+    if (Mspgcc)
+      if (Error E = rewriteBitcodeFile(
+              BC, [&](Module &M) { return applyMspgccDialect(M, *O.Mcu, S); }))
+        return E;
     Bitcode.push_back(BC);
   }
 
@@ -942,7 +994,7 @@ Error Pipeline::buildImage(StringRef Linked) {
     ToCodegen = *Rec;
   }
 
-  // 3c. The optimiser at the requested level, on the lowered (recorded) module or the
+  // 3a. The optimiser at the requested level, on the lowered (recorded) module or the
   // original. The replay module was written before this step from the same instrumented
   // IR; the optimiser keeps every record in place: the records are calls of external
   // runtime functions and the regions are asm volatile statements with memory clobbers
@@ -963,6 +1015,23 @@ Error Pipeline::buildImage(StringRef Linked) {
       return WP.takeError();
     ToCodegen = *WP;
     RuntimeInModule = !O.NoTrace;
+  }
+
+  // 3c. MSP430: note the handlers the vector table must hold, and give `wakeup` handlers
+  // their entry (mote side only: the replay module keeps them as written).
+  std::vector<VectorEntry> Vectors;
+  if (O.Target == TargetKind::MSP430) {
+    if (ToCodegen == Linked) { // do not edit the linked module in place: replay reads it
+      std::string Copy = tmp("mote.bc");
+      if (std::error_code EC = sys::fs::copy_file(Linked, Copy))
+        return makeError(formatv("cannot copy {0}: {1}", Linked, EC.message()));
+      ToCodegen = Copy;
+    }
+    if (Error E = rewriteBitcodeFile(ToCodegen, [&](Module &M) -> Error {
+          Vectors = interruptVectors(M);
+          return lowerWakeupHandlers(M).takeError();
+        }))
+      return E;
   }
 
   // 4. llc.
@@ -1060,6 +1129,9 @@ Error Pipeline::buildImage(StringRef Linked) {
       return E;
   }
 
+  if (O.Target == TargetKind::MSP430)
+    if (Error E = checkVectorTable(Image, *O.Mcu, Vectors))
+      return E;
   if (O.Target != TargetKind::Host)
     return checkFits(Image);
   return Error::success();

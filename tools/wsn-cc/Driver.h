@@ -39,7 +39,10 @@ struct Options {
   /// --whole-program: link the trace runtime's bitcode with the program, internalize and
   /// optimise the whole firmware for size before llc (mote targets only).
   bool WholeProgram = false;
-  std::vector<std::string> CFlags;    ///< -I/-D/-U as given, in order
+  std::vector<std::string> CFlags;    ///< -I/-D/-U, -Xclang, -Wc, as given, in order
+  /// --dialect: how MSP430 sources are read. Auto picks mspgcc for nesC output and for code
+  /// that uses mspgcc's `wakeup` (spec/wsn-cc.md, "The mspgcc dialect").
+  enum class Dialect { Auto, Mspgcc, Clang } SourceDialect = Dialect::Auto;
   std::string OptLevel = "s";         ///< -O<x>: 0 1 2 3 s z
   bool Debug = true;                  ///< -g (default) / -g0
   bool Verbose = false;               ///< -v

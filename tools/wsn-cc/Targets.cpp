@@ -14,11 +14,11 @@ namespace wsncc {
 // program compiled with the default small memory model can use (code above 64K needs the
 // 430X large model, which clang does not generate); 8K RAM.
 static const McuInfo Mcus[] = {
-    {"atmega128", TargetKind::AVR, 128u * 1024, 4096, ""},
-    {"atmega1281", TargetKind::AVR, 128u * 1024, 8192, ""},
-    {"msp430f1611", TargetKind::MSP430, 0x10000 - 0x4000, 10240, "msp430x16x"},
-    {"msp430f2617", TargetKind::MSP430, 0x10000 - 0x3100, 8192, "msp430x26x"},
-    {"host", TargetKind::Host, 0, 0, ""},
+    {"atmega128", TargetKind::AVR, 128u * 1024, 4096, "", 0},
+    {"atmega1281", TargetKind::AVR, 128u * 1024, 8192, "", 0},
+    {"msp430f1611", TargetKind::MSP430, 0x10000 - 0x4000, 10240, "msp430x16x", 16},
+    {"msp430f2617", TargetKind::MSP430, 0x10000 - 0x3100, 8192, "msp430x26x", 32},
+    {"host", TargetKind::Host, 0, 0, "", 0},
 };
 
 ArrayRef<McuInfo> allMcus() { return Mcus; }

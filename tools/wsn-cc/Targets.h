@@ -24,6 +24,9 @@ struct McuInfo {
   uint32_t FlashBytes; ///< program memory usable by a wsn-cc build (0: unlimited)
   uint32_t RamBytes;   ///< data memory (0: unlimited)
   const char *LdFamily; ///< MSP430: linker script base name; empty otherwise
+  /// MSP430: vectors in the table that ends at 0xFFFE (16 from 0xFFE0 on the F1xx, 32 from
+  /// 0xFFC0 on the F2xx); 0 otherwise.
+  unsigned VectorSlots = 0;
 };
 
 llvm::StringRef targetName(TargetKind K);

@@ -188,6 +188,8 @@ void printReport(raw_ostream &OS, raw_ostream &Err, ReplayRunner &R,
            << describeEvent(*Map, E) << "\n";
       }
     }
+    for (const std::string &W : P->Warnings)
+      Err << "wsn-replay: warning: " << P->TraceName << ": " << W << "\n";
     for (const std::string &W : Out.Warnings)
       Err << "wsn-replay: warning: " << W << "\n";
   }
@@ -244,6 +246,8 @@ json::Object reportJSON(ReplayRunner &R, const PreprocessedTrace *P, const Trace
     }
     O["interleaving"] = std::move(Ev);
     json::Array W;
+    for (const std::string &S : P->Warnings) // the preprocessor's, then the replay's
+      W.push_back(P->TraceName + ": " + S);
     for (const std::string &S : Out.Warnings)
       W.push_back(S);
     O["warnings"] = std::move(W);

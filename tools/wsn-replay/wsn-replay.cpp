@@ -224,8 +224,11 @@ void applyStopAfterChecks(wsn::PreprocessedTrace &P, unsigned K) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(Cat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "wsn-trace replay: run a recorded mote execution on the host\n");
+  // Usage errors exit 2 (bad input), not cl's 1 (here: "not reproduced").
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "wsn-trace replay: run a recorded mote execution on the host\n",
+                                   &errs()))
+    return BadInput;
   auto T0 = std::chrono::steady_clock::now();
 
   wsn::ReplayLoweringOptions LO;
@@ -398,8 +401,10 @@ int main(int argc, char **argv) {
     RC = Reproduced, Status = "reproduced";
     break;
   case wsn::ReplayStop::EndOfTrace:
-    // Reaching the end is the requested stop when the trace has no stop record.
-    if (P && P->Coverage.Stop == wsn::StopKind::End)
+    // Reaching the end is the requested stop when the trace has no stop record
+    // and its header promises no violation (a violation replay cannot reach,
+    // e.g. overwritten by a later lap, is a warning and not reproduced).
+    if (P && P->Coverage.Stop == wsn::StopKind::End && !(P->Header.Flags & wsn::TF_Violation))
       RC = Reproduced, Status = "reproduced";
     break;
   case wsn::ReplayStop::Diverged:
@@ -415,7 +420,11 @@ int main(int argc, char **argv) {
   // placed global (--compare-snapshot, for plain programs).
   std::optional<wsn::CompareSummary> Sum;
   if (!ExpectSram.empty() || !Snapshot.empty()) {
-    std::vector<uint8_t> Snap = readFile(!ExpectSram.empty() ? ExpectSram : Snapshot);
+    StringRef SnapPath = !ExpectSram.empty() ? ExpectSram : Snapshot;
+    std::vector<uint8_t> Snap = readFile(SnapPath);
+    if (Snap.empty())
+      badInput(SnapPath + ": empty file (expected the mote's data-space dump, e.g. wsn-sim's "
+                          "sram.bin)");
     std::vector<std::string> Names;
     if (!ExpectSram.empty())
       Names = wsn::comparedGlobals(*Map, P->StartAnchor);

@@ -1,4 +1,4 @@
-//===- wsn-sim.cpp - run wsn-trace AVR firmware on libsimavr --------------===//
+//===- wsn-sim.cpp - run AVR (MicaZ) firmware on libsimavr ----------------===//
 //
 //   wsn-sim run FW.elf --seed S -o DIR [options]     one node
 //   wsn-sim net TOPO --node ID=FW.elf ... --seed S --seconds T -o DIR [options]
@@ -30,12 +30,12 @@ static const char *Usage =
     "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128] [--freq HZ]\n"
     "          [--max-cycles N] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
-    "          [--node-id ID]\n"
+    "          [--node-id ID] [--leds FILE]\n"
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
     "          [--loss P] [--radio-uart N] [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
-    "          [--progress auto|bar|lines|none]\n"
+    "          [--leds FILE] [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf)\n";
 
 namespace {
@@ -140,7 +140,8 @@ int parseUartName(StringRef Opt, StringRef S) {
 }
 
 /// Options common to both subcommands. Returns true when it consumed one.
-bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out) {
+bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out,
+                  std::string &LedLog) {
   std::string V;
   if (A.option("--seed", V)) {
     O.Seed = parseU64("--seed", V);
@@ -170,6 +171,10 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out) {
     parseSwitches(V, O);
   } else if (A.option("-o", V) || A.option("--output", V)) {
     Out = V;
+  } else if (A.option("--leds", V)) {
+    if (V.empty())
+      throw UsageError{"--leds: needs a file name"};
+    LedLog = V;
   } else {
     return false;
   }
@@ -189,7 +194,7 @@ int cmdRun(Args &A) {
   std::string Elf, Out, V;
   bool HaveSeed = false;
   while (!A.done()) {
-    if (commonOption(A, SO.Node, HaveSeed, Out))
+    if (commonOption(A, SO.Node, HaveSeed, Out, SO.LedLog))
       continue;
     if (A.option("--max-cycles", V)) {
       SO.MaxCycles = parseU64("--max-cycles", V);
@@ -230,8 +235,11 @@ int cmdRun(Args &A) {
   auto R = runSingle(*FW, SO, Out, errs());
   if (!R)
     return report(R.takeError());
-  outs() << "wsn-sim: stop=" << stopKindName(R->Stop) << " cycles=" << R->Cycles
-         << " checks=" << R->Checks;
+  outs() << "wsn-sim: stop=" << stopKindName(R->Stop) << " cycles=" << R->Cycles;
+  if (R->HasTrace)
+    outs() << " checks=" << R->Checks;
+  else
+    outs() << " (no trace runtime)";
   if (R->Violated)
     outs() << " violation=" << R->ViolationId << "@" << R->ViolationCycle;
   outs() << " -> " << Out << "\n";
@@ -260,7 +268,7 @@ int cmdNet(Args &A) {
   std::map<uint16_t, std::string> NodePaths;
   bool HaveSeed = false, HaveSeconds = false;
   while (!A.done()) {
-    if (commonOption(A, NO.Template, HaveSeed, Out))
+    if (commonOption(A, NO.Template, HaveSeed, Out, NO.LedLog))
       continue;
     if (A.option("--node", V)) {
       parseNodeSpec(V, NodePaths);

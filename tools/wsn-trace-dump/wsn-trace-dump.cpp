@@ -496,8 +496,9 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(DumpCat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "wsn-trace-dump: print a wsn-trace .wtr trace as text or JSON\n");
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "wsn-trace-dump: print a wsn-trace .wtr trace as text or JSON\n", &errs()))
+    return ExitUsage; // cl's own exit code would be 1, which means a corrupt trace here
 
   Expected<TraceFile> T = TraceFile::load(TracePath);
   if (!T) {

@@ -337,7 +337,7 @@ TEST(NetworkTraces, RealNetsenseRun) {
   std::string Src = WSN_SOURCE_DIR;
   std::string Clang = "/usr/lib/llvm-19/bin/clang";
   std::vector<std::string> Objs;
-  for (std::string F : {Src + "/examples/radio/netsense.c", Src + "/examples/radio/radio.c",
+  for (std::string F : {Src + "/examples/radio/netsense.c", Src + "/examples/radio/cc2420.c",
                         Src + "/trace-runtime/src/trace.c"}) {
     std::string O = Dir + "/" + llvm::sys::path::stem(F).str() + ".o";
     std::vector<llvm::StringRef> Args = {Clang, "--target=avr", "-mmcu=atmega128", "-Os",

@@ -145,6 +145,9 @@ TEST(Preprocessor, WrongModuleHashNamesBothHashes) {
 TraceMap smallMap(uint32_t Hash) {
   TraceMap M;
   M.ModuleHash = Hash;
+  M.Target = "host"; // as writer(): target 0, 1024-byte ring in 256-byte segments
+  M.BufSize = 1024;
+  M.SegSize = 256;
   M.Functions.push_back({1, "f", "", 0});
   M.Irqs.push_back({1, "h", 5, "TIMER"});
   TraceMap::Site S;
@@ -207,6 +210,120 @@ TEST(Preprocessor, TraceMapChecksNameRecordAndOffset) {
     std::string E = errText(preprocessTrace(llvm::cantFail(TraceFile::parse(W.bytes())), O));
     EXPECT_NE(E.find("site 2 is a 'input' site in the trace map"), std::string::npos) << E;
   }
+}
+
+/// The file with a header field replaced (offsets of spec/trace-format.md 1).
+std::vector<uint8_t> withField(std::vector<uint8_t> B, unsigned Offset, unsigned Size,
+                               uint32_t V) {
+  for (unsigned I = 0; I < Size; ++I)
+    B[Offset + I] = uint8_t(V >> (8 * I));
+  return B;
+}
+
+std::string preprocessBytes(const std::vector<uint8_t> &B, const TraceMap *M = nullptr) {
+  auto F = TraceFile::parse(B);
+  if (!F)
+    return "parse: " + llvm::toString(F.takeError());
+  PreprocessOptions O;
+  O.Map = M;
+  return errText(preprocessTrace(*F, O));
+}
+
+TEST(Preprocessor, HeaderPromisesMustBeInTheRecords) {
+  // Issue 21: a header that says "violation of invariant 1, frozen" over
+  // records that do not hold it replayed to "reproduced".
+  TraceWriter W = writer();
+  W.checkpoint(1, {});
+  W.check(1, true, 0);
+  W.check(1, false, 0); // the violation: 4 bytes, the last record; frozen
+  std::vector<uint8_t> Good = W.bytes();
+  EXPECT_EQ(preprocessBytes(Good), "<success>");
+  uint16_t Head = Good[16] | Good[17] << 8;
+
+  // Cut off (head moved back over it) or overwritten by PAD.
+  std::string Cut = preprocessBytes(withField(Good, 16, 2, Head - 4));
+  EXPECT_NE(Cut.find("the header says the trace froze at the violation of invariant 1, but "
+                     "its last record is record 1 (offset "),
+            std::string::npos)
+      << Cut;
+  EXPECT_NE(Cut.find("CHECK inv=1 checksum=0x0: the violation record is cut off or "
+                     "overwritten; the trace is damaged"),
+            std::string::npos)
+      << Cut;
+  std::vector<uint8_t> Padded = Good;
+  Padded[32 + Head - 4] = 0;
+  EXPECT_NE(preprocessBytes(Padded).find("the violation record is cut off"), std::string::npos);
+
+  // Another invariant in the header than in the record.
+  EXPECT_NE(preprocessBytes(withField(Good, 28, 2, 2))
+                .find("VIOLATION inv=1 checksum=0x0: the first violation is of invariant 1, "
+                      "but the header records invariant 2"),
+            std::string::npos);
+  // A violation record the header does not know (flags 0, violation 0xFFFF).
+  EXPECT_NE(preprocessBytes(withField(withField(Good, 18, 2, 0), 28, 2, 0xFFFF))
+                .find("VIOLATION inv=1 checksum=0x0: a violation record, but the header "
+                      "records no violation (flags 0x0)"),
+            std::string::npos);
+
+  // The check counter: 2 checks; 3 or 4000000000 are damage, and so is 0.
+  EXPECT_EQ(preprocessBytes(withField(Good, 24, 4, 3)),
+            "trace: offset 24: the header counts 3 check(s) since reset, but the unwrapped "
+            "trace holds 2 check records: the trace is damaged");
+  EXPECT_NE(preprocessBytes(withField(Good, 24, 4, 4000000000u)).find("4000000000"),
+            std::string::npos);
+  EXPECT_EQ(preprocessBytes(withField(Good, 24, 4, 0)),
+            "trace: offset 24: the header counts 0 check(s), but the retained records hold "
+            "2: the trace is damaged");
+}
+
+TEST(Preprocessor, CheckCountToleratesATornReadAndBoundsWrappedTraces) {
+  // The runtime writes CHECK, then counts it: a trace read in between (wsn-sim
+  // at its cycle bound, interrupts off) has one record more than the count.
+  TraceWriter W = writer(1024, 256, /*BlackBox=*/false);
+  W.checkpoint(1, {});
+  W.check(1, true, 0);
+  W.check(1, true, 0);
+  std::vector<uint8_t> B = W.bytes();
+  EXPECT_EQ(preprocessBytes(B), "<success>");
+  EXPECT_EQ(preprocessBytes(withField(B, 24, 4, 1)), "<success>");
+  EXPECT_NE(preprocessBytes(withField(B, 24, 4, 0)).find("offset 24"), std::string::npos);
+
+  // Wrapped: the counter may exceed the records (earlier laps), but not by
+  // more than one check per 4 bytes of (wraps + 1) rings.
+  TraceWriter R = writer(64, 32, /*BlackBox=*/false);
+  for (int I = 0; I < 100; ++I) {
+    if (R.anchorArmed())
+      R.checkpoint(1, {});
+    R.check(1, true, 0);
+  }
+  std::vector<uint8_t> Wr = R.bytes();
+  ASSERT_TRUE(R.header().wrapped());
+  EXPECT_EQ(preprocessBytes(Wr), "<success>");
+  EXPECT_EQ(R.header().Checks, 100u);
+  std::string E = preprocessBytes(withField(Wr, 24, 4, 4000000000u));
+  EXPECT_NE(E.find("offset 24: the header counts 4000000000 check(s), more than the "),
+            std::string::npos)
+      << E;
+}
+
+TEST(Preprocessor, HeaderMustMatchTheMapsBuild) {
+  TraceMap M = smallMap(7);
+  TraceWriter W = writer(1024, 256, true, 7);
+  W.checkpoint(1, {1, 2, 3});
+  W.check(1, false, 0);
+  std::vector<uint8_t> Good = W.bytes();
+  EXPECT_EQ(preprocessBytes(Good, &M), "<success>");
+  EXPECT_EQ(preprocessBytes(withField(Good, 5, 1, 2), &M),
+            "trace: offset 5: the header's target is msp430, but the trace map of program is "
+            "for host: the trace does not belong to this program");
+  TraceMap Smaller = M;
+  Smaller.BufSize = 512;
+  EXPECT_EQ(preprocessBytes(Good, &Smaller),
+            "trace: offset 12: the header's ring is 1024 bytes in 256-byte segments, but "
+            "program was built with 512 in 256: the trace does not belong to this program");
+  EXPECT_EQ(preprocessBytes(withField(Good, 28, 2, 777), &M),
+            "trace: offset 28: the header records a violation of invariant 777, which is not "
+            "in the trace map of program");
 }
 
 TEST(Preprocessor, BadNestingIsAnError) {

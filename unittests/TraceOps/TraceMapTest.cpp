@@ -244,6 +244,25 @@ TEST(TraceMap, ParseErrorsNameFileAndEntry) {
             std::string::npos);
 }
 
+TEST(TraceMap, DeepNestingIsALocatedErrorNotACrash) {
+  // Issue 21: mutated maps with deep nesting overflowed the stack in
+  // json::parse. The reader stops at 64 levels, before parsing.
+  std::string Deep(200000, '[');
+  EXPECT_EQ(parseError(Deep),
+            "fw.wmap: invalid JSON: line 1, column 65: JSON nested deeper than 64 levels");
+  std::string Objects = "{\"format\":\n";
+  for (int I = 0; I < 100000; ++I)
+    Objects += "{\"a\":";
+  EXPECT_EQ(parseError(Objects),
+            "fw.wmap: invalid JSON: line 2, column 316: JSON nested deeper than 64 levels");
+  // Brackets inside strings do not nest; 64 levels are fine (the map is then
+  // refused for its content, not its depth).
+  std::string InString = "{\"format\": \"" + std::string(1000, '[') + "\\\"\"}";
+  EXPECT_EQ(parseError(InString).find("nested"), std::string::npos);
+  std::string At64 = std::string(64, '[') + std::string(64, ']');
+  EXPECT_EQ(parseError(At64), "fw.wmap: top level is not a JSON object");
+}
+
 TEST(TraceMap, FromModuleErrors) {
   LLVMContext Ctx;
   auto M = parse(Ctx, "define void @f() {\n ret void\n}\n");

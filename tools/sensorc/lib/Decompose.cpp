@@ -95,27 +95,59 @@ struct IndexedProblem {
 } // namespace
 
 std::vector<unsigned> greedyAssign(const AssignmentProblem &P) {
+  // Each clause goes to the node with the fewest remote items, then the fewest
+  // new remote items, then the first in P.Nodes. Only a few nodes can win, so
+  // they are the only ones scored (linear, not clauses x nodes): a node that
+  // holds an item of the clause has fewer remote items than any node that holds
+  // none; without holders, every node has all items remote and only the nodes
+  // that already pay some of them, or else the first node, can win.
   IndexedProblem IP(P);
-  std::map<unsigned, std::set<unsigned>> Paid; // node -> remote item ids
+  std::map<unsigned, size_t> Position; // node -> index in P.Nodes
+  for (size_t I = 0; I < IP.Nodes.size(); ++I)
+    Position.emplace(IP.Nodes[I], I);
+  std::set<std::pair<unsigned, unsigned>> Paid;           // (node, remote item id)
+  std::vector<std::vector<unsigned>> PaidBy(IP.NumItems); // item id -> nodes paying it
   std::vector<unsigned> Out;
   for (unsigned C = 0; C < IP.Clauses.size(); ++C) {
-    unsigned Best = IP.Nodes.empty() ? 0 : IP.Nodes[0];
+    if (IP.Nodes.empty()) {
+      Out.push_back(0);
+      continue;
+    }
+    const auto &Items = IP.Clauses[C];
+    std::set<size_t> Cand; // positions in IP.Nodes
+    for (auto &[Id, Holder] : Items)
+      if (Holder >= 0)
+        if (auto It = Position.find(unsigned(Holder)); It != Position.end())
+          Cand.insert(It->second);
+    if (Cand.empty()) {
+      for (auto &[Id, Holder] : Items)
+        for (unsigned N : PaidBy[Id])
+          Cand.insert(Position.at(N));
+      size_t First = 0;
+      while (First < IP.Nodes.size() && Cand.count(First))
+        ++First;
+      if (First < IP.Nodes.size())
+        Cand.insert(First);
+    }
+    size_t Best = 0;
     unsigned BestRemote = ~0u, BestNew = ~0u;
-    for (unsigned N : IP.Nodes) {
+    for (size_t Pos : Cand) { // ascending: ties keep the first node
+      unsigned N = IP.Nodes[Pos];
       unsigned Remote = IP.remoteCount(C, N), New = 0;
-      for (auto &[Id, Holder] : IP.Clauses[C])
-        if (Holder != (int64_t)N && !Paid[N].count(Id))
+      for (auto &[Id, Holder] : Items)
+        if (Holder != (int64_t)N && !Paid.count({N, Id}))
           ++New;
       if (Remote < BestRemote || (Remote == BestRemote && New < BestNew)) {
-        Best = N;
+        Best = Pos;
         BestRemote = Remote;
         BestNew = New;
       }
     }
-    for (auto &[Id, Holder] : IP.Clauses[C])
-      if (Holder != (int64_t)Best)
-        Paid[Best].insert(Id);
-    Out.push_back(Best);
+    unsigned B = IP.Nodes[Best];
+    for (auto &[Id, Holder] : Items)
+      if (Holder != (int64_t)B && Paid.insert({B, Id}).second)
+        PaidBy[Id].push_back(B);
+    Out.push_back(B);
   }
   return Out;
 }
@@ -561,6 +593,8 @@ Error Decomposer::run() {
       TempDefs[S.Temp] = &S;
 
   std::set<std::string> SeenClauses;
+  uint64_t TotalInstances = 0, MostInstances = 0;
+  SrcLoc Biggest = {1, 1}; // the check with the most instances
   for (unsigned SI = 0; SI < G.Stmts.size(); ++SI) {
     const Stmt &S = G.Stmts[SI];
     if (S.Kind != Stmt::Check)
@@ -581,9 +615,15 @@ Error Decomposer::run() {
     for (auto &V : Vars) {
       Sets.push_back(nodeSet(*G.findNodeVar(V), D.Nodes));
       Count *= Sets.back().size();
-      if (Count > 2000000)
-        return errorAt(G, S.Loc, "too many instantiated properties (over "
-                                 "2000000); narrow the NODE sets");
+      if (TotalInstances + Count > MaxInstances)
+        return errorAt(G, S.Loc,
+                       "too many instantiated properties (over " + Twine(MaxInstances) +
+                           " in all checks); narrow the NODE sets");
+    }
+    TotalInstances += Count;
+    if (Count > MostInstances) {
+      MostInstances = Count;
+      Biggest = S.Loc;
     }
     std::vector<size_t> Idx(Vars.size(), 0);
     for (uint64_t N = 0; N < Count; ++N) {
@@ -637,6 +677,14 @@ Error Decomposer::run() {
     for (auto &I : NR.Remote)
       if (I.Node >= 0 && D.PerNode.count(I.Node))
         D.PerNode[I.Node].Served.insert(I);
+  size_t Programs = 0;
+  for (auto &[N, NR] : D.PerNode)
+    Programs += !NR.Clauses.empty() || !NR.Served.empty();
+  if (Programs > MaxNodePrograms)
+    return errorAt(G, Biggest,
+                   "the decomposition gives checks or served values to " + Twine(Programs) +
+                       " nodes, more than " + Twine(MaxNodePrograms) +
+                       " (one program each); narrow the NODE sets");
   buildLocalPrograms();
   return Error::success();
 }

@@ -46,6 +46,13 @@ void collectItems(const Expr &E, int64_t LocalNode, std::set<ItemRef> &Out);
 /// identity of a rule atom held by its checking node.
 std::string ruleItemKey(const Expr &Rule, int64_t At);
 
+/// Resource limits of decomposition (spec/sensorc.md section 9): ground
+/// instances of all checks together, and nodes that receive a program (one
+/// .sl and one .c file each). Beyond them decompose fails with the location of
+/// the check that has the most instances.
+constexpr uint64_t MaxInstances = 200000;
+constexpr size_t MaxNodePrograms = 4096;
+
 struct DecomposeOptions {
   /// Network size for [ALL] when there is no #NETWORK: nodes 0..N-1.
   std::optional<unsigned> NodeCount;

@@ -286,6 +286,30 @@ private:
   std::string ErrMsg;
   Program P;
   StringSet<> Assigned;
+
+  // Nesting bound (spec/sensorc.md, "Limits"): NOT chains, parentheses,
+  // '->' chains, unary minus and operator chains each add a level; deeper
+  // input is a located error, so neither the parser nor the passes over the
+  // tree recurse without a bound.
+  unsigned Depth = 0;
+  class Nest {
+  public:
+    explicit Nest(Parser &Ps) : Ps(Ps), Saved(Ps.Depth) {}
+    ~Nest() { Ps.Depth = Saved; }
+    /// One level deeper; false (and the error) past MaxNestingDepth.
+    bool deeper() {
+      if (++Ps.Depth <= MaxNestingDepth)
+        return true;
+      Ps.fail(Ps.cur().Loc, "expression nested deeper than " + Twine(MaxNestingDepth) +
+                                " levels (NOT, parentheses, '->' and operator chains each "
+                                "add one); split it with TEMP variables");
+      return false;
+    }
+
+  private:
+    Parser &Ps;
+    unsigned Saved;
+  };
 };
 
 Expected<Program> Parser::program() {
@@ -569,6 +593,9 @@ ExprPtr Parser::impliesFormula() {
     return nullptr;
   if (is(Tok::Arrow)) {
     next();
+    Nest N(*this);
+    if (!N.deeper())
+      return nullptr;
     ExprPtr B = impliesFormula(); // right associative
     if (!B)
       return nullptr;
@@ -612,6 +639,9 @@ ExprPtr Parser::andFormula() {
 }
 
 ExprPtr Parser::unaryFormula() {
+  Nest N(*this);
+  if (!N.deeper())
+    return nullptr;
   if (isWord("NOT")) {
     SrcLoc L = cur().Loc;
     next();
@@ -739,10 +769,13 @@ ExprPtr Parser::comparisonOrValue() {
 }
 
 ExprPtr Parser::arith() {
+  Nest N(*this); // each operator of the chain nests the tree one level
   ExprPtr A = term();
   if (!A)
     return nullptr;
   while (is(Tok::Plus) || is(Tok::Minus)) {
+    if (!N.deeper())
+      return nullptr;
     SrcLoc L = cur().Loc;
     ArithOp Op = is(Tok::Plus) ? ArithOp::Add : ArithOp::Sub;
     next();
@@ -759,10 +792,13 @@ ExprPtr Parser::arith() {
 }
 
 ExprPtr Parser::term() {
+  Nest N(*this);
   ExprPtr A = factor();
   if (!A)
     return nullptr;
   while (is(Tok::Star) || is(Tok::Slash) || is(Tok::Percent)) {
+    if (!N.deeper())
+      return nullptr;
     SrcLoc L = cur().Loc;
     ArithOp Op = is(Tok::Star)    ? ArithOp::Mul
                  : is(Tok::Slash) ? ArithOp::Div
@@ -781,6 +817,9 @@ ExprPtr Parser::term() {
 }
 
 ExprPtr Parser::factor() {
+  Nest N(*this);
+  if (!N.deeper())
+    return nullptr;
   const Token &T = cur();
   switch (T.K) {
   case Tok::Minus: {

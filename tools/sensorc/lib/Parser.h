@@ -8,6 +8,12 @@
 namespace wsn {
 namespace sensorc {
 
+/// The deepest expression the parser accepts (spec/sensorc.md, "Limits"):
+/// each NOT, each pair of parentheses, each '->' and each arithmetic operator
+/// of a chain nests one level (a parenthesised formula inside a comparison
+/// two). Deeper input is a located error.
+constexpr unsigned MaxNestingDepth = 256;
+
 /// Parses a SensorC_G (#GLOBAL) or SensorC_L (#LOCAL n) program. The first
 /// error is returned as "FILE:LINE:COL: error: MESSAGE". Besides syntax, the
 /// parser checks names: every alias, TEMP and NODE variable must be declared,

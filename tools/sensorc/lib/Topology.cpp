@@ -90,6 +90,11 @@ Expected<Topology> parseTopology(StringRef Text, StringRef Name) {
   for (unsigned I = 0; I < Lines.size(); ++I) {
     unsigned LineNo = I + 1;
     LineParser P(Name, LineNo);
+    // A NUL would end a field early for strtod (and hides text in editors): a
+    // topology is a text file, so any NUL byte is an error, also in comments.
+    size_t Nul = Lines[I].find('\0');
+    if (Nul != StringRef::npos)
+      return P.error(Nul + 1, "NUL byte (a topology file is text)");
     auto Fs = splitFields(Lines[I]);
     if (Fs.empty() || Fs[0].Text.starts_with("#") ||
         Fs[0].Text.starts_with("%"))

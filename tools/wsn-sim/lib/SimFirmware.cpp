@@ -13,6 +13,9 @@ using namespace llvm::object;
 namespace wsn {
 namespace sim {
 
+const char *const NodeIdSymbolNames[4] = {"TOS_NODE_ID", "ActiveMessageAddressC$addr",
+                                          "ActiveMessageAddressC__addr", "__wsn_node_id"};
+
 static Error fwError(StringRef Path, const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), "'" + Path + "': " + Msg);
 }
@@ -42,6 +45,17 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
 
   FirmwareInfo FI;
   FI.Path = Path.str();
+  // .data's address and size: initialised variables live there.
+  uint64_t DataAddr = 0, DataSize = 0;
+  for (const SectionRef &Sec : Elf->sections()) {
+    Expected<StringRef> SN = Sec.getName();
+    if (SN && *SN == ".data") {
+      DataAddr = Sec.getAddress();
+      DataSize = Sec.getSize();
+    } else if (!SN) {
+      consumeError(SN.takeError());
+    }
+  }
   bool HaveTrace = false, HaveCheck = false, HaveViol = false;
   for (const ELFSymbolRef &Sym : Elf->symbols()) {
     Expected<StringRef> Name = Sym.getName();
@@ -67,14 +81,46 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     } else if (*Name == "__wsn_violation_hook") {
       FI.ViolationHook = static_cast<uint32_t>(*Addr);
       HaveViol = true;
-    } else if (*Name == "__wsn_node_id" && *Addr >= AvrDataOffset) {
+    }
+    if (*Name == "__wsn_node_id" && *Addr >= AvrDataOffset)
       FI.NodeIdAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
+    for (const char *IdName : NodeIdSymbolNames) {
+      if (*Name != IdName)
+        continue;
+      if (*Addr < AvrDataOffset)
+        return fwError(Path, *Name + " at 0x" + utohexstr(*Addr) +
+                                 " is not in the data space (expected 0x800000 + address)");
+      IdSymbol S;
+      S.Name = Name->str();
+      S.Addr = static_cast<uint32_t>(*Addr - AvrDataOffset);
+      S.Size = Sym.getSize() >= 2 || Sym.getSize() == 0 ? 2 : 1;
+      Expected<section_iterator> Sec = Sym.getSection();
+      StringRef SecName;
+      if (Sec && *Sec != Elf->section_end()) {
+        if (Expected<StringRef> SN = (*Sec)->getName())
+          SecName = *SN;
+        else
+          consumeError(SN.takeError());
+      } else if (!Sec) {
+        consumeError(Sec.takeError());
+      }
+      if (SecName == ".data" && *Addr >= DataAddr && *Addr + S.Size <= DataAddr + DataSize) {
+        S.Where = IdSymbol::Data;
+        S.DataOffset = static_cast<uint32_t>(*Addr - DataAddr);
+      } else if (SecName == ".bss" || SecName.starts_with(".bss.")) {
+        S.Where = IdSymbol::Bss;
+      } else {
+        S.Where = IdSymbol::NoInit; // .noinit and anything the startup leaves alone
+      }
+      FI.IdSymbols.push_back(std::move(S));
     }
   }
   if (HaveTrace && !HaveCheck && !HaveViol)
     return fwError(Path, "firmware checks no invariant (it has the trace ring __wsn_trace but "
                          "no __wsn_check_hook / __wsn_violation_hook: every WSN_CHECK was "
                          "removed, e.g. folded away as always true; wsn-cc warns about this)");
+  if (!HaveTrace && !HaveCheck && !HaveViol)
+    return FI; // any firmware: no trace, no hooks (spec/wsn-sim.md, section 2)
   if (!HaveTrace || !HaveCheck || !HaveViol) {
     std::string Missing;
     for (auto [Have, N] : {std::pair{HaveTrace, "__wsn_trace"},
@@ -82,12 +128,13 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
                            std::pair{HaveViol, "__wsn_violation_hook"}})
       if (!Have)
         Missing += (Missing.empty() ? "" : ", ") + std::string(N);
-    return fwError(Path, "firmware has no trace runtime (missing symbol(s) " + Missing +
-                             "); build it with wsn-cc or link trace-runtime/src/*.c");
+    return fwError(Path, "firmware has an incomplete trace runtime (missing symbol(s) " +
+                             Missing + "); build it with wsn-cc or link trace-runtime/src/*.c");
   }
   if (FI.TraceSize < 32)
     return fwError(Path, "__wsn_trace is " + Twine(FI.TraceSize) +
                              " bytes, smaller than the 32-byte trace header");
+  FI.HasRuntime = true;
   return FI;
 }
 

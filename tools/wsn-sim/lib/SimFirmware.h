@@ -1,9 +1,10 @@
 //===- SimFirmware.h - what wsn-sim needs to know about a firmware ELF ----===//
 //
 // The simulator finds the trace runtime's symbols (spec/trace-format.md, and
-// the symbol contract in trace-runtime/include/wsn/trace.h) with LLVM's Object
-// library before handing the file to simavr, so that a missing file, a non-ELF,
-// a non-AVR ELF or a firmware without the runtime is reported clearly.
+// the symbol contract in trace-runtime/include/wsn/trace.h) and the node-id
+// variables TinyOS's tos-set-symbols patches, with LLVM's Object library,
+// before handing the file to simavr, so that a missing file, a non-ELF or a
+// non-AVR ELF is reported clearly. Firmware without the runtime runs too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_SIM_SIMFIRMWARE_H
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace wsn {
 namespace sim {
@@ -22,8 +24,22 @@ namespace sim {
 /// AVR ELF files place data-space symbols at 0x800000 + address.
 constexpr uint32_t AvrDataOffset = 0x800000;
 
+/// A variable that receives the node id (spec/wsn-sim.md, "Node ids").
+struct IdSymbol {
+  std::string Name;
+  uint32_t Addr = 0; ///< data-space address
+  uint32_t Size = 0; ///< 1 or 2 bytes are written (little-endian)
+  /// Where the value must go: into the initial value of .data (the C startup
+  /// copies it from flash), or straight into SRAM (.noinit). Zero-initialised
+  /// variables (.bss) cannot be given a value before start: warned about.
+  enum Kind { Data, NoInit, Bss } Where = Data;
+  uint32_t DataOffset = 0; ///< offset in .data (Where == Data)
+};
+
 struct FirmwareInfo {
   std::string Path;
+  /// Whether the firmware has the trace runtime (__wsn_trace and its hooks).
+  bool HasRuntime = false;
   /// Data-space address and size of __wsn_trace (header + ring).
   uint32_t TraceAddr = 0;
   uint32_t TraceSize = 0;
@@ -32,7 +48,13 @@ struct FirmwareInfo {
   uint32_t ViolationHook = 0;
   /// Data-space address of __wsn_node_id, when the firmware has it.
   std::optional<uint32_t> NodeIdAddr;
+  /// TOS_NODE_ID, ActiveMessageAddressC$addr / ActiveMessageAddressC__addr
+  /// and __wsn_node_id, those the image has.
+  std::vector<IdSymbol> IdSymbols;
 };
+
+/// The names of the node-id variables, as tos-set-symbols knows them.
+extern const char *const NodeIdSymbolNames[4];
 
 /// Reads the ELF at Path and locates the runtime symbols. Errors name the file.
 llvm::Expected<FirmwareInfo> inspectFirmware(llvm::StringRef Path);

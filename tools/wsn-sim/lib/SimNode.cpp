@@ -1,5 +1,7 @@
 //===- SimNode.cpp - one simulated mote on libsimavr ----------------------===//
 #include "SimNode.h"
+#include "AsyncTimer0.h"
+#include "MicaZBoard.h"
 
 extern "C" {
 #include <simavr/avr_adc.h>
@@ -108,6 +110,8 @@ Expected<std::unique_ptr<Node>> Node::create(const FirmwareInfo &FW, const NodeO
 }
 
 Node::~Node() {
+  Board.reset();
+  Timer0.reset();
   if (Avr) {
     nodeIds().erase(Avr);
     // After firmware that ran away and crashed the core, libsimavr 1.6's
@@ -161,21 +165,53 @@ Error Node::init() {
                                       Opts.Mcu);
   Fw.frequency = Opts.Frequency;
   Fw.vcc = Fw.avcc = Fw.aref = 3000; // MicaZ runs at 3 V
+  // Node ids the way tos-set-symbols gives them: initialised variables get the
+  // id in their initial value in flash (simavr's loader puts .data right after
+  // .text, where the C startup copies it from).
+  for (const IdSymbol &S : FW.IdSymbols) {
+    if (S.Where != IdSymbol::Data)
+      continue;
+    uint32_t At = Fw.flashsize - Fw.datasize + S.DataOffset;
+    if (S.DataOffset + S.Size > Fw.datasize || At + S.Size > Fw.flashsize)
+      return nodeError(Opts.NodeId, "'" + FW.Path + "': " + S.Name +
+                                        " lies outside the .data image libsimavr loaded");
+    Fw.flash[At] = Opts.NodeId & 0xFF;
+    if (S.Size > 1)
+      Fw.flash[At + 1] = Opts.NodeId >> 8;
+  }
   avr_load_firmware(Avr, &Fw);
   Avr->frequency = Opts.Frequency;
   Avr->vcc = Avr->avcc = Avr->aref = 3000;
   Avr->sleep = noSleep;
-  if (FW.TraceAddr + FW.TraceSize > Avr->ramend + 1u)
+  if (FW.HasRuntime && FW.TraceAddr + FW.TraceSize > Avr->ramend + 1u)
     return nodeError(Opts.NodeId, "__wsn_trace (0x" + utohexstr(FW.TraceAddr) + ", " +
                                       Twine(FW.TraceSize) + " bytes) lies outside the data space of " +
                                       Opts.Mcu);
 
-  // Node id into .noinit before the first instruction (trace.h: __wsn_node_id).
-  if (FW.NodeIdAddr) {
-    if (*FW.NodeIdAddr + 1 > Avr->ramend)
-      return nodeError(Opts.NodeId, "__wsn_node_id lies outside the data space");
-    Avr->data[*FW.NodeIdAddr] = Opts.NodeId & 0xFF;
-    Avr->data[*FW.NodeIdAddr + 1] = Opts.NodeId >> 8;
+  // Variables the startup code does not touch (.noinit, e.g. __wsn_node_id)
+  // get the id in SRAM before the first instruction; zero-initialised ones
+  // cannot keep a value (tos-set-symbols cannot set them either).
+  for (const IdSymbol &S : FW.IdSymbols) {
+    if (S.Where == IdSymbol::Bss) {
+      Warnings.push_back(S.Name + " is zero-initialised (.bss): its node id cannot be set "
+                                  "before start; left 0");
+      continue;
+    }
+    if (S.Where != IdSymbol::NoInit)
+      continue;
+    if (S.Addr + S.Size > Avr->ramend + 1u)
+      return nodeError(Opts.NodeId, S.Name + " lies outside the data space");
+    Avr->data[S.Addr] = Opts.NodeId & 0xFF;
+    if (S.Size > 1)
+      Avr->data[S.Addr + 1] = Opts.NodeId >> 8;
+  }
+
+  // MicaZ board: Timer0 from the 32.768 kHz crystal, the LEDs (spec/micaz.md).
+  if (Opts.Mcu == "atmega128") {
+    Timer0.reset(AsyncTimer0::attach(Avr));
+    Board = std::make_unique<MicaZBoard>(Avr);
+    if (Error E = Board->attach())
+      return nodeError(Opts.NodeId, toString(std::move(E)));
   }
 
   // UARTs: no console printing, no polling sleep (that one waits in real time).
@@ -289,6 +325,7 @@ StopKind Node::runUntil(uint64_t Target) {
   if (Avr->cycle < Target)
     avr_cycle_timer_register(Avr, Target - Avr->cycle, onBound, this);
   const uint32_t CheckPc = FW.CheckHook, ViolPc = FW.ViolationHook;
+  const bool Hooks = FW.HasRuntime;
   while (Avr->cycle < Target) {
     int State = avr_run(Avr);
     if (State == cpu_Done || State == cpu_Crashed) {
@@ -301,7 +338,7 @@ StopKind Node::runUntil(uint64_t Target) {
     // header's head and wraps are consistent.
     if (Opts.FullTrace && Avr->sreg[S_I])
       pollFullTrace();
-    if (!StopsEnabled)
+    if (!StopsEnabled || !Hooks)
       continue;
     uint32_t Pc = Avr->pc;
     if (Pc == CheckPc) {
@@ -495,6 +532,8 @@ static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
 }
 
 std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
+  if (!FW.HasRuntime)
+    return {};
   const uint8_t *T = Avr->data + FW.TraceAddr;
   uint32_t Len = FW.TraceSize;
   uint32_t HLen;
@@ -578,7 +617,10 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
   return Out;
 }
 
-uint32_t Node::sramChecks() const { return rd32(Avr->data + FW.TraceAddr + 24); }
+uint32_t Node::sramChecks() const {
+  if (!FW.HasRuntime)
+    return 0;
+  return rd32(Avr->data + FW.TraceAddr + 24); }
 
 std::optional<std::vector<uint8_t>> Node::drainedTrace() const {
   if (Drained.size() < 32)

@@ -11,6 +11,8 @@
 #ifndef WSN_SIM_SIMNODE_H
 #define WSN_SIM_SIMNODE_H
 
+#include "AsyncTimer0.h"
+#include "MicaZBoard.h"
 #include "SimFirmware.h"
 #include "SimRng.h"
 
@@ -137,6 +139,13 @@ public:
 
   const NodeStats &stats() const { return Stats; }
 
+  /// The MicaZ board (LEDs, ...), when the MCU is the atmega128.
+  const MicaZBoard *board() const { return Board.get(); }
+  MicaZBoard *board() { return Board.get(); }
+  /// Things the user should know about the setup (e.g. a node-id variable
+  /// that could not be set).
+  const std::vector<std::string> &warnings() const { return Warnings; }
+
   /// --full-trace: every record written since reset, as the concatenation of
   /// the ring segments in writing order (complete segments, then the written
   /// part of the current one). Error when a segment was overwritten before it
@@ -199,6 +208,11 @@ private:
 
   std::vector<uint8_t> Drained;
   NodeStats Stats;
+  std::vector<std::string> Warnings;
+
+  // MicaZ board
+  std::unique_ptr<AsyncTimer0> Timer0;
+  std::unique_ptr<MicaZBoard> Board;
 
   // --full-trace
   std::vector<uint8_t> FullBytes; ///< complete segments, in writing order

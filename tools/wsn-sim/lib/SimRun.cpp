@@ -28,13 +28,23 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
     R.ViolationCycle = N.violationCycle();
   }
   R.Sram = N.dataSpace();
-  std::string W;
-  R.Trace = N.traceImage(W);
-  if (!W.empty())
-    Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
-  // The runtime's own counter when the header is valid; else the hook count.
-  R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
+  R.HasTrace = N.firmware().HasRuntime;
+  if (R.HasTrace) {
+    std::string W;
+    R.Trace = N.traceImage(W);
+    if (!W.empty())
+      Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
+    // The runtime's own counter when the header is valid; else the hook count.
+    R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
+  }
   R.Stats = N.stats();
+  if (const MicaZBoard *B = N.board()) {
+    R.HasLeds = true;
+    R.Leds = B->ledHistory();
+    R.RadioUsed = B->radioUsed();
+    R.Cc2420 = B->radio().stats();
+    R.Spi = B->spiStats();
+  }
   return R;
 }
 
@@ -68,8 +78,14 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
     return E;
   SmallString<256> P(Dir);
   sys::path::append(P, "trace.wtr");
-  if (Error E = writeBytes(P, R.Trace))
-    return E;
+  if (R.HasTrace) {
+    if (Error E = writeBytes(P, R.Trace))
+      return E;
+  } else if (sys::fs::exists(P)) {
+    // A trace from an earlier run into the same directory would mislead.
+    if (std::error_code EC = sys::fs::remove(P))
+      return createStringError(EC, "cannot remove stale '" + P + "': " + EC.message());
+  }
   P = Dir;
   sys::path::append(P, "sram.bin");
   if (Error E = writeBytes(P, R.Sram))
@@ -89,18 +105,62 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         });
       else
         J.attribute("violation", nullptr);
-      J.attribute("checks", R.Checks);
+      if (R.HasTrace)
+        J.attribute("checks", R.Checks);
+      else
+        J.attribute("checks", nullptr);
       J.attribute("seed", Seed);
       J.attribute("node", R.NodeId);
       J.attribute("mcu", Opts.Mcu);
       J.attribute("frequency", Opts.Frequency);
-      J.attribute("trace_source", R.TraceSource);
+      // null: the firmware has no trace runtime (no trace.wtr is written).
+      if (R.HasTrace) {
+        J.attribute("trace", "trace.wtr");
+        J.attribute("trace_source", R.TraceSource);
+      } else {
+        J.attribute("trace", nullptr);
+        J.attribute("trace_source", nullptr);
+      }
       J.attributeObject("inputs", [&] {
         J.attribute("irq_pulses", R.Stats.IrqPulses);
         J.attribute("uart_bytes", R.Stats.UartBytes);
         J.attribute("uart_dropped", R.Stats.UartDropped);
         J.attribute("adc_samples", R.Stats.AdcSamples);
       });
+      if (R.HasLeds)
+        J.attributeObject("leds", [&] {
+          J.attribute("final", R.Leds.empty() ? std::string("---")
+                                              : ledString(R.Leds.back().Leds));
+          J.attribute("changes", static_cast<uint64_t>(R.Leds.size()));
+          J.attributeArray("history", [&] {
+            for (const LedChange &C : R.Leds)
+              J.array([&] {
+                J.value(C.Cycle);
+                J.value(ledString(C.Leds));
+              });
+          });
+        });
+      if (R.HasLeds) {
+        // The MicaZ's CC2420 (spec/micaz.md); null when the firmware never powered it.
+        if (!R.RadioUsed)
+          J.attribute("cc2420", nullptr);
+        else
+          J.attributeObject("cc2420", [&] {
+            const devices::CC2420::Stats &C = R.Cc2420;
+            J.attribute("frames_sent", C.FramesSent);
+            J.attribute("acks_sent", C.AcksSent);
+            J.attribute("frames_received", C.FramesReceived);
+            J.attribute("crc_errors", C.CrcErrors);
+            J.attribute("address_rejected", C.AddressRejected);
+            J.attribute("frames_missed", C.FramesMissed);
+            J.attribute("rx_overflows", C.RxOverflows);
+            J.attribute("tx_underflows", C.TxUnderflows);
+            J.attribute("cca_refused", C.CcaRefused);
+            J.attribute("late_announcements", C.LateAnnouncements);
+            J.attribute("spi_bytes", R.Spi.Bytes);
+            J.attribute("spi_write_collisions", R.Spi.Collisions);
+          });
+      }
       if (Opts.RadioUart >= 0)
         J.attributeObject("radio", [&] {
           J.attribute("frames_sent", R.Stats.FramesSent);
@@ -122,8 +182,13 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   if (!NOr)
     return NOr.takeError();
   Node &N = **NOr;
+  for (const std::string &W : N.warnings())
+    Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
   StopKind Stop = N.runUntil(Opts.MaxCycles);
   NodeResult R = captureResult(N, Stop, Warn);
+  if (Opts.Node.DrainUart >= 0 && !FW.HasRuntime)
+    return createStringError(inconvertibleErrorCode(),
+                             "--drain: '" + FW.Path + "' has no trace runtime to drain");
   if (Opts.Node.DrainUart >= 0) {
     // Let the firmware send its trace: keep running, hooks no longer stop it.
     N.setStopsEnabled(false);
@@ -153,7 +218,16 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   }
   if (Error E = writeNodeResult(Dir, R, Opts.Node.Seed, Opts.Node))
     return std::move(E);
+  if (!Opts.LedLog.empty()) {
+    std::vector<std::pair<uint64_t, std::string>> Lines;
+    ledLogLines(R, Lines);
+    if (Error E = writeLedLog(Opts.LedLog, std::move(Lines)))
+      return std::move(E);
+  }
   if (Opts.Node.FullTrace) {
+    if (!FW.HasRuntime)
+      return createStringError(inconvertibleErrorCode(),
+                               "--full-trace: '" + FW.Path + "' has no trace runtime");
     Expected<std::vector<uint8_t>> Full = N.fullTrace();
     if (!Full)
       return Full.takeError();
@@ -161,6 +235,22 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
       return std::move(E);
   }
   return R;
+}
+
+void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines) {
+  for (const LedChange &C : R.Leds)
+    Lines.push_back({C.Cycle, formatv("{0} {1} {2}\n", C.Cycle, R.NodeId, ledString(C.Leds))});
+}
+
+Error writeLedLog(StringRef Path, std::vector<std::pair<uint64_t, std::string>> Lines) {
+  // Lines of one node are in cycle order already; across nodes, cycle then node
+  // (nodes were appended in ascending id, and the sort is stable).
+  std::stable_sort(Lines.begin(), Lines.end(),
+                   [](const auto &A, const auto &B) { return A.first < B.first; });
+  std::string Text;
+  for (auto &L : Lines)
+    Text += L.second;
+  return writeText(Path, Text);
 }
 
 /// spec/wsn-sim.md, "Full trace": the bytes of every segment since reset, cut
@@ -234,20 +324,37 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
     return createStringError(inconvertibleErrorCode(), "--quantum must be positive");
   std::unique_ptr<Network> Net(new Network(Topo, Opts));
   Net->RadioRng = SimRng(Opts.Template.Seed, 0xFFFF, Stream::Radio);
+  // The CC2420 medium's noise samples: the radio stream of the pseudo node
+  // 0xFFFE, so that the UART medium's draws do not shift them.
+  Net->Cc2420Rng = SimRng(Opts.Template.Seed, 0xFFFE, Stream::Radio);
+  devices::Medium802154::Config MC;
+  MC.MinSnrDb = Opts.SnrThreshold;
+  Network *NetP = Net.get();
+  MC.Normal = [NetP] { return NetP->Cc2420Rng.normal12(); };
+  Net->Air = std::make_unique<devices::Medium802154>(MC);
+  for (auto &[Link, G] : Topo.Gains)
+    Net->Air->setLinkGain(Link.first, Link.second, G.Dbm);
+  for (auto &[Id, N] : Topo.Noise)
+    Net->Air->setNoise(Id, N.MeanDbm, N.Variance);
+  // 128 us: the shorter (TXCTRL.TX_TURNAROUND = 0, TinyOS's setting) turnaround.
+  Net->RadioSlice = std::max<uint64_t>(1, uint64_t(128000) * Opts.Template.Frequency / 1000000000u);
   for (auto &[Id, FW] : Nodes) {
     NodeOptions NO = Opts.Template;
     NO.NodeId = Id;
     NO.RadioUart = Opts.RadioUart;
     NO.StopAfterChecks = 0;
     NO.DrainUart = -1;
-    if (!FW.NodeIdAddr)
-      return createStringError(inconvertibleErrorCode(),
-                               "node " + Twine(Id) + ": '" + FW.Path +
-                                   "' has no __wsn_node_id; a network node needs the runtime's "
-                                   "node id");
+    if (FW.IdSymbols.empty())
+      Warn << "wsn-sim: warning: node " << Id << ": '" << FW.Path
+           << "' has no node-id variable (TOS_NODE_ID, ActiveMessageAddressC$addr, "
+              "__wsn_node_id): every node runs the same image\n";
     auto N = Node::create(FW, NO);
     if (!N)
       return N.takeError();
+    for (const std::string &W : (*N)->warnings())
+      Warn << "wsn-sim: warning: node " << Id << ": " << W << "\n";
+    if (MicaZBoard *B = (*N)->board())
+      Net->Air->attach(Id, B->radio());
     if (!Topo.Noise.count(Id))
       Warn << "wsn-sim: warning: topology has no 'noise " << Id
            << "' line; using -98 dBm, variance 0\n";
@@ -354,18 +461,37 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
   while (Now < End && !Violator) {
     uint64_t Target = std::min(End, Now + Opts.Quantum);
     std::vector<RadioFrame> Air;
-    for (auto &N : Nodes) {
-      if (!N->terminated() && !Stops.count(N->id())) {
-        StopKind S = N->runUntil(Target);
+    // While a CC2420 is powered, the quantum is cut into slices no longer
+    // than the radio's turnaround: all nodes run one slice, then the next
+    // (spec/wsn-sim.md, "Lockstep"). A radio needs more than a millisecond
+    // from VREG_EN to its first transmission, so deciding per quantum is safe.
+    bool RadioOn = false;
+    for (auto &N : Nodes)
+      if (MicaZBoard *B = N->board())
+        RadioOn |= B->radioPowered();
+    uint64_t Slice = RadioOn ? std::min(Opts.Quantum, RadioSlice) : Opts.Quantum;
+    for (uint64_t From = Now; From < Target && !Violator;) {
+      uint64_t To = std::min(Target, From + Slice);
+      for (auto &N : Nodes) {
+        if (N->terminated() || Stops.count(N->id()))
+          continue;
+        StopKind S = N->runUntil(To);
         if (S != StopKind::None) {
           Stops[N->id()] = S;
           if (S == StopKind::Violation && !Violator)
             Violator = N.get();
         }
       }
+      if (RadioOn) {
+        uint64_t FromNs = uint64_t((unsigned __int128)From * 1000000000u / Opts.Template.Frequency);
+        uint64_t SliceNs = uint64_t((unsigned __int128)Slice * 1000000000u / Opts.Template.Frequency);
+        this->Air->forgetBefore(FromNs > SliceNs ? FromNs - SliceNs : 0);
+      }
+      From = To;
+    }
+    for (auto &N : Nodes)
       for (RadioFrame &F : N->takeOutbox())
         Air.push_back(std::move(F));
-    }
     // Frames finished during this quantum reach the receivers at its end, in
     // the order they left their senders (ties: lower sender id first).
     std::stable_sort(Air.begin(), Air.end(), [](const RadioFrame &A, const RadioFrame &B) {
@@ -378,6 +504,7 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
   }
   Prog.finish();
 
+  std::vector<std::pair<uint64_t, std::string>> LedLines;
   for (auto &N : Nodes) {
     auto It = Stops.find(N->id());
     StopKind S = It == Stops.end() ? StopKind::None : It->second;
@@ -386,7 +513,12 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
     sys::path::append(P, "node" + std::to_string(N->id()));
     if (Error E = writeNodeResult(P, R, Opts.Template.Seed, N->options()))
       return E;
+    if (!Opts.LedLog.empty())
+      ledLogLines(R, LedLines);
   }
+  if (!Opts.LedLog.empty())
+    if (Error E = writeLedLog(Opts.LedLog, std::move(LedLines)))
+      return E;
 
   std::string Json;
   raw_string_ostream JS(Json);
@@ -416,6 +548,14 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
         J.attribute("no_link", Radio.NoLink);
         J.attribute("lost_noise", Radio.LostNoise);
         J.attribute("lost_random", Radio.LostRandom);
+      });
+      const devices::Medium802154::Stats &MS = this->Air->stats();
+      J.attributeObject("cc2420", [&] {
+        J.attribute("transmissions", MS.Transmissions);
+        J.attribute("acks", MS.Acks);
+        J.attribute("deliveries", MS.Deliveries);
+        J.attribute("below_sensitivity", MS.BelowSensitivity);
+        J.attribute("collisions", MS.Collisions);
       });
     });
   }

@@ -9,7 +9,9 @@
 #ifndef WSN_SIM_SIMRUN_H
 #define WSN_SIM_SIMRUN_H
 
+#include "MicaZBoard.h"
 #include "SimNode.h"
+#include "Medium802154.h"
 #include "Topology.h" // tools/sensorc/lib: the one topology reader
 
 #include "llvm/ADT/StringRef.h"
@@ -36,8 +38,21 @@ struct NodeResult {
   std::vector<uint8_t> Sram;
   std::vector<uint8_t> Trace;
   std::string TraceSource = "sram"; ///< "sram" (black box) or "uartN" (drained)
+  bool HasTrace = true;             ///< false: firmware without the trace runtime
   NodeStats Stats;
+  bool HasLeds = false;             ///< a MicaZ board (atmega128)
+  bool RadioUsed = false;           ///< the firmware powered the CC2420
+  devices::CC2420::Stats Cc2420;
+  SpiStats Spi;
+  std::vector<LedChange> Leds;      ///< LED history since reset
 };
+
+/// Appends "CYCLE NODE LEDS" lines (spec/wsn-sim.md, "--leds") for R's LED
+/// changes to Lines.
+void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines);
+/// Writes the lines, sorted by cycle then node, to Path.
+llvm::Error writeLedLog(llvm::StringRef Path,
+                        std::vector<std::pair<uint64_t, std::string>> Lines);
 
 /// Snapshot of a node at its stop point (trace read from SRAM).
 NodeResult captureResult(const Node &N, StopKind Stop, llvm::raw_ostream &Warn);
@@ -55,6 +70,7 @@ struct SingleOptions {
   NodeOptions Node;
   uint64_t MaxCycles = 100000000;   ///< the cycle bound
   uint64_t DrainCycles = 200000000; ///< extra cycles allowed for draining
+  std::string LedLog;               ///< --leds FILE ("" none)
 };
 
 /// Runs one node and writes its outputs into Dir.
@@ -70,6 +86,7 @@ struct NetOptions {
   double SnrThreshold = 4.0;    ///< dB a frame must clear above the sampled noise
   double Loss = 0.0;            ///< extra seeded loss probability per delivery
   int RadioUart = 1;
+  std::string LedLog; ///< --leds FILE ("" none)
   ProgressMode Progress = ProgressMode::Auto;
 };
 
@@ -88,9 +105,11 @@ public:
   llvm::Error run(llvm::StringRef Dir, llvm::raw_ostream &Warn);
 
   const RadioStats &radioStats() const { return Radio; }
+  const devices::Medium802154 *medium() const { return Air.get(); }
 
 private:
-  Network(const topology::Topology &T, const NetOptions &O) : Topo(T), Opts(O), RadioRng(0) {}
+  Network(const topology::Topology &T, const NetOptions &O)
+      : Topo(T), Opts(O), RadioRng(0), Cc2420Rng(0) {}
   void deliver(const RadioFrame &F);
   double noiseSample(uint16_t Node);
 
@@ -99,6 +118,13 @@ private:
   std::vector<std::unique_ptr<Node>> Nodes; // ascending id
   SimRng RadioRng;
   RadioStats Radio;
+  /// The 802.15.4 medium between the nodes' CC2420s (spec/cc2420.md) and the
+  /// stream of its noise samples.
+  SimRng Cc2420Rng;
+  std::unique_ptr<devices::Medium802154> Air;
+  /// Lock-step slice while a CC2420 is powered: the 8-symbol turnaround
+  /// (128 us) in cycles, so every transmission is announced before it starts.
+  uint64_t RadioSlice = 0;
 };
 
 } // namespace sim

@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""bench/tinyos/run.py - nesC applications (TinyOS's build/<platform>/app.c) through wsn-trace.
+
+  run.py --bin build/bin --apps DIR [--platform micaz|telosb] [--seeds N] [--seconds S]
+         [--only App,...] [--wsn-cc-arg ARG]... [--work DIR] [--json-out FILE] [--check]
+
+DIR holds one subdirectory per application:
+  app.c         the nesC compiler's output (what `make micaz` leaves in build/micaz/app.c)
+  invariants.c  optional: invariants (wsn/invariant.h) over the app's globals; the traced build
+                adds it with --check-at=writes, so the app itself stays unchanged
+  topology      optional: a wsn-sim net topology (spec/wsn-sim.md section 5) -> network run
+  nodes         optional: the node count (ids 0..N-1); without a topology every pair of nodes
+                gets a -60 dBm link and every node a -98 dBm noise floor
+  sim-args      optional: extra wsn-sim arguments, one line (e.g. `--adc 0:1023`)
+
+For each application:
+  1. builds the original (`wsn-cc --no-trace`) and the traced firmware (defaults: level 1, the
+     default ring) for the platform's MCU; flash = text+data and RAM = data+bss (llvm-size),
+     with traced/original ratios;
+  2. runs each image alone in wsn-sim for --seconds (seed 1) and, when a topology or node count
+     is given, the original as a network; reads run.json / net.json: boots and timer fires
+     (`--count-pc` on the scheduler's task dispatcher and the timer component, when wsn-sim
+     offers it), LED changes, frames sent and received (network), invariant checks (traced);
+  3. with invariants.c, records and replays over --seeds seeds, three stops per seed:
+       violation  wsn-sim until the invariant is violated (at most --violation-seconds);
+                  wsn-replay --expect-sram
+       check      the K-th check, K drawn in [1, checks of the violation run]; both stop there
+       bound      a cycle bound drawn in [1/4, 1] of the violation run's cycles (a node stopped
+                  at an arbitrary moment); wsn-replay replays to the end of the trace
+     A replay passes when wsn-replay exits 0 and its --json report says the SRAM comparison
+     covered at least one global and found no difference (and, for violation/check, that it
+     stopped at a record of that kind).
+A column the tools cannot produce prints "n/a" and the reason is listed under the table.
+--check: exit 1 unless every build and replay succeeded.
+--wsn-cc-arg passes one argument to both builds; write it with '=' when it starts with a dash
+(--wsn-cc-arg=--trace-seg=512).
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+LLVM = "/usr/lib/llvm-19/bin"
+PLATFORMS = {
+    # platform: (wsn-cc target, MCU, CPU clock in Hz)
+    "micaz": ("avr", "atmega128", 7372800),
+    "telosb": ("msp430", "msp430f1611", 4194304),
+}
+# Functions that mark progress, in both of nescc's separators ($ and __). Any that clang kept
+# out of line are counted with wsn-sim --count-pc.
+BOOT_SYMBOLS = ["SchedulerBasicP{s}TaskBasic{s}runTask", "McuSleepC{s}McuSleep{s}sleep"]
+TIMER_SYMBOLS = ["VirtualizeTimerC{s}0{s}fireTimers", "CountToLedsC{s}MilliTimer{s}fired"]
+SEPARATORS = ("__", "$")
+DEFAULT_LINK_DBM = -60.0
+DEFAULT_NOISE_DBM = -98.0
+TIMEOUT = 600
+MODES = ("violation", "check", "bound")
+
+
+def run(cmd, timeout=TIMEOUT):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return r.returncode, r.stdout, r.stderr
+    except subprocess.TimeoutExpired:
+        return "timeout", "", "timed out after %d s" % timeout
+
+
+def first_error(text):
+    """The most telling line of a tool's stderr: a located compiler or linker error
+    (FILE:LINE:COL: error: ..., ld.lld: error: ...) with the wsn-cc stage that printed it,
+    else the first line saying 'error', else the first line."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    stage = None
+    for l in lines:
+        m = re.match(r"wsn-cc: error: stage '(\S+)", l)
+        if m:
+            stage = m.group(1)
+            continue
+        if "error:" in l:
+            return l + (" (wsn-cc stage '%s')" % stage if stage else "")
+    for l in lines:
+        if "error" in l.lower():
+            return l
+    return lines[0] if lines else "(no message)"
+
+
+def llvm_size(elf):
+    out = subprocess.run([os.path.join(LLVM, "llvm-size"), elf], capture_output=True,
+                         text=True, check=True).stdout
+    text, data, bss = (int(x) for x in out.splitlines()[1].split()[:3])
+    return text + data, data + bss
+
+
+def function_symbols(elf):
+    out = subprocess.run([os.path.join(LLVM, "llvm-nm"), "--defined-only", elf],
+                         capture_output=True, text=True, check=True).stdout
+    return {f[2] for f in (l.split() for l in out.splitlines()) if len(f) == 3 and f[1] in "Tt"}
+
+
+def pick_symbol(patterns, syms):
+    for p in patterns:
+        for sep in SEPARATORS:
+            name = p.format(s=sep)
+            if name in syms:
+                return name
+    return None
+
+
+class Tools:
+    def __init__(self, bindir):
+        self.cc = os.path.join(bindir, "wsn-cc")
+        self.sim = os.path.join(bindir, "wsn-sim")
+        self.replay = os.path.join(bindir, "wsn-replay")
+        for t in (self.cc, self.sim, self.replay):
+            if not os.access(t, os.X_OK):
+                sys.exit("run.py: %s not found (build the project first)" % t)
+        # wsn-sim prints its usage on an unknown option; options it lists are supported.
+        _, out, err = run([self.sim, "run", "--usage-probe"], 30)
+        self.sim_usage = out + err
+        self.count_pc = "--count-pc" in self.sim_usage
+
+
+class App:
+    def __init__(self, name, path):
+        self.name, self.path = name, path
+        self.src = os.path.join(path, "app.c")
+        inv = os.path.join(path, "invariants.c")
+        self.invariants = inv if os.path.exists(inv) else None
+        topo = os.path.join(path, "topology")
+        self.topology = topo if os.path.exists(topo) else None
+        self.nodes = None
+        npath = os.path.join(path, "nodes")
+        if os.path.exists(npath):
+            with open(npath) as f:
+                text = f.read().strip()
+            if not re.fullmatch(r"[0-9]+", text) or not 1 <= int(text) <= 1000:
+                sys.exit("run.py: %s: expected a node count 1..1000, got %r" % (npath, text))
+            self.nodes = int(text)
+        self.sim_args = []
+        spath = os.path.join(path, "sim-args")
+        if os.path.exists(spath):
+            with open(spath) as f:
+                self.sim_args = shlex.split(f.read())
+        self.row = {}
+        self.notes = []   # reasons for n/a cells and failures
+
+    def note(self, text):
+        text = " ".join(text.split())   # tools' messages may span lines
+        if text not in self.notes:
+            self.notes.append(text)
+
+
+class Runner:
+    def __init__(self, args, tools):
+        self.a, self.t = args, tools
+        self.target, self.mcu, self.freq = PLATFORMS[args.platform]
+        self.failures = 0
+        self.modes = [m for m in MODES if m in args.modes.split(",")]
+
+    # -- builds -----------------------------------------------------------------------------
+    def build(self, app, work):
+        base = [self.t.cc, "--target=" + self.target, "--mcu=" + self.mcu] + self.a.wsn_cc_arg
+        builds = {}
+        for kind, extra, srcs in (
+                ("original", ["--no-trace"], [app.src]),
+                ("traced", ["--check-at=writes"] if app.invariants else [],
+                 [app.src] + ([app.invariants] if app.invariants else []))):
+            out = os.path.join(work, kind)
+            rc, _, err = run(base + extra + ["-o", out] + srcs)
+            if rc != 0:
+                app.note("%s build: %s" % (kind, first_error(err)))
+                self.failures += 1
+                builds[kind] = None
+                continue
+            elf = out + ".elf"
+            builds[kind] = {"elf": elf, "size": llvm_size(elf), "out": out}
+        return builds
+
+    # -- wsn-sim ----------------------------------------------------------------------------
+    def counters(self, app, elf):
+        """--count-pc arguments and the symbols they count: (args, {role: symbol})."""
+        if not self.t.count_pc:
+            app.note("boots/timers: n/a: this wsn-sim has no --count-pc")
+            return [], {}
+        syms = function_symbols(elf)
+        roles = {}
+        for role, pats in (("boot", BOOT_SYMBOLS), ("timer", TIMER_SYMBOLS)):
+            s = pick_symbol(pats, syms)
+            if s:
+                roles[role] = s
+            else:
+                app.note("%s: n/a: none of %s is an out-of-line function in %s (inlined)" % (
+                    role, ", ".join(p.format(s="__") for p in pats), os.path.basename(elf)))
+        args = []
+        for s in sorted(set(roles.values())):
+            args += ["--count-pc", s]
+        return args, roles
+
+    def sim_alone(self, app, kind, build, work):
+        d = os.path.join(work, "run-" + kind)
+        cargs, roles = self.counters(app, build["elf"])
+        cmd = [self.t.sim, "run", build["elf"], "--mcu", self.mcu, "--seed", "1", "-o", d,
+               "--max-cycles", str(int(self.a.seconds * self.freq))] + cargs + app.sim_args
+        rc, _, err = run(cmd)
+        if rc != 0:
+            app.note("%s alone: %s" % (kind, first_error(err)))
+            return None
+        with open(os.path.join(d, "run.json")) as f:
+            info = json.load(f)
+        return self.summarise([info], roles, app, kind)
+
+    def summarise(self, infos, roles, app, kind):
+        s = {"stop": ",".join(sorted({i.get("stop", "?") for i in infos}))}
+        pcs = [i.get("pc_counts") for i in infos]
+        for role in ("boot", "timer"):
+            sym = roles.get(role)
+            if sym and all(isinstance(p, dict) and sym in p for p in pcs):
+                counts = [p[sym]["count"] if isinstance(p[sym], dict) else p[sym] for p in pcs]
+                s[role] = counts
+            elif sym:
+                app.note("%s (%s): n/a: run.json has no pc_counts for %s" % (role, kind, sym))
+        if all(isinstance(i.get("leds"), dict) for i in infos):
+            s["leds"] = sum(i["leds"].get("changes", 0) for i in infos)
+        else:
+            app.note("LEDs: n/a: run.json has no 'leds' (wsn-sim without the MicaZ LED model)")
+        checks = [i.get("checks") for i in infos]
+        if all(isinstance(c, int) for c in checks):
+            s["checks"] = sum(checks)
+        radios = [i.get("radio") for i in infos]
+        if all(isinstance(r, dict) for r in radios):
+            s["tx"] = sum(r.get("frames_sent", 0) for r in radios)
+            s["rx"] = sum(r.get("frames_received", 0) for r in radios)
+        return s
+
+    def topology(self, app, work):
+        """(topology path, node ids) for the network run, or None."""
+        if app.topology:
+            ids = set()
+            with open(app.topology) as f:
+                for line in f:
+                    w = line.split()
+                    if w and w[0] == "gain" and len(w) >= 3:
+                        ids.update((int(w[1]), int(w[2])))
+                    elif w and w[0] == "noise" and len(w) >= 2:
+                        ids.add(int(w[1]))
+            if app.nodes:
+                ids = {i for i in ids if i < app.nodes} or set(range(app.nodes))
+            return app.topology, sorted(ids)
+        if not app.nodes:
+            return None
+        path = os.path.join(work, "mesh.topo")
+        with open(path, "w") as f:
+            f.write("# written by bench/tinyos/run.py: every pair linked\n")
+            for i in range(app.nodes):
+                for j in range(app.nodes):
+                    if i != j:
+                        f.write("gain %d %d %.1f\n" % (i, j, DEFAULT_LINK_DBM))
+                f.write("noise %d %.1f 0.0\n" % (i, DEFAULT_NOISE_DBM))
+        return path, list(range(app.nodes))
+
+    def sim_net(self, app, build, work):
+        topo = self.topology(app, work)
+        if not topo:
+            return None
+        path, ids = topo
+        d = os.path.join(work, "net")
+        cargs, roles = self.counters(app, build["elf"])
+        cmd = [self.t.sim, "net", path, "--seed", "1", "-o", d, "--mcu", self.mcu,
+               "--seconds", str(self.a.seconds), "--progress", "none"] + cargs + app.sim_args
+        for i in ids:
+            cmd += ["--node", "%d=%s" % (i, build["elf"])]
+        rc, _, err = run(cmd)
+        if rc != 0:
+            app.note("network (%d nodes): %s" % (len(ids), first_error(err)))
+            return {"nodes": len(ids)}
+        infos = []
+        for i in ids:
+            with open(os.path.join(d, "node%d" % i, "run.json")) as f:
+                infos.append(json.load(f))
+        s = self.summarise(infos, roles, app, "network")
+        s["nodes"] = len(ids)
+        return s
+
+    # -- record and replay ------------------------------------------------------------------
+    def replay_one(self, build, rundir, stop_after, want):
+        cmd = [self.t.replay, build["out"] + ".replay.bc", "--trace",
+               os.path.join(rundir, "trace.wtr"), "--elf", build["elf"], "--map",
+               build["out"] + ".wmap", "--expect-sram", os.path.join(rundir, "sram.bin"),
+               "--json"]
+        if stop_after is not None:
+            cmd += ["--stop-after-checks", str(stop_after)]
+        cmd += ["--timeout", str(self.a.replay_timeout)]
+        rc, out, err = run(cmd)
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            doc = None
+        if rc != 0 or not isinstance(doc, dict):
+            msg = (doc or {}).get("message") if isinstance(doc, dict) else None
+            return "wsn-replay exit %s: %s" % (rc, msg or first_error(err or out))
+        cmp_ = doc.get("compare") or {}
+        kind = (doc.get("stop") or {}).get("kind")
+        if not cmp_.get("globals"):
+            return "no global compared"
+        if cmp_.get("differ"):
+            return "%d globals differ from the simulator's SRAM" % cmp_["differ"]
+        if kind not in want:
+            return "stopped at %r, expected %s" % (kind, "/".join(want))
+        return None
+
+    def sim_traced(self, app, build, seed, d, extra):
+        cmd = [self.t.sim, "run", build["elf"], "--mcu", self.mcu, "--seed", str(seed),
+               "-o", d] + app.sim_args + extra
+        rc, _, err = run(cmd)
+        if rc != 0:
+            return None, first_error(err)
+        with open(os.path.join(d, "run.json")) as f:
+            return json.load(f), None
+
+    def replay_campaign(self, app, build, work):
+        res = {m: [0, 0] for m in MODES}   # mode: [passed, tried]
+        msgs = {}
+        bound = str(int(self.a.violation_seconds * self.freq))
+        for seed in range(1, self.a.seeds + 1):
+            rng = random.Random("%s/%d" % (app.name, seed))
+            vdir = os.path.join(work, "seed%d-violation" % seed)
+            info, err = self.sim_traced(app, build, seed, vdir, ["--max-cycles", bound])
+            if info is None or info.get("stop") != "violation":
+                # Every stop kind needs the violation run (K and the bound are drawn from it).
+                why = err or "no violation within %s s (stop %s)" % (
+                    self.a.violation_seconds, info.get("stop"))
+                for mode in self.modes:
+                    res[mode][1] += 1
+                    msgs.setdefault((why, mode), []).append(seed)
+                continue
+            for mode in self.modes:
+                res[mode][1] += 1
+                if mode == "violation":
+                    rdir, k, want = vdir, None, ("violation",)
+                elif mode == "check":
+                    k = rng.randint(1, max(1, info["checks"]))
+                    rdir, want = os.path.join(work, "seed%d-check" % seed), ("check", "violation")
+                    i2, err = self.sim_traced(app, build, seed, rdir, [
+                        "--max-cycles", bound, "--stop-after-checks", str(k)])
+                    if i2 is None or i2.get("stop") != "checks":
+                        msgs.setdefault((err or "sim stop %s" % i2.get("stop"), "check"),
+                                        []).append(seed)
+                        continue
+                else:
+                    cyc = rng.randint(max(1, info["cycles"] // 4), max(1, info["cycles"] - 1))
+                    rdir, k, want = os.path.join(work, "seed%d-bound" % seed), None, ("end",)
+                    i2, err = self.sim_traced(app, build, seed, rdir, ["--max-cycles", str(cyc)])
+                    if i2 is None or i2.get("stop") != "bound":
+                        msgs.setdefault((err or "sim stop %s" % i2.get("stop"), "bound"),
+                                        []).append(seed)
+                        continue
+                why = self.replay_one(build, rdir, k, want)
+                if why:
+                    msgs.setdefault((why, mode), []).append(seed)
+                else:
+                    res[mode][0] += 1
+        # one note per distinct message, naming the stop kinds and seeds that gave it
+        for why in sorted({w for w, _ in msgs}):
+            parts = []
+            for mode in MODES:
+                seeds = msgs.get((why, mode))
+                if seeds:
+                    self.failures += len(seeds)
+                    parts.append("%s seeds %s%s" % (mode, ",".join(map(str, seeds[:8])),
+                                                    ",..." if len(seeds) > 8 else ""))
+            app.note("replay (%s): %s" % ("; ".join(parts), why))
+        return res
+
+    # -- one application --------------------------------------------------------------------
+    def app(self, app):
+        work = os.path.join(self.a.work, app.name)
+        os.makedirs(work, exist_ok=True)
+        r = app.row
+        b = self.build(app, work)
+        r["builds"] = b
+        for kind in ("original", "traced"):
+            if b.get(kind):
+                r["alone-" + kind] = self.sim_alone(app, kind, b[kind], work)
+        if b.get("original"):
+            r["net"] = self.sim_net(app, b["original"], work)
+        if app.invariants and b.get("traced"):
+            r["replay"] = self.replay_campaign(app, b["traced"], work)
+
+
+def cell_sizes(b, idx):
+    o, t = b.get("original"), b.get("traced")
+    if not o and not t:
+        return "-"
+    if o and t:
+        return "%d/%d (%.2f)" % (o["size"][idx], t["size"][idx], t["size"][idx] / o["size"][idx])
+    return "%s/%s" % (o["size"][idx] if o else "-", t["size"][idx] if t else "-")
+
+
+def cell(summary, key, fmt=str):
+    if not summary or key not in summary:
+        return "n/a"
+    return fmt(summary[key])
+
+
+def boots(counts):
+    return "%d/%d" % (sum(1 for c in counts if c > 0), len(counts))
+
+
+def print_table(apps, args, out=sys.stdout):
+    target, mcu, _ = PLATFORMS[args.platform]
+    out.write("TinyOS applications on %s (%s), %.3g simulated s, seed 1; flash = text+data, "
+              "RAM = data+bss, original/traced (ratio)\n" % (args.platform, mcu, args.seconds))
+    head = ("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-8s %-9s %-22s" % (
+        "app", "builds", "flash", "RAM", "boots", "timers", "LEDs", "net", "frames", "checks",
+        "replay viol/check/bound"))
+    out.write(head + "\n" + "-" * len(head) + "\n")
+    for app in apps:
+        r = app.row
+        b = r.get("builds", {})
+        built = "".join("y" if b.get(k) else "n" for k in ("original", "traced"))
+        ao, at, net = r.get("alone-original"), r.get("alone-traced"), r.get("net")
+        leds = "%s/%s" % (cell(ao, "leds"), cell(at, "leds"))
+        netc = ("%d nodes" % net["nodes"]) if net else "-"
+        frames = ("%s/%s" % (net.get("tx", "n/a"), net.get("rx", "n/a"))) if net else "-"
+        if net and "tx" not in net:
+            frames = "n/a"
+            if "stop" in net:
+                app.note("frames: n/a: run.json has no 'radio' section")
+        boot_src = net if net and "boot" in net else ao
+        rep = r.get("replay")
+        if rep:
+            repc = " ".join("%d/%d" % tuple(rep[m]) if rep[m][1] else "-" for m in MODES)
+        else:
+            repc = "-" if not app.invariants else "n/a"
+        out.write(("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-8s %-9s %-22s" % (
+            app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1),
+            cell(boot_src, "boot", boots), cell(boot_src, "timer", lambda c: str(sum(c))),
+            leds, netc, frames, cell(at, "checks"), repc)).rstrip() + "\n")
+    out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
+              "(Boot.booted returned); timers: timer-component entries; LEDs: changes, "
+              "original/traced alone (the traced run stops at a violation); frames: sent/received over the network run; checks: "
+              "invariant checks in the traced run alone; replay: passed/tried per stop kind.\n")
+    for app in apps:
+        for n in app.notes:
+            out.write("  %s: %s\n" % (app.name, n))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", default="build/bin", help="directory of wsn-cc, wsn-sim, wsn-replay")
+    ap.add_argument("--apps", required=True, help="directory of application directories")
+    ap.add_argument("--platform", choices=sorted(PLATFORMS), default="micaz")
+    ap.add_argument("--seeds", type=int, default=5, help="seeds recorded and replayed per app "
+                    "with invariants.c (default 5)")
+    ap.add_argument("--seconds", type=float, default=5.0,
+                    help="simulated seconds of the runs alone and of the network "
+                    "(default 5; TinyOS boots on a MicaZ after about 1 s)")
+    ap.add_argument("--violation-seconds", type=float, default=30.0,
+                    help="bound of the recording runs that wait for a violation (default 30)")
+    ap.add_argument("--modes", default=",".join(MODES),
+                    help="stop kinds to replay (default violation,check,bound)")
+    ap.add_argument("--replay-timeout", type=int, default=20,
+                    help="wsn-replay --timeout in seconds (default 20)")
+    ap.add_argument("--only", help="comma-separated application names")
+    ap.add_argument("--wsn-cc-arg", action="append", default=[],
+                    help="extra wsn-cc argument for both builds (repeatable)")
+    ap.add_argument("--work", help="work directory (default: a new temporary one)")
+    ap.add_argument("--json-out", help="write the results as JSON")
+    ap.add_argument("--check", action="store_true", help="exit 1 unless everything succeeded")
+    a = ap.parse_args()
+    if a.seeds < 0 or a.seconds <= 0 or a.violation_seconds <= 0:
+        ap.error("--seeds must be >= 0, --seconds and --violation-seconds > 0")
+    bad = [m for m in a.modes.split(",") if m not in MODES]
+    if bad:
+        ap.error("unknown mode(s) %s (known: %s)" % (", ".join(bad), ", ".join(MODES)))
+    if not os.path.isdir(a.apps):
+        ap.error("--apps %s is not a directory" % a.apps)
+    tools = Tools(a.bin)
+    names = sorted(n for n in os.listdir(a.apps)
+                   if os.path.isfile(os.path.join(a.apps, n, "app.c")))
+    if a.only:
+        want = a.only.split(",")
+        missing = [n for n in want if n not in names]
+        if missing:
+            ap.error("no app.c for: %s" % ", ".join(missing))
+        names = [n for n in names if n in want]
+    if not names:
+        ap.error("no application directory (with app.c) in %s" % a.apps)
+    a.work = a.work or tempfile.mkdtemp(prefix="wsn-tinyos-")
+    runner = Runner(a, tools)
+    apps = [App(n, os.path.join(a.apps, n)) for n in names]
+    for app in apps:
+        sys.stderr.write("run.py: %s\n" % app.name)
+        runner.app(app)
+    print_table(apps, a)
+    print("work files in %s" % a.work)
+    if a.json_out:
+        with open(a.json_out, "w") as f:
+            json.dump({app.name: {"row": app.row, "notes": app.notes} for app in apps}, f,
+                      indent=1, default=str)
+    return 1 if a.check and runner.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+// Chip.cpp - module addresses from the F1611 and F2617 datasheets' peripheral file maps.
+#include "Chip.h"
+
+namespace wsn::msp430 {
+
+Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
+    : Core(std::make_unique<Cpu>(Mcu, MemoryFill)) {
+  Sfrs = std::make_unique<SpecialFunctionRegisters>(*Core);
+  // The WDT vector is at 0xFFF4 on both families.
+  Wdt = std::make_unique<Watchdog>(*Core, *Sfrs, Smclk, Aclk, (0xFFF4 - Mcu.VectorBase) / 2);
+  Flash = std::make_unique<FlashController>(*Core, *Sfrs);
+  Mpy = std::make_unique<Multiplier>();
+  Core->mapPeripheral(0x0000, 0x0005, Sfrs.get());
+  Core->mapPeripheral(Watchdog::Address, Watchdog::Address + 1, Wdt.get());
+  Core->mapPeripheral(FlashController::Base, FlashController::Last, Flash.get());
+  Core->mapPeripheral(Multiplier::Base, Multiplier::Last, Mpy.get());
+  TimerA = std::make_unique<Timer>(*Core, timerA3Layout(Mcu.VectorBase), Aclk, Smclk);
+  TimerB = std::make_unique<Timer>(*Core, timerB7Layout(Mcu.VectorBase), Aclk, Smclk);
+  TimerA->map();
+  TimerB->map();
+}
+
+void Chip::powerOn() {
+  Sfrs->powerOnReset();
+  Core->powerOn();
+}
+
+} // namespace wsn::msp430
