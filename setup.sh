@@ -12,7 +12,7 @@ JOBS=${WSN_JOBS:-$(nproc)}
 
 PACKAGES=(
   build-essential cmake ninja-build python3 git
-  llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-19-dev
+  llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-19-dev libclang-rt-19-dev
   libabsl-dev libgtest-dev libgmock-dev googletest
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libelf-dev
   gcc-avr binutils-avr avr-libc libsimavr-dev simavr

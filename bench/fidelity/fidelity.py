@@ -84,9 +84,11 @@ class Example:
     run wraps, large enough that a segment holds a checkpoint; corrupt: a global of the
     invariant's slice, whose byte the negative control flips in the snapshot."""
 
-    def __init__(self, name, sources, stimulus, wrap, corrupt, max_cycles=50000000):
+    def __init__(self, name, sources, stimulus, wrap, corrupt, max_cycles=50000000,
+                 includes=()):
         self.name, self.sources, self.stimulus = name, sources, stimulus
         self.wrap, self.corrupt, self.max_cycles = wrap, corrupt, max_cycles
+        self.includes = list(includes)  # extra -I folders, relative to the repository root
 
 
 # The examples. Blink reads its switches (port C) at every counter wrap; wsn-sim flips them to
@@ -113,6 +115,13 @@ EXAMPLES = [
                          "--irq", "int0:%d" % rng.randint(PULSE_GAP[0], PULSE_GAP[1]),
                          "--switches", "C:400000"],
             wrap=(320, 80), corrupt="UartCmdC$events"),
+    # Sense and send over the MicaZ's CC2420 (examples/radio/cc2420.c on wsn-sim's CC2420
+    # model): the replay feeds every SPI status byte and pin level the driver polls, and the
+    # seeded ADC values decide which samples raise an alarm report long enough to lose one.
+    Example("radio-sense", ["examples/radio-sense/*.c", "examples/radio/cc2420.c",
+                            "examples/common/scheduler.c"],
+            lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="RadioSenseC$sent",
+            includes=["examples/radio"]),
 ]
 
 MODES = ["violation", "check", "wrap-violation", "wrap-check", "negative"]
@@ -192,6 +201,8 @@ class Build:
             srcs += found
         cmd = [os.path.join(bindir, "wsn-cc"), "--target=avr", "--mcu=" + MCU,
                "-I", os.path.join(ROOT, "examples", "common"), "-o", self.prefix]
+        for inc in self.example.includes:
+            cmd += ["-I", os.path.join(ROOT, inc)]
         if self.geometry:
             cmd += ["--trace-buf=%d" % self.geometry[0], "--trace-seg=%d" % self.geometry[1]]
         rc, out, err = run(cmd + list(extra) + srcs, 600)

@@ -1,7 +1,15 @@
 #!/usr/bin/env python3
-"""wsn-sim speed: simulated cycles per second of wall time, for 1 node and for 20 nodes.
+"""wsn-sim speed: simulated cycles per second of wall time, for 1 node and for 20 nodes, and
+the MicaZ radio workload for 1, 10 and 100 nodes.
 
 usage: bench/simspeed/simspeed.py [BUILD_DIR] [--quick]
+
+Radio workload: radiosense.c here (written for this project): each MicaZ node samples its ADC
+once a second (Timer0 from the 32.768 kHz crystal, power-save in between), broadcasts a frame
+through its CC2420 (STXONCCA) and keeps the radio receiving, as TinyOS's default stack does;
+nodes in a line hear their neighbours up to two hops away, through the 802.15.4 medium.
+60 simulated seconds (6 with --quick); the table gives simulated seconds per wall second and
+per CPU second of the wsn-sim process (the machine is shared: CPU time is the steadier figure).
 
 Builds two firmwares (busy.c here: never sleeps, so every cycle is an executed instruction;
 examples/radio/netsense.c: the sense-and-send network, mostly asleep) with the real trace
@@ -9,6 +17,7 @@ runtime, runs them in wsn-sim and prints a table. Simulated cycles are summed ov
 (from each node's run.json); wall time is measured around the wsn-sim process."""
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -62,6 +71,47 @@ def timed(cmd, outdir, nodes):
     return cycles, wall
 
 
+def build_radiosense(tmp):
+    elf = os.path.join(tmp, "radiosense.elf")
+    sh("avr-gcc", "-mmcu=atmega128", "-Os", os.path.join(HERE, "radiosense.c"), "-o", elf)
+    return elf
+
+
+def radio_line(path, n):
+    # Node i hears nodes i-2 .. i+2.
+    with open(path, "w") as f:
+        for a in range(n):
+            for b in range(n):
+                if a != b and abs(a - b) <= 2:
+                    f.write("gain %d %d -70.0\n" % (a, b))
+            f.write("noise %d -98.0 4.0\n" % a)
+
+
+def radio_workload(sim, tmp, seconds):
+    elf = build_radiosense(tmp)
+    rows = []
+    for n in (1, 10, 100):
+        topo = os.path.join(tmp, "radio%d.topo" % n)
+        radio_line(topo, n)
+        out = os.path.join(tmp, "radio%d" % n)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run([sim, "net", topo, "--node", "0-%d=%s" % (n - 1, elf), "--seed", "1",
+                        "--seconds", str(seconds), "--adc", "0:1023", "--progress", "none",
+                        "-o", out], check=True, stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        net = json.load(open(os.path.join(out, "net.json")))
+        rows.append((n, wall, cpu, net["cc2420"]["transmissions"], net["cc2420"]["deliveries"]))
+    print("\nRadio workload (radiosense.c, %g simulated s)\n" % seconds)
+    print("| nodes | frames sent | deliveries | wall s | CPU s | simulated s / wall s | simulated s / CPU s |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n, wall, cpu, tx, dl in rows:
+        print("| %d | %d | %d | %.2f | %.2f | %.1f | %.1f |" %
+              (n, tx, dl, wall, cpu, seconds / wall, seconds / max(cpu, 1e-3)))
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     quick = "--quick" in sys.argv
@@ -94,6 +144,8 @@ def main():
     print("|---|---:|---:|---:|---:|")
     for name, n, c, w in rows:
         print("| %s | %d | %d | %.2f | %.1fM |" % (name, n, c, w, c / w / 1e6))
+    with tempfile.TemporaryDirectory() as tmp:
+        radio_workload(sim, tmp, 60.0 * scale)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,10 @@ For each application:
        violation  wsn-sim until the invariant is violated (at most --violation-seconds);
                   wsn-replay --expect-sram
        check      the K-th check, K drawn in [1, checks of the violation run]; both stop there
-       bound      a cycle bound drawn in [1/4, 1] of the violation run's cycles (a node stopped
-                  at an arbitrary moment); wsn-replay replays to the end of the trace
+       bound      a cycle bound drawn in [1/4, 1) of the violation run's cycles (a node stopped
+                  at an arbitrary moment); wsn-replay replays to the end of the trace. When
+                  wsn-sim offers --settle, the snapshot is taken where replay ends and bounds
+                  that no replay can end at are moved on (see bound_stop)
      A replay passes when wsn-replay exits 0 and its --json report says the SRAM comparison
      covered at least one global and found no difference (and, for violation/check, that it
      stopped at a record of that kind).
@@ -54,7 +56,7 @@ PLATFORMS = {
 # Functions that mark progress, in both of nescc's separators ($ and __). Any that clang kept
 # out of line are counted with wsn-sim --count-pc.
 BOOT_SYMBOLS = ["SchedulerBasicP{s}TaskBasic{s}runTask", "McuSleepC{s}McuSleep{s}sleep"]
-TIMER_SYMBOLS = ["VirtualizeTimerC{s}0{s}fireTimers", "CountToLedsC{s}MilliTimer{s}fired"]
+TIMER_SYMBOLS = ["VirtualizeTimerC{s}0{s}fireTimers"]
 SEPARATORS = ("__", "$")
 DEFAULT_LINK_DBM = -60.0
 DEFAULT_NOISE_DBM = -98.0
@@ -116,13 +118,15 @@ class Tools:
         self.cc = os.path.join(bindir, "wsn-cc")
         self.sim = os.path.join(bindir, "wsn-sim")
         self.replay = os.path.join(bindir, "wsn-replay")
-        for t in (self.cc, self.sim, self.replay):
+        self.dump = os.path.join(bindir, "wsn-trace-dump")
+        for t in (self.cc, self.sim, self.replay, self.dump):
             if not os.access(t, os.X_OK):
                 sys.exit("run.py: %s not found (build the project first)" % t)
         # wsn-sim prints its usage on an unknown option; options it lists are supported.
         _, out, err = run([self.sim, "run", "--usage-probe"], 30)
         self.sim_usage = out + err
         self.count_pc = "--count-pc" in self.sim_usage
+        self.settle = "--settle" in self.sim_usage
 
 
 class App:
@@ -185,7 +189,8 @@ class Runner:
     def counters(self, app, elf):
         """--count-pc arguments and the symbols they count: (args, {role: symbol})."""
         if not self.t.count_pc:
-            app.note("boots/timers: n/a: this wsn-sim has no --count-pc")
+            app.note("this wsn-sim has no --count-pc: boots counted by a sign of life (an LED "
+                     "change or the CC2420 powered), timers n/a")
             return [], {}
         syms = function_symbols(elf)
         roles = {}
@@ -194,8 +199,11 @@ class Runner:
             if s:
                 roles[role] = s
             else:
-                app.note("%s: n/a: none of %s is an out-of-line function in %s (inlined)" % (
-                    role, ", ".join(p.format(s="__") for p in pats), os.path.basename(elf)))
+                app.note("%s: none of %s is an out-of-line function in %s (inlined or "
+                         "absent)%s" % (role, ", ".join(p.format(s="__") for p in pats),
+                                        os.path.basename(elf),
+                                        "; counted by a sign of life" if role == "boot" else
+                                        ": n/a"))
         args = []
         for s in sorted(set(roles.values())):
             args += ["--count-pc", s]
@@ -224,6 +232,12 @@ class Runner:
                 s[role] = counts
             elif sym:
                 app.note("%s (%s): n/a: run.json has no pc_counts for %s" % (role, kind, sym))
+        if "boot" not in s and not roles.get("boot") and all(
+                isinstance(i.get("leds"), dict) or "cc2420" in i for i in infos):
+            # Without a PC count: a node that changed an LED or powered its radio has booted
+            # (TinyOS starts both from Boot.booted or the init before it).
+            s["boot"] = [int(bool((i.get("leds") or {}).get("changes")) or
+                             isinstance(i.get("cc2420"), dict)) for i in infos]
         if all(isinstance(i.get("leds"), dict) for i in infos):
             s["leds"] = sum(i["leds"].get("changes", 0) for i in infos)
         else:
@@ -231,10 +245,16 @@ class Runner:
         checks = [i.get("checks") for i in infos]
         if all(isinstance(c, int) for c in checks):
             s["checks"] = sum(checks)
-        radios = [i.get("radio") for i in infos]
-        if all(isinstance(r, dict) for r in radios):
-            s["tx"] = sum(r.get("frames_sent", 0) for r in radios)
-            s["rx"] = sum(r.get("frames_received", 0) for r in radios)
+        # Frames: the CC2420's counters (run.json "cc2420", null when the radio was never
+        # powered) plus the UART radio's ("radio", network nodes) when a node has them.
+        if all("cc2420" in i or isinstance(i.get("radio"), dict) for i in infos):
+            s["tx"] = s["rx"] = 0
+            for i in infos:
+                for key in ("cc2420", "radio"):
+                    r = i.get(key)
+                    if isinstance(r, dict):
+                        s["tx"] += r.get("frames_sent", 0)
+                        s["rx"] += r.get("frames_received", 0)
         return s
 
     def topology(self, app, work):
@@ -243,11 +263,16 @@ class Runner:
             ids = set()
             with open(app.topology) as f:
                 for line in f:
+                    # node ids only; wsn-sim reads (and checks) the file itself
                     w = line.split()
-                    if w and w[0] == "gain" and len(w) >= 3:
+                    if w and w[0] == "gain" and len(w) >= 3 and w[1].isdigit() and \
+                            w[2].isdigit():
                         ids.update((int(w[1]), int(w[2])))
-                    elif w and w[0] == "noise" and len(w) >= 2:
+                    elif w and w[0] == "noise" and len(w) >= 2 and w[1].isdigit():
                         ids.add(int(w[1]))
+            if not ids:
+                app.note("network: no node id in %s" % app.topology)
+                return None
             if app.nodes:
                 ids = {i for i in ids if i < app.nodes} or set(range(app.nodes))
             return app.topology, sorted(ids)
@@ -322,6 +347,48 @@ class Runner:
         with open(os.path.join(d, "run.json")) as f:
             return json.load(f), None
 
+    def tail_state(self, trace):
+        """(holds a CHECKPOINT, ends inside a skipped call) of a trace, from wsn-trace-dump."""
+        rc, out, _ = run([self.t.dump, "--json", trace])
+        try:
+            recs = json.loads(out).get("records", []) if rc == 0 else None
+        except ValueError:
+            recs = None
+        if recs is None:
+            return True, False   # the replay will say what is wrong with the trace
+        depth = sum({"SKIP_BEGIN": 1, "SKIP_END": -1}.get(r.get("kind"), 0) for r in recs)
+        with open(trace, "rb") as f:
+            head = f.read(32)
+        opened = len(head) == 32 and head[:4] == b"WTRB" and head[31] & 0x80
+        # an effect call writes SKIP_END then its EFFECT: a record open after a SKIP_END is
+        # that EFFECT, torn, and the callee's writes are not in the trace
+        torn_effect = bool(opened and recs and recs[-1].get("kind") == "SKIP_END")
+        return any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect
+
+    def bound_stop(self, app, build, seed, d, cycles, rng):
+        """Stops the violation run's seed at a cycle drawn in [cycles/4, cycles): (info, error).
+        With wsn-sim --settle (the SRAM snapshot taken where replay ends: the next record or
+        the sleep), a bound where an interrupt came first, before the first checkpoint or
+        inside a skipped call (whose writes only its EFFECT record carries) moves on by 997
+        cycles, at most 50 times, as bench/fidelity does."""
+        b = rng.randint(max(1, cycles // 4), max(1, cycles - 1))
+        extra = ["--settle"] if self.t.settle else []
+        for _ in range(51):
+            info, err = self.sim_traced(app, build, seed, d, ["--max-cycles", str(b)] + extra)
+            if err:
+                return None, err
+            if info.get("stop") != "bound":
+                return None, "sim stop %s before the bound %d" % (info.get("stop"), b)
+            if not self.t.settle or b + 997 >= cycles:
+                break
+            has_cp, in_skip = self.tail_state(os.path.join(d, "trace.wtr"))
+            if info.get("settle") != "interrupt" and has_cp and not in_skip:
+                break
+            b += 997
+        if self.t.settle and info.get("settle") not in ("record", "sleep"):
+            return None, "no snapshot point after the bound (settle %s)" % info.get("settle")
+        return info, None
+
     def replay_campaign(self, app, build, work):
         res = {m: [0, 0] for m in MODES}   # mode: [passed, tried]
         msgs = {}
@@ -352,12 +419,10 @@ class Runner:
                                         []).append(seed)
                         continue
                 else:
-                    cyc = rng.randint(max(1, info["cycles"] // 4), max(1, info["cycles"] - 1))
                     rdir, k, want = os.path.join(work, "seed%d-bound" % seed), None, ("end",)
-                    i2, err = self.sim_traced(app, build, seed, rdir, ["--max-cycles", str(cyc)])
-                    if i2 is None or i2.get("stop") != "bound":
-                        msgs.setdefault((err or "sim stop %s" % i2.get("stop"), "bound"),
-                                        []).append(seed)
+                    i2, err = self.bound_stop(app, build, seed, rdir, info["cycles"], rng)
+                    if err:
+                        msgs.setdefault((err, "bound"), []).append(seed)
                         continue
                 why = self.replay_one(build, rdir, k, want)
                 if why:
@@ -415,9 +480,9 @@ def print_table(apps, args, out=sys.stdout):
     target, mcu, _ = PLATFORMS[args.platform]
     out.write("TinyOS applications on %s (%s), %.3g simulated s, seed 1; flash = text+data, "
               "RAM = data+bss, original/traced (ratio)\n" % (args.platform, mcu, args.seconds))
-    head = ("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-8s %-9s %-22s" % (
-        "app", "builds", "flash", "RAM", "boots", "timers", "LEDs", "net", "frames", "checks",
-        "replay viol/check/bound"))
+    head = ("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+        "app", "builds", "flash", "RAM", "boots", "timers", "LEDs", "net", "nLEDs", "frames",
+        "checks", "replay viol/check/bound"))
     out.write(head + "\n" + "-" * len(head) + "\n")
     for app in apps:
         r = app.row
@@ -426,25 +491,29 @@ def print_table(apps, args, out=sys.stdout):
         ao, at, net = r.get("alone-original"), r.get("alone-traced"), r.get("net")
         leds = "%s/%s" % (cell(ao, "leds"), cell(at, "leds"))
         netc = ("%d nodes" % net["nodes"]) if net else "-"
-        frames = ("%s/%s" % (net.get("tx", "n/a"), net.get("rx", "n/a"))) if net else "-"
-        if net and "tx" not in net:
-            frames = "n/a"
-            if "stop" in net:
-                app.note("frames: n/a: run.json has no 'radio' section")
+        fsrc = net if net else ao
+        frames = ("%s/%s" % (fsrc["tx"], fsrc["rx"]) if "tx" in fsrc else "n/a") if fsrc else "-"
+        if fsrc and "stop" in fsrc and "tx" not in fsrc:
+            app.note("frames: n/a: run.json has no 'cc2420' or 'radio' counters")
         boot_src = net if net and "boot" in net else ao
         rep = r.get("replay")
         if rep:
             repc = " ".join("%d/%d" % tuple(rep[m]) if rep[m][1] else "-" for m in MODES)
         else:
             repc = "-" if not app.invariants else "n/a"
-        out.write(("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-8s %-9s %-22s" % (
+        out.write(("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
             app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1),
             cell(boot_src, "boot", boots), cell(boot_src, "timer", lambda c: str(sum(c))),
-            leds, netc, frames, cell(at, "checks"), repc)).rstrip() + "\n")
+            leds, netc, cell(net, "leds") if net else "-", frames, cell(at, "checks"),
+            repc)).rstrip() + "\n")
     out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
-              "(Boot.booted returned); timers: timer-component entries; LEDs: changes, "
-              "original/traced alone (the traced run stops at a violation); frames: sent/received over the network run; checks: "
-              "invariant checks in the traced run alone; replay: passed/tried per stop kind.\n")
+              "(Boot.booted returned), or without --count-pc nodes that changed an LED or "
+              "powered the CC2420; timers: entries of the timer component's fireTimers; boots "
+              "and timers count the network run's nodes, else the original alone; LEDs: "
+              "changes, original/traced alone (the traced run stops at a violation); nLEDs: "
+              "LED changes of all nodes in the network run; frames: sent/received by the nodes "
+              "of the network run (else by the original alone); checks: invariant checks in "
+              "the traced run alone; replay: passed/tried per stop kind.\n")
     for app in apps:
         for n in app.notes:
             out.write("  %s: %s\n" % (app.name, n))

@@ -44,6 +44,12 @@ static int fail(const Twine &Msg) {
   return 1;
 }
 
+/// A wrong command line: exit 2 (spec/sensorc.md section 8), not 1 (a bad spec).
+static int usageError(const Twine &Msg) {
+  fail(Msg);
+  return 2;
+}
+
 static json::Array itemsJson(const std::set<ItemRef> &S) {
   json::Array A;
   for (auto &I : S)
@@ -69,7 +75,7 @@ static int decomposeCmd(ArrayRef<StringRef> Args) {
     StringRef A = Args[I];
     auto Value = [&](StringRef Flag) -> std::optional<StringRef> {
       if (I + 1 >= Args.size()) {
-        fail(Flag + " needs a value");
+        usageError(Flag + " needs a value");
         return std::nullopt;
       }
       return Args[++I];
@@ -85,7 +91,7 @@ static int decomposeCmd(ArrayRef<StringRef> Args) {
         return 2;
       unsigned N;
       if (V->getAsInteger(10, N) || N == 0 || N > 65536)
-        return fail("--nodes needs a node count between 1 and 65536, got '" +
+        return usageError("--nodes needs a node count between 1 and 65536, got '" +
                     *V + "'");
       Opts.NodeCount = N;
     } else if (A == "--app-header") {
@@ -96,11 +102,11 @@ static int decomposeCmd(ArrayRef<StringRef> Args) {
     } else if (A == "--optimum") {
       Optimum = true;
     } else if (A.starts_with("-")) {
-      return fail("unknown option '" + A + "'");
+      return usageError("unknown option '" + A + "'");
     } else if (Spec.empty()) {
       Spec = A.str();
     } else {
-      return fail("more than one input file");
+      return usageError("more than one input file");
     }
   }
   if (Spec.empty() || OutDir.empty())
@@ -197,7 +203,7 @@ static int routesCmd(ArrayRef<StringRef> Args) {
     } else {
       unsigned V;
       if (Args[I].getAsInteger(10, V))
-        return fail("expected a node id, got '" + Args[I] + "'");
+        return usageError("expected a node id, got '" + Args[I] + "'");
       Ends.push_back(V);
     }
   }
@@ -208,7 +214,7 @@ static int routesCmd(ArrayRef<StringRef> Args) {
     return fail(T.takeError());
   auto P = lookupRoutingProtocol(Proto);
   if (!P)
-    return fail("unknown routing protocol '" + Proto + "'");
+    return usageError("unknown routing protocol '" + Proto + "'");
   RoutingPool Pool(*T, *P);
   auto R = Pool.route(Ends[0], Ends[1]);
   if (!R) {

@@ -377,8 +377,11 @@ int main(int argc, char **argv) {
       outs() << "fnptr " << Name << " 0x" << utohexstr(Addr) << "\n";
   }
 
-  if (Interactive)
+  if (Interactive) {
+    for (const std::string &W : P->Warnings) // the report prints them otherwise
+      errs() << "wsn-replay: warning: " << P->TraceName << ": " << W << "\n";
     return wsn::runRepl(*Runner, *P, *Map, outs(), errs(), Input);
+  }
 
   if (Error E = Runner->prepare())
     badInput(toString(std::move(E)));

@@ -30,12 +30,12 @@ static const char *Usage =
     "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128] [--freq HZ]\n"
     "          [--max-cycles N] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
-    "          [--node-id ID] [--leds FILE]\n"
+    "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]...\n"
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
     "          [--loss P] [--radio-uart N] [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
-    "          [--leds FILE] [--progress auto|bar|lines|none]\n"
+    "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf)\n";
 
 namespace {
@@ -141,7 +141,7 @@ int parseUartName(StringRef Opt, StringRef S) {
 
 /// Options common to both subcommands. Returns true when it consumed one.
 bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out,
-                  std::string &LedLog) {
+                  std::string &LedLog, std::vector<std::string> &CountPcs) {
   std::string V;
   if (A.option("--seed", V)) {
     O.Seed = parseU64("--seed", V);
@@ -171,6 +171,10 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out,
     parseSwitches(V, O);
   } else if (A.option("-o", V) || A.option("--output", V)) {
     Out = V;
+  } else if (A.option("--count-pc", V)) {
+    if (V.empty())
+      throw UsageError{"--count-pc: needs a function symbol or 0xADDR"};
+    CountPcs.push_back(V);
   } else if (A.option("--leds", V)) {
     if (V.empty())
       throw UsageError{"--leds: needs a file name"};
@@ -189,12 +193,26 @@ int report(Error E) {
   return 1;
 }
 
+/// Resolves --count-pc names against one firmware.
+Error resolveCountPcs(const std::vector<std::string> &Names, StringRef Path,
+                      std::vector<std::pair<std::string, uint32_t>> &Out) {
+  Out.clear();
+  for (const std::string &N : Names) {
+    Expected<uint32_t> A = codeAddress(Path, N);
+    if (!A)
+      return A.takeError();
+    Out.push_back({N, *A});
+  }
+  return Error::success();
+}
+
 int cmdRun(Args &A) {
   SingleOptions SO;
+  std::vector<std::string> CountPcs;
   std::string Elf, Out, V;
   bool HaveSeed = false;
   while (!A.done()) {
-    if (commonOption(A, SO.Node, HaveSeed, Out, SO.LedLog))
+    if (commonOption(A, SO.Node, HaveSeed, Out, SO.LedLog, CountPcs))
       continue;
     if (A.option("--max-cycles", V)) {
       SO.MaxCycles = parseU64("--max-cycles", V);
@@ -232,6 +250,8 @@ int cmdRun(Args &A) {
   auto FW = inspectFirmware(Elf);
   if (!FW)
     return report(FW.takeError());
+  if (Error E = resolveCountPcs(CountPcs, Elf, FW->CountPcs))
+    return report(std::move(E));
   auto R = runSingle(*FW, SO, Out, errs());
   if (!R)
     return report(R.takeError());
@@ -264,11 +284,12 @@ void parseNodeSpec(StringRef S, std::map<uint16_t, std::string> &Nodes) {
 
 int cmdNet(Args &A) {
   NetOptions NO;
+  std::vector<std::string> CountPcs;
   std::string Topo, Out, V;
   std::map<uint16_t, std::string> NodePaths;
   bool HaveSeed = false, HaveSeconds = false;
   while (!A.done()) {
-    if (commonOption(A, NO.Template, HaveSeed, Out, NO.LedLog))
+    if (commonOption(A, NO.Template, HaveSeed, Out, NO.LedLog, CountPcs))
       continue;
     if (A.option("--node", V)) {
       parseNodeSpec(V, NodePaths);
@@ -339,6 +360,8 @@ int cmdNet(Args &A) {
       auto FW = inspectFirmware(Path);
       if (!FW)
         return report(FW.takeError());
+      if (Error E = resolveCountPcs(CountPcs, Path, FW->CountPcs))
+        return report(std::move(E));
       It = Cache.emplace(Path, *FW).first;
     }
     FWs[Id] = It->second;
@@ -350,7 +373,11 @@ int cmdNet(Args &A) {
     return report(std::move(E));
   const RadioStats &RS = (*Net)->radioStats();
   outs() << "wsn-sim: " << FWs.size() << " nodes, " << format("%g", NO.Seconds) << " s; frames sent "
-         << RS.Sent << ", delivered " << RS.Delivered << " -> " << Out << "\n";
+         << RS.Sent << ", delivered " << RS.Delivered;
+  if (const wsn::devices::Medium802154 *M = (*Net)->medium())
+    outs() << "; cc2420 transmissions " << M->stats().Transmissions << ", deliveries "
+           << M->stats().Deliveries << ", collisions " << M->stats().Collisions;
+  outs() << " -> " << Out << "\n";
   return 0;
 }
 } // namespace

@@ -377,7 +377,9 @@ struct TracedRun {
 /// INPUT_BYTES 1 2 3 4; SKIP; EFFECT 0x1234; CHECK/VIOLATION" and replays it.
 void replayTraced(wsn::ReplayRunner &R, uint16_t Start, uint32_t X, uint32_t Y,
                   bool Ok, uint16_t Crc, TracedRun &T, uint16_t InputSite = 2) {
-  auto W = wsn::TraceWriter::create();
+  wsn::TraceWriter::Options WO;
+  WO.Target = 1; // avr, as the program and tracedMap
+  auto W = wsn::TraceWriter::create(WO);
   ASSERT_TRUE(bool(W));
   W->entry(1);
   const uint8_t Cp[] = {uint8_t(Start), uint8_t(Start >> 8)};

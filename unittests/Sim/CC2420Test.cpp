@@ -33,9 +33,9 @@ std::vector<uint8_t> dataFrame(uint16_t Pan, uint16_t Dst, uint16_t Src, uint8_t
   uint16_t Fcf = 0x0001 | 0x0040 | (2u << 10) | (2u << 14);
   if (AckRequest)
     Fcf |= 0x0020;
-  std::vector<uint8_t> M = {uint8_t(Fcf), uint8_t(Fcf >> 8), Seq,     uint8_t(Pan),
-                            uint8_t(Pan >> 8), uint8_t(Dst), uint8_t(Dst >> 8),
-                            uint8_t(Src), uint8_t(Src >> 8)};
+  std::vector<uint8_t> M = {uint8_t(Fcf),      uint8_t(Fcf >> 8), Seq,
+                            uint8_t(Pan),      uint8_t(Pan >> 8), uint8_t(Dst),
+                            uint8_t(Dst >> 8), uint8_t(Src),      uint8_t(Src >> 8)};
   M.insert(M.end(), Payload.begin(), Payload.end());
   std::vector<uint8_t> Fifo = {uint8_t(M.size() + 2)};
   Fifo.insert(Fifo.end(), M.begin(), M.end());
@@ -131,6 +131,19 @@ TEST(CC2420Registers, SeveralRegistersInOneTransaction) {
   B.R.setCsn(true, B.T);
   EXPECT_EQ(B.readReg(IOCFG0), 0x007F);
   EXPECT_EQ(B.readReg(MDMCTRL1), 0x0500);
+}
+
+// Addresses 0x31-0x3D are no registers: two data bytes are taken (and lost),
+// so a byte written there is never mistaken for a strobe.
+TEST(CC2420Registers, UndefinedAddressesTakeTwoDataBytes) {
+  Board B;
+  B.powerUp();
+  B.R.setCsn(false, B.T);
+  for (uint8_t Byte : {uint8_t(0x31), uint8_t(SXOSCOFF), uint8_t(SXOSCOFF)})
+    B.R.spiExchange(Byte, B.T);
+  B.R.setCsn(true, B.T);
+  EXPECT_EQ(B.status() & StXosc16mStable, StXosc16mStable);
+  EXPECT_EQ(B.readReg(0x31), 0);
 }
 
 // Table 5: XOSC16M_STABLE (bit 6) after SXOSCON and the oscillator start-up
@@ -347,6 +360,24 @@ TEST(CC2420Tx, FrameTimesAndSfdPin) {
   EXPECT_EQ(B.R.stats().FramesSent, 1u);
 }
 
+// MDMCTRL0.PREAMBLE_LENGTH counts the leading zero bytes minus one; the
+// reset value 2 is the IEEE 802.15.4 header because the fourth zero byte is
+// part of the SYNCWORD ("Frame Format"). With 5: 6 zero bytes + 2 sync bytes.
+TEST(CC2420Tx, PreambleLengthMovesTheSfd) {
+  Board B;
+  Recorder Rec;
+  B.R.setAirPort(Rec.port());
+  B.powerUp();
+  B.writeReg(MDMCTRL0, (0x0AE2 & ~Mdm0PreambleMask) | 5);
+  B.writeTxFifo(dataFrame(0x22, 2, 1, 7, {}));
+  uint64_t T0 = B.T;
+  B.strobe(STXON);
+  ASSERT_EQ(Rec.Frames.size(), 1u);
+  EXPECT_EQ(Rec.Frames[0].SfdNs, T0 + 192 * Us + 8 * 32 * Us);
+  B.after(2000 * Us);
+  EXPECT_EQ(B.edge(Pin::Sfd, true), T0 + 192 * Us + 8 * 32 * Us);
+}
+
 // TXCTRL.TX_TURNAROUND = 0: 8 symbol periods instead of 12.
 TEST(CC2420Tx, ShortTurnaround) {
   Board B;
@@ -447,7 +478,7 @@ TEST(CC2420Tx, FrameIsKeptForRetransmission) {
 // Output power table ("Output Power Programming"): PA_LEVEL 31 -> 0 dBm,
 // 27 -> -1, 23 -> -3, 19 -> -5, 15 -> -7, 11 -> -10, 7 -> -15, 3 -> -25.
 TEST(CC2420Tx, PaLevelTable) {
-  const std::pair<unsigned, double> Table[] = {{31, 0},  {27, -1},  {23, -3},  {19, -5},
+  const std::pair<unsigned, double> Table[] = {{31, 0},  {27, -1},  {23, -3}, {19, -5},
                                                {15, -7}, {11, -10}, {7, -15}, {3, -25}};
   for (auto [Level, Dbm] : Table)
     EXPECT_EQ(paLevelDbm(Level), Dbm) << Level;
@@ -544,8 +575,8 @@ TEST(CC2420Rx, RssiAndCrcBytesReplaceTheFcs) {
   ASSERT_EQ(Got.size(), Fifo.size() + 2);
   EXPECT_TRUE(std::equal(Fifo.begin(), Fifo.end(), Got.begin()));
   EXPECT_EQ(int8_t(Got[Got.size() - 2]), -15); // -60 dBm - (-45)
-  EXPECT_EQ(Got.back() & 0x80, 0x80);           // CRC OK
-  EXPECT_EQ(Got.back() & 0x7F, 110);            // the best correlation
+  EXPECT_EQ(Got.back() & 0x80, 0x80);          // CRC OK
+  EXPECT_EQ(Got.back() & 0x7F, 110);           // the best correlation
 }
 
 // "Address Recognition": a frame for another short address is flushed from
@@ -570,6 +601,17 @@ TEST(CC2420Rx, AddressRecognitionAcceptsBroadcastAndRejectsOtherPan) {
   P.send(dataFrame(0x23, 2, 1, 8, {1}));
   P.after(2000 * Us);
   EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+}
+
+// A frame that ends before the address fields its FCF announces cannot pass
+// address recognition (here FCF, sequence number and FCS only).
+TEST(CC2420Rx, FrameTooShortForItsAddressesIsRejected) {
+  Pair P;
+  P.send({5, 0x41, 0x88, 1});
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+  EXPECT_EQ(P.B.R.stats().AddressRejected, 1u);
+  EXPECT_EQ(P.B.edge(Pin::Fifop, true), UINT64_MAX);
 }
 
 TEST(CC2420Rx, WithoutAddressDecodeEverythingIsReceived) {

@@ -187,6 +187,23 @@ TEST(Medium, ForgetBeforeDropsEndedFrames) {
   EXPECT_NEAR(M.energyDbm(2, 11, 0), -98.0, 1e-9);
 }
 
+// A short frame that overlapped the start of a long one still corrupts it
+// after it ended and the medium forgot older frames.
+TEST(Medium, ForgetBeforeKeepsWhatALongFrameOverlapped) {
+  Medium802154 M;
+  M.addNode(1, {});
+  M.addNode(2, {});
+  M.addNode(3, {});
+  M.setLinkGain(1, 3, -70);
+  M.setLinkGain(2, 3, -70);
+  AirFrame Long = frame(11, 0, 127);
+  uint64_t L = M.transmit(1, Long);
+  AirFrame Short = frame(11, 100 * Us, 5);
+  M.transmit(2, Short);
+  M.forgetBefore(Short.EndNs + 1000 * Us);
+  EXPECT_TRUE(M.corrupted(L, 3));
+}
+
 // With a noise variance and MinSnrDb, decodability depends on noise draws
 // from the caller's seeded stream, drawn in a fixed order: the same seed
 // gives the same answers.

@@ -24,7 +24,8 @@ uint16_t fcs16(const uint8_t *Data, size_t Len) {
   for (size_t I = 0; I < Len; ++I) {
     Crc ^= Data[I];
     for (int B = 0; B < 8; ++B)
-      Crc = (Crc & 1) ? static_cast<uint16_t>((Crc >> 1) ^ 0x8408) : static_cast<uint16_t>(Crc >> 1);
+      Crc =
+          (Crc & 1) ? static_cast<uint16_t>((Crc >> 1) ^ 0x8408) : static_cast<uint16_t>(Crc >> 1);
   }
   return Crc;
 }

@@ -45,12 +45,12 @@ struct AirFrame {
   /// switched off) ends early: EndNs says when, and the bytes that were not
   /// sent are not here.
   std::vector<uint8_t> Psdu;
-  unsigned Channel = 0;   // 11..26
-  double TxPowerDbm = 0;  // output power of the sender's PA
-  uint64_t StartNs = 0;   // first preamble symbol leaves the antenna
-  uint64_t SfdNs = 0;     // the SFD byte has been sent (StartNs + 160 us)
-  uint64_t EndNs = 0;     // the last bit has been sent
-  bool IsAck = false;     // an automatic/strobed acknowledgement (statistics only)
+  unsigned Channel = 0;  // 11..26
+  double TxPowerDbm = 0; // output power of the sender's PA
+  uint64_t StartNs = 0;  // first preamble symbol leaves the antenna
+  uint64_t SfdNs = 0;    // the SFD byte has been sent (StartNs + 160 us)
+  uint64_t EndNs = 0;    // the last bit has been sent
+  bool IsAck = false;    // an automatic/strobed acknowledgement (statistics only)
 };
 
 } // namespace devices

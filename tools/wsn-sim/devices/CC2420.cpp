@@ -90,18 +90,14 @@ void CC2420::setResetN(bool Level, uint64_t Ns) {
   }
 }
 
-bool CC2420::powered() const {
-  return St != State::VregOff && St != State::VregStarting;
-}
+bool CC2420::powered() const { return St != State::VregOff && St != State::VregStarting; }
 
 // --- Time ----------------------------------------------------------------
 
-uint64_t CC2420::nextEventNs() const {
-  return *std::min_element(Events.begin(), Events.end());
-}
+uint64_t CC2420::nextEventNs() const { return NextAt; }
 
 void CC2420::advanceTo(uint64_t Ns) {
-  for (;;) {
+  while (NextAt <= Ns) {
     auto It = std::min_element(Events.begin(), Events.end());
     if (*It == UINT64_MAX || *It > Ns)
       break;
@@ -326,9 +322,7 @@ void CC2420::writeReg(uint8_t Addr, uint16_t V) {
   }
 }
 
-unsigned CC2420::channel() const {
-  return channelOfMhz(2048 + (regv(FSCTRL) & FsCtrlFreqMask));
-}
+unsigned CC2420::channel() const { return channelOfMhz(2048 + (regv(FSCTRL) & FsCtrlFreqMask)); }
 
 double CC2420::txPowerDbm() const { return paLevelDbm(regv(TXCTRL) & TxCtrlPaLevelMask); }
 
@@ -363,13 +357,13 @@ uint8_t CC2420::spiExchange(uint8_t Mosi, uint64_t Ns) {
       SpiRead = (Mosi & ReadBit) != 0;
       if (SpiAddr <= SAES)
         strobe(SpiAddr); // the status byte returned is the one before the strobe
-      else if (SpiAddr >= FirstReg && SpiAddr <= LastReg)
-        SpiSt = Spi::RegHigh;
       else if (SpiAddr == TXFIFO)
         SpiSt = SpiRead ? Spi::Ignore : Spi::TxFifo;
       else if (SpiAddr == RXFIFO)
         SpiSt = SpiRead ? Spi::RxFifo : Spi::Ignore;
-      // 0x0F and 0x31-0x3D address nothing: the byte only returns the status.
+      else if (SpiAddr >= FirstReg)
+        SpiSt = Spi::RegHigh; // 0x31-0x3D: no register, read 0, writes lost
+      // 0x0F is a reserved strobe: nothing happens.
     }
     break;
   case Spi::RegHigh:

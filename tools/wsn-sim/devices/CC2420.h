@@ -67,7 +67,7 @@ public:
     PowerDown,    // regulator up, crystal oscillator off (also while RESETn low)
     XoscStarting, // SXOSCON issued, waiting for XOSC16M_STABLE
     Idle,
-    RxCalibrate,  // 12 symbols after SRXON (or after TX) before listening
+    RxCalibrate, // 12 symbols after SRXON (or after TX) before listening
     RxSfdSearch,
     RxFrame,
     RxOverflow,   // RXFIFO overflowed; SFLUSHRX leaves it
@@ -84,19 +84,19 @@ public:
     uint64_t FramesSent = 0;
     uint64_t AcksSent = 0;
     uint64_t TxUnderflows = 0;
-    uint64_t CcaRefused = 0;      // STXONCCA ignored on a busy channel
-    uint64_t FramesReceived = 0;  // completely in the RXFIFO (CRC good or bad)
+    uint64_t CcaRefused = 0;     // STXONCCA ignored on a busy channel
+    uint64_t FramesReceived = 0; // completely in the RXFIFO (CRC good or bad)
     uint64_t CrcErrors = 0;
     uint64_t AddressRejected = 0;
     uint64_t RxOverflows = 0;
-    uint64_t FramesMissed = 0;    // heard on our channel while not able to receive
+    uint64_t FramesMissed = 0;      // heard on our channel while not able to receive
     uint64_t LateAnnouncements = 0; // announced after their SFD time (slice too long)
   };
 
   /// Start-up delays; the defaults are the data sheet's (spec/cc2420.md).
   struct Timing {
-    uint64_t VregStartupNs = 600000;   // "Voltage Regulator": start-up time
-    uint64_t XoscStartupNs = 860000;   // "Crystal Oscillator": start-up time
+    uint64_t VregStartupNs = 600000; // "Voltage Regulator": start-up time
+    uint64_t XoscStartupNs = 860000; // "Crystal Oscillator": start-up time
   };
 
   CC2420();
@@ -241,6 +241,7 @@ private:
   uint64_t RssiValidAt = UINT64_MAX;
   uint64_t calDoneAt = 0; // STXCAL: LOCK from then on
   std::array<uint64_t, NumEvents> Events;
+  uint64_t NextAt = UINT64_MAX; // min(Events), kept by reschedule()
 
   // SPI transaction.
   Spi SpiSt = Spi::Command;
@@ -265,25 +266,25 @@ private:
   uint64_t TxHandle = 0;
   bool TxIsAck = false;
   bool TxUnderflows = false; // this transmission runs out of TXFIFO bytes
-  bool SfdOut = false;        // SFD pin driven by the transmitter
+  bool SfdOut = false;       // SFD pin driven by the transmitter
 
   // Reception.
-  std::deque<Heard> Pending;         // announced, by SfdNs, SFD not yet due
-  std::vector<Heard> Recent;         // for RSSI/CCA windows
-  std::optional<Heard> Rx;           // the frame being received
-  unsigned RxIndex = 0;              // PSDU bytes received so far
-  unsigned RxLen = 0;                // its length field
-  unsigned CurBytes = 0;             // bytes of it written to the RXFIFO
-  std::vector<uint8_t> RxMpdu;       // MPDU bytes as received
+  std::deque<Heard> Pending;   // announced, by SfdNs, SFD not yet due
+  std::vector<Heard> Recent;   // for RSSI/CCA windows
+  std::optional<Heard> Rx;     // the frame being received
+  unsigned RxIndex = 0;        // PSDU bytes received so far
+  unsigned RxLen = 0;          // its length field
+  unsigned CurBytes = 0;       // bytes of it written to the RXFIFO
+  std::vector<uint8_t> RxMpdu; // MPDU bytes as received
   bool RxCrcOk = false;
-  bool AddrPending = false;          // address recognition not decided yet
-  bool Rejecting = false;            // rejected: wait for its end
-  bool SfdIn = false;                // SFD pin driven by the receiver
-  bool SfdStuck = false;             // overflow mid-frame: needs 2 SFLUSHRX
-  bool FrameDoneFifop = false;       // FIFOP for a complete short frame
+  bool AddrPending = false;    // address recognition not decided yet
+  bool Rejecting = false;      // rejected: wait for its end
+  bool SfdIn = false;          // SFD pin driven by the receiver
+  bool SfdStuck = false;       // overflow mid-frame: needs 2 SFLUSHRX
+  bool FrameDoneFifop = false; // FIFOP for a complete short frame
   bool RxCorrupted = false;
   double RxRssiDbm = 0;
-  uint16_t RxFcs = 0;                // FCS computed over the received MPDU
+  uint16_t RxFcs = 0; // FCS computed over the received MPDU
   bool SackArmed = false, SackPend = false, AckPendingSticky = false;
   bool LastRxCrcOk = false;
   uint8_t LastRxSeq = 0;

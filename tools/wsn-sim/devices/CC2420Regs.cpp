@@ -63,9 +63,7 @@ uint16_t resetValue(uint8_t Reg) {
   return ResetValues[Reg - FirstReg];
 }
 
-bool isReadOnly(uint8_t Reg) {
-  return Reg == MANFIDL || Reg == MANFIDH || Reg == FSMSTATE;
-}
+bool isReadOnly(uint8_t Reg) { return Reg == MANFIDL || Reg == MANFIDH || Reg == FSMSTATE; }
 
 double paLevelDbm(unsigned PaLevel) {
   PaLevel &= TxCtrlPaLevelMask;

@@ -16,9 +16,9 @@ namespace wsn {
 namespace devices {
 namespace cc2420 {
 
-// --- The first SPI byte ("4-wire Serial Configuration and Data Interface"): bit 7 selects RAM, bit 6 a register
-// read; addresses 0x00-0x0E are command strobes, 0x10-0x30 16-bit registers,
-// 0x3E/0x3F the FIFOs.
+// --- The first SPI byte ("4-wire Serial Configuration and Data Interface"): bit 7 selects RAM, bit
+// 6 a register read; addresses 0x00-0x0E are command strobes, 0x10-0x30 16-bit registers, 0x3E/0x3F
+// the FIFOs.
 constexpr uint8_t RamBit = 0x80;
 constexpr uint8_t ReadBit = 0x40;
 constexpr uint8_t AddrMask = 0x3F;
@@ -136,8 +136,8 @@ constexpr uint16_t RamSaBuf = 0x120;
 constexpr uint16_t RamKey1 = 0x130;
 constexpr uint16_t RamTxNonce = 0x140;
 constexpr uint16_t RamCbcState = 0x150;
-constexpr uint16_t RamIeeeAdr = 0x160; // 8 bytes, little-endian
-constexpr uint16_t RamPanId = 0x168;   // 2 bytes, little-endian
+constexpr uint16_t RamIeeeAdr = 0x160;  // 8 bytes, little-endian
+constexpr uint16_t RamPanId = 0x168;    // 2 bytes, little-endian
 constexpr uint16_t RamShortAdr = 0x16A; // 2 bytes, little-endian
 constexpr unsigned FifoBytes = 128;
 

@@ -76,11 +76,13 @@ void CC2420::reschedule() {
     Recent.push_back(std::move(Pending.front()));
     Pending.pop_front();
   }
-  if (!inRx())
-    return;
-  if (!Pending.empty())
-    Events[EvRxSfd] = Pending.front().F.SfdNs;
-  Events[EvCca] = nextCcaChange();
+  if (inRx()) {
+    if (!Pending.empty())
+      Events[EvRxSfd] = Pending.front().F.SfdNs;
+    Events[EvCca] = nextCcaChange();
+  }
+  // Every change of Events ends here (events, SPI, inputs, the air side).
+  NextAt = *std::min_element(Events.begin(), Events.end());
 }
 
 void CC2420::forgetOldFrames() {
@@ -155,8 +157,8 @@ void CC2420::rxByte() {
       // Figure "Data in RXFIFO when MDMCTRL0.AUTOCRC is set": the FCS is
       // replaced by the RSSI (signed) and CRC-OK (bit 7) + correlation.
       if (I == RxLen - 1) {
-        ToFifo = static_cast<uint8_t>(static_cast<int8_t>(
-            std::clamp(roundDb(RxRssiDbm - RssiOffsetDb), -128, 127)));
+        ToFifo = static_cast<uint8_t>(
+            static_cast<int8_t>(std::clamp(roundDb(RxRssiDbm - RssiOffsetDb), -128, 127)));
       } else {
         bool Ok = !RxCorrupted && !(Air.Corrupted && Air.Corrupted(Rx->Handle));
         uint16_t Want = fcs16(RxMpdu.data(), RxLen - 2);
@@ -166,25 +168,25 @@ void CC2420::rxByte() {
         ToFifo = static_cast<uint8_t>((Ok ? 0x80 : 0) | correlation(Rx->RxDbm, Ok));
       }
     }
-    if (AddrPending) {
-      bool Accept = false;
-      bool Decided = addressDecision(Accept);
-      if (Decided || Last) {
-        // A frame that ends before its address fields is rejected.
-        AddrPending = false;
-        if (!Decided || !Accept) {
-          // "If any of the above requirements are not satisfied ... CC2420
-          // will disregard the incoming frame and flush the data from the
-          // RXFIFO. Only data from the rejected frame is flushed". The SFD
-          // pin goes inactive at once; the search for a new SFD resumes only
-          // after the rejected frame's end ("Address Recognition").
-          unsigned Drop = std::min(CurBytes, RxCount);
-          RxCount -= Drop;
-          CurBytes = 0;
-          Rejecting = true;
-          SfdIn = false;
-          ++Counters.AddressRejected;
-        }
+  }
+  if (AddrPending) {
+    bool Accept = false;
+    bool Decided = addressDecision(Accept);
+    if (Decided || Last) {
+      // A frame that ends before its address fields is rejected.
+      AddrPending = false;
+      if (!Decided || !Accept) {
+        // "If any of the above requirements are not satisfied ... CC2420
+        // will disregard the incoming frame and flush the data from the
+        // RXFIFO. Only data from the rejected frame is flushed". The SFD
+        // pin goes inactive at once; the search for a new SFD resumes only
+        // after the rejected frame's end ("Address Recognition").
+        unsigned Drop = std::min(CurBytes, RxCount);
+        RxCount -= Drop;
+        CurBytes = 0;
+        Rejecting = true;
+        SfdIn = false;
+        ++Counters.AddressRejected;
       }
     }
   }
@@ -330,9 +332,7 @@ uint8_t CC2420::correlation(double RxDbm, bool Ok) const {
 
 // --- RSSI and CCA ------------------------------------------------------------
 
-bool CC2420::rssiValid() const {
-  return inRx() && St != State::RxCalibrate && Now >= RssiValidAt;
-}
+bool CC2420::rssiValid() const { return inRx() && St != State::RxCalibrate && Now >= RssiValidAt; }
 
 // The power on this radio's channel averaged (in milliwatts) over the 8
 // symbol periods before At. The medium's power is constant between the

@@ -40,7 +40,8 @@ bool CC2420::startTx(uint64_t StartNs, bool Ack, uint8_t AckSeq, bool AckPending
     // bit 4), the sequence number, the FCS.
     uint8_t Mpdu[3] = {static_cast<uint8_t>(0x02 | (AckPending ? 0x10 : 0)), 0x00, AckSeq};
     uint16_t Fcs = fcs16(Mpdu, 3);
-    F.Psdu = {5, Mpdu[0], Mpdu[1], Mpdu[2], static_cast<uint8_t>(Fcs), static_cast<uint8_t>(Fcs >> 8)};
+    F.Psdu = {
+        5, Mpdu[0], Mpdu[1], Mpdu[2], static_cast<uint8_t>(Fcs), static_cast<uint8_t>(Fcs >> 8)};
     F.EndNs = F.SfdNs + F.Psdu.size() * ByteNs;
   } else if (TxCount == 0) {
     // Not even a length byte: underflow when it is fetched, after the SFD.

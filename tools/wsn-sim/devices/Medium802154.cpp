@@ -3,6 +3,7 @@
 
 #include "CC2420.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace wsn {
@@ -147,9 +148,16 @@ bool Medium802154::corrupted(uint64_t Handle, NodeId Id) const {
   return Bad;
 }
 
+// A transmission that ended before Ns may still decide the fate of a longer
+// one that overlapped it and is still in the air: keep everything that ended
+// after the earliest start among those.
 void Medium802154::forgetBefore(uint64_t Ns) {
+  uint64_t Keep = Ns;
+  for (const auto &[H, T] : Air)
+    if (T.F.EndNs >= Ns)
+      Keep = std::min(Keep, T.F.StartNs);
   for (auto It = Air.begin(); It != Air.end();) {
-    if (It->second.F.EndNs < Ns)
+    if (It->second.F.EndNs < Keep)
       It = Air.erase(It);
     else
       ++It;

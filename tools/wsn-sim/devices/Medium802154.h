@@ -95,16 +95,18 @@ public:
   /// transmissions on its channel (the capture rule).
   bool corrupted(uint64_t Handle, NodeId Node) const;
 
-  /// Forgets transmissions that ended before Ns (memory bound; call it with
-  /// the round start of the lock-step loop minus one slice).
+  /// Forgets transmissions that ended before Ns, except those that overlap a
+  /// transmission still in the air at Ns (collision verdicts stay exact).
+  /// Memory bound: call it with the lock-step round start minus one slice and
+  /// 128 us (energyDbm looks back one RSSI window).
   void forgetBefore(uint64_t Ns);
 
   struct Stats {
     uint64_t Transmissions = 0;
     uint64_t Acks = 0;
-    uint64_t Deliveries = 0;      // (frame, receiver) pairs announced
+    uint64_t Deliveries = 0;       // (frame, receiver) pairs announced
     uint64_t BelowSensitivity = 0; // (frame, receiver) pairs too weak to hear
-    uint64_t Collisions = 0;      // corrupted() answers that were true
+    uint64_t Collisions = 0;       // corrupted() answers that were true
   };
   const Stats &stats() const { return Counters; }
 

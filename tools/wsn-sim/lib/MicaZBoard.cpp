@@ -2,6 +2,7 @@
 #include "MicaZBoard.h"
 
 extern "C" {
+#include <simavr/avr_extint.h>
 #include <simavr/avr_ioport.h>
 #include <simavr/avr_spi.h>
 #include <simavr/sim_avr.h>
@@ -119,6 +120,13 @@ llvm::Error MicaZBoard::attach() {
   SIo.r.c = readSpsr;
   SIo.r.param = this;
 
+  // FIFOP drives INT6. libsimavr repeats a low-level external interrupt with
+  // a cycle timer every cycle while the pin is low, and keeps doing so after
+  // the firmware switched INT6 to an edge mode or masked it: with FIFOP idle
+  // low that is a storm of INT6 requests and a timer per cycle. INT6 in
+  // low-level mode therefore requests the interrupt at the falling edge only
+  // (spec/micaz.md); TinyOS uses edge modes.
+  avr_extint_set_strict_lvl_trig(Avr, 6, 0);
   Radio->setPinListener([this](CC2420::Pin P, bool Level, uint64_t) { drivePin(P, Level); });
   Radio->setWakeListener([this](uint64_t) { armWake(); });
   // Levels at reset: every pin an input without pull-up (read as low).

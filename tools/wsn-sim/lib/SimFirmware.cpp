@@ -20,6 +20,39 @@ static Error fwError(StringRef Path, const Twine &Msg) {
   return createStringError(inconvertibleErrorCode(), "'" + Path + "': " + Msg);
 }
 
+Expected<uint32_t> codeAddress(StringRef Path, StringRef Name) {
+  uint64_t Num;
+  if (Name.starts_with_insensitive("0x") && !Name.getAsInteger(0, Num)) {
+    if (Num & 1)
+      return fwError(Path, "--count-pc " + Name + ": an instruction address is even");
+    return static_cast<uint32_t>(Num);
+  }
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return fwError(Path, "cannot open firmware: " + Buf.getError().message());
+  auto Obj = ObjectFile::createObjectFile((*Buf)->getMemBufferRef());
+  if (!Obj)
+    return fwError(Path, "invalid ELF: " + toString(Obj.takeError()));
+  for (const SymbolRef &Sym : (*Obj)->symbols()) {
+    Expected<StringRef> N = Sym.getName();
+    if (!N) {
+      consumeError(N.takeError());
+      continue;
+    }
+    if (*N != Name)
+      continue;
+    Expected<uint64_t> A = Sym.getAddress();
+    if (!A) {
+      consumeError(A.takeError());
+      continue;
+    }
+    if (*A >= AvrDataOffset)
+      return fwError(Path, "--count-pc " + Name + " is a data symbol, not code");
+    return static_cast<uint32_t>(*A);
+  }
+  return fwError(Path, "--count-pc: no symbol '" + Name + "' in the firmware");
+}
+
 Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
   auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!Buf)

@@ -51,10 +51,17 @@ struct FirmwareInfo {
   /// TOS_NODE_ID, ActiveMessageAddressC$addr / ActiveMessageAddressC__addr
   /// and __wsn_node_id, those the image has.
   std::vector<IdSymbol> IdSymbols;
+  /// --count-pc: names and flash byte addresses whose execution is counted
+  /// (filled by the tool, codeAddress).
+  std::vector<std::pair<std::string, uint32_t>> CountPcs;
 };
 
 /// The names of the node-id variables, as tos-set-symbols knows them.
 extern const char *const NodeIdSymbolNames[4];
+
+/// The flash byte address of function symbol Name, or of "0xADDR" given as a
+/// number. Errors name the file and the symbol.
+llvm::Expected<uint32_t> codeAddress(llvm::StringRef Path, llvm::StringRef Name);
 
 /// Reads the ELF at Path and locates the runtime symbols. Errors name the file.
 llvm::Expected<FirmwareInfo> inspectFirmware(llvm::StringRef Path);

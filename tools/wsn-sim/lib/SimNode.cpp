@@ -9,6 +9,7 @@ extern "C" {
 #include <simavr/avr_uart.h>
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
+#include <simavr/sim_interrupts.h>
 #include <simavr/sim_io.h>
 }
 
@@ -206,6 +207,13 @@ Error Node::init() {
       Avr->data[S.Addr + 1] = Opts.NodeId >> 8;
   }
 
+  for (const auto &[Name, Addr] : FW.CountPcs) {
+    PcCount C;
+    C.Name = Name;
+    C.Addr = Addr;
+    PcCounts.push_back(C);
+  }
+
   // MicaZ board: Timer0 from the 32.768 kHz crystal, the LEDs (spec/micaz.md).
   if (Opts.Mcu == "atmega128") {
     Timer0.reset(AsyncTimer0::attach(Avr));
@@ -328,6 +336,16 @@ StopKind Node::runUntil(uint64_t Target) {
   const bool Hooks = FW.HasRuntime;
   while (Avr->cycle < Target) {
     int State = avr_run(Avr);
+    // After SEI (or RETI, or an SREG write that sets I) the AVR executes
+    // exactly one more instruction before a pending interrupt ("Reset and
+    // Interrupt Handling": "the instruction following SEI will be executed
+    // before any pending interrupts"). libsimavr 1.6 waits for two, so in
+    // TinyOS's idle loop (cli ... sei; sleep; cli) an interrupt that became
+    // pending while I was clear is never taken: SLEEP does not sleep with
+    // an interrupt pending and the next CLI closes the window again
+    // (spec/micaz.md, "Interrupt latency after SEI").
+    if (Avr->interrupt_state < 0)
+      Avr->interrupt_state = avr_has_pending_interrupts(Avr);
     if (State == cpu_Done || State == cpu_Crashed) {
       Terminated = true;
       LastStop = State == cpu_Done ? StopKind::Halted : StopKind::Crashed;
@@ -338,6 +356,12 @@ StopKind Node::runUntil(uint64_t Target) {
     // header's head and wraps are consistent.
     if (Opts.FullTrace && Avr->sreg[S_I])
       pollFullTrace();
+    if (!PcCounts.empty())
+      for (PcCount &C : PcCounts)
+        if (Avr->pc == C.Addr) {
+          if (!C.Count++)
+            C.FirstCycle = Avr->cycle;
+        }
     if (!StopsEnabled || !Hooks)
       continue;
     uint32_t Pc = Avr->pc;

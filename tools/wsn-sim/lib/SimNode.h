@@ -61,6 +61,14 @@ struct NodeOptions {
   bool FullTrace = false;
 };
 
+/// How often the PC reached one --count-pc address.
+struct PcCount {
+  std::string Name;
+  uint32_t Addr = 0;
+  uint64_t Count = 0;
+  std::optional<uint64_t> FirstCycle;
+};
+
 enum class StopKind { None, Violation, Checks, Halted, Crashed };
 const char *stopKindName(StopKind K);
 
@@ -138,6 +146,7 @@ public:
   std::optional<std::vector<uint8_t>> drainedTrace() const;
 
   const NodeStats &stats() const { return Stats; }
+  const std::vector<PcCount> &pcCounts() const { return PcCounts; }
 
   /// The MicaZ board (LEDs, ...), when the MCU is the atmega128.
   const MicaZBoard *board() const { return Board.get(); }
@@ -209,6 +218,7 @@ private:
   std::vector<uint8_t> Drained;
   NodeStats Stats;
   std::vector<std::string> Warnings;
+  std::vector<PcCount> PcCounts;
 
   // MicaZ board
   std::unique_ptr<AsyncTimer0> Timer0;

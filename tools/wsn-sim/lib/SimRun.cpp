@@ -38,6 +38,7 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
     R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
   }
   R.Stats = N.stats();
+  R.PcCounts = N.pcCounts();
   if (const MicaZBoard *B = N.board()) {
     R.HasLeds = true;
     R.Leds = B->ledHistory();
@@ -127,6 +128,17 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         J.attribute("uart_dropped", R.Stats.UartDropped);
         J.attribute("adc_samples", R.Stats.AdcSamples);
       });
+      if (!R.PcCounts.empty())
+        J.attributeObject("pc_counts", [&] {
+          for (const PcCount &C : R.PcCounts)
+            J.attributeObject(C.Name, [&] {
+              J.attribute("count", C.Count);
+              if (C.FirstCycle)
+                J.attribute("first_cycle", *C.FirstCycle);
+              else
+                J.attribute("first_cycle", nullptr);
+            });
+        });
       if (R.HasLeds)
         J.attributeObject("leds", [&] {
           J.attribute("final", R.Leds.empty() ? std::string("---")

@@ -45,6 +45,7 @@ struct NodeResult {
   devices::CC2420::Stats Cc2420;
   SpiStats Spi;
   std::vector<LedChange> Leds;      ///< LED history since reset
+  std::vector<PcCount> PcCounts;    ///< --count-pc
 };
 
 /// Appends "CYCLE NODE LEDS" lines (spec/wsn-sim.md, "--leds") for R's LED
