@@ -105,6 +105,8 @@ class Example:
         self.includes = list(includes)  # extra -I folders, relative to the repository root
 
 
+# Blink's small ring: 3 segments of 64 since the pre-instrument pipeline (passes): with 2 x 64,
+# seeds 18 and 50 of 50 kept no checkpoint at the violation.
 # The examples. Blink reads its switches (port C) at every counter wrap; wsn-sim flips them to
 # seeded random levels at random times (--switches), which changes the fade lengths and hence
 # where ticks are lost. Sense-and-send gets a seeded random ADC value per conversion.
@@ -120,7 +122,7 @@ class Example:
 # in 6000 did not (the harness then moves K; see wrap-check above).
 EXAMPLES = [
     Example("blink", ["examples/blink/*.c", "examples/common/scheduler.c"],
-            lambda rng: ["--switches", "C:300000"], wrap=(128, 64),
+            lambda rng: ["--switches", "C:300000"], wrap=(192, 64),
             corrupt="BlinkC$ticks"),
     Example("sense-send", ["examples/sense-send/*.c", "examples/common/scheduler.c"],
             lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="SenseC$period"),
