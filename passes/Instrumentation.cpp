@@ -225,6 +225,13 @@ private:
                                              bool &Mixed, bool &Any);
   const DenseSet<unsigned> &handlerWrites();
   std::optional<DenseSet<unsigned>> HandlerWritesCache;
+  /// The globals replay reads (section 5): slice globals and what the code
+  /// replay executes may read. Computed once Instr is final.
+  const DenseSet<const GlobalVariable *> &replayReads();
+  std::optional<DenseSet<const GlobalVariable *>> ReplayReadsCache;
+  /// Whether replay executes the call (it is not skipped), and whether every
+  /// target is instrumented (their reads are their own).
+  bool replayRunsCall(const CallBase &CB, bool &AllInstrumented) const;
 
   Error rewrite(FuncPlan &P);
   Error insertAnchors(FuncPlan &P);
@@ -619,9 +626,13 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
     const DenseSet<unsigned> &H = handlerWrites();
     S.Ids.insert(H.begin(), H.end());
   }
+  // Only what replay reads (replayReads): a global replay never reads may
+  // differ between the mote and replay without changing anything replay
+  // computes or compares.
+  const DenseSet<const GlobalVariable *> &Needed = replayReads();
   std::vector<GlobalVariable *> Out;
   for (const GlobalVariable *GV : MM.globals(S))
-    if (!GV->isConstant() && !isNoInstrumentName(GV->getName()))
+    if (!GV->isConstant() && !isNoInstrumentName(GV->getName()) && Needed.count(GV))
       Out.push_back(const_cast<GlobalVariable *>(GV));
   // Latch registers the callee writes: replay reads them from memory later.
   if (!LatchGVs.empty()) {
@@ -640,17 +651,104 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   return Out;
 }
 
-/// The globals an interrupt handler may write (transitively) that replay
-/// needs: the slice globals and those the instrumented functions use.
-const DenseSet<unsigned> &Instrumenter::handlerWrites() {
-  if (HandlerWritesCache)
-    return *HandlerWritesCache;
+bool Instrumenter::replayRunsCall(const CallBase &CB, bool &AllInstrumented) const {
+  AllInstrumented = false;
+  if (CB.isInlineAsm() || isTransparentCall(CB))
+    return true;
+  const Function *Direct = CB.getCalledFunction();
+  if (Direct && MM.role(Direct).IsInvariant)
+    return true;
+  ArrayRef<Function *> Targets = MM.targets(&CB);
+  SmallVector<const Function *, 4> Ts(Targets.begin(), Targets.end());
+  if (Direct && Ts.empty())
+    Ts.push_back(Direct);
+  unsigned Selected = 0;
+  for (const Function *T : Ts) {
+    const FunctionInfo *TI = R.lookup(T);
+    if ((TI && TI->Selected) || Instr.count(T))
+      ++Selected;
+  }
+  if (!Ts.empty() && Selected == Ts.size()) {
+    AllInstrumented = true;
+    return true;
+  }
+  if (Selected)
+    return true; // mixed indirect call: not skipped (planFunction)
+  Type *RT = CB.getType();
+  return !RT->isVoidTy() && !CB.use_empty() &&
+         !(RT->isIntegerTy() && is_contained(traceValueWidths(), RT->getIntegerBitWidth()));
+}
+
+/// What replay needs from the mote's memory: the slice globals, and every
+/// global the code replay executes may read: the instrumented functions'
+/// own loads (handlers included) and what the uninstrumented calls that are
+/// not skipped may read. A global that replayed code only writes, or only
+/// passes by address, is not needed: its value at a checkpoint cannot change
+/// what replay computes. Checkpoints and effect records hold these only
+/// (thesis 4.1: "live, sliced state"); before, they held every global an
+/// instrumented function referenced, and every global a skipped callee may
+/// write, which made real nesC applications' checkpoints hundreds of bytes.
+const DenseSet<const GlobalVariable *> &Instrumenter::replayReads() {
+  if (ReplayReadsCache)
+    return *ReplayReadsCache;
   DenseSet<const GlobalVariable *> Want;
   for (auto &KV : R.SliceGlobals)
     Want.insert(KV.first);
+  GlobalSet S;
+  auto AddObjs = [&](const ObjSet &O) {
+    S.Unknown |= O.Unknown;
+    for (unsigned Id : O.Objs)
+      if (MM.objectGlobal(Id))
+        S.Ids.insert(Id);
+  };
   for (const Function *F : Instr)
-    for (const GlobalVariable *GV : MM.globals(MM.directModRef(F)))
-      Want.insert(GV);
+    for (const Instruction &I : instructions(*F)) {
+      const auto *CB = dyn_cast<CallBase>(&I);
+      if (CB && !isa<MemIntrinsic>(CB)) {
+        bool AllInstrumented;
+        if (!replayRunsCall(*CB, AllInstrumented) || AllInstrumented || CB->isInlineAsm() ||
+            isTransparentCall(*CB))
+          continue;
+        ArrayRef<Function *> Ts = MM.targets(CB);
+        const Function *Direct = CB->getCalledFunction();
+        if (Ts.empty() && !Direct) {
+          S.Unknown = true;
+          continue;
+        }
+        SmallVector<const Function *, 4> All(Ts.begin(), Ts.end());
+        if (All.empty())
+          All.push_back(Direct);
+        for (const Function *T : All) {
+          if (Instr.count(T))
+            continue;
+          if (T->isDeclaration()) {
+            ObjSet O;
+            MM.reads(I, O);
+            AddObjs(O);
+            continue;
+          }
+          const GlobalSet &Ref = MM.transitiveRef(T);
+          S.Unknown |= Ref.Unknown;
+          S.Ids.insert(Ref.Ids.begin(), Ref.Ids.end());
+        }
+        continue;
+      }
+      ObjSet O;
+      MM.reads(I, O);
+      AddObjs(O);
+    }
+  for (const GlobalVariable *GV : MM.globals(S))
+    Want.insert(GV);
+  ReplayReadsCache = std::move(Want);
+  return *ReplayReadsCache;
+}
+
+/// The globals an interrupt handler may write (transitively) that replay
+/// needs (replayReads).
+const DenseSet<unsigned> &Instrumenter::handlerWrites() {
+  if (HandlerWritesCache)
+    return *HandlerWritesCache;
+  const DenseSet<const GlobalVariable *> &Want = replayReads();
   GlobalSet All;
   for (const FunctionInfo &FI : R.Functions)
     if (FI.isInterrupt() && !FI.F->isDeclaration()) {
@@ -901,6 +999,7 @@ Error Instrumenter::plan() {
     Work.clear();
   }
   planLatches();
+  replayReads(); // before any function changes
   for (const FunctionInfo &FI : R.Functions) {
     if (!Instr.count(FI.F))
       continue;
@@ -919,23 +1018,16 @@ Error Instrumenter::plan() {
 //===----------------------------------------------------------------------===//
 
 /// The globals a checkpoint saves: the slice globals and every writable
-/// global the instrumented functions reference (replay re-executes those
-/// functions from the anchor, so everything they read must be restored), in
-/// module order. When that does not fit one segment, the slice globals
+/// global the code replay executes may read (replayReads: replay re-executes
+/// the instrumented functions from the anchor, so everything they read must
+/// be restored), in module order. When that does not fit one segment, the slice globals
 /// alone (with a warning).
 std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
   if (AnchorGlobalsCache)
     return *AnchorGlobalsCache;
-  DenseSet<const GlobalVariable *> Want, Slice;
-  for (auto &KV : R.SliceGlobals) {
-    Want.insert(KV.first);
+  DenseSet<const GlobalVariable *> Want = replayReads(), Slice;
+  for (auto &KV : R.SliceGlobals)
     Slice.insert(KV.first);
-  }
-  for (const FuncPlan &P : Plans) {
-    const GlobalSet &S = MM.directModRef(P.F);
-    for (const GlobalVariable *GV : MM.globals(S))
-      Want.insert(GV);
-  }
   for (auto &[A, GV] : LatchGVs) {
     Want.insert(GV);
     Slice.insert(GV);
@@ -966,12 +1058,77 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
   return All;
 }
 
+/// True when the address of some local may end up where a pointer of unknown
+/// target can come from: stored to memory, converted to an integer, returned,
+/// given to an indirect call, an external function that may capture it, or
+/// inline asm. Passing it to a defined function follows the formal argument
+/// (the analysis tracks formals precisely, spec/analysis.md section 2). When no
+/// local escapes this way, a write through an unknown pointer cannot reach a
+/// stack frame. nesC code takes addresses of locals all the time (out
+/// arguments of commands), and without this refinement every task that
+/// writes through a message pointer became a stack writer.
+static bool anyLocalEscapesToMemory(const Module &M) {
+  SmallVector<const Value *, 32> Work;
+  SmallPtrSet<const Value *, 32> Seen;
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F))
+      if (isa<AllocaInst>(I) && Seen.insert(&I).second)
+        Work.push_back(&I);
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const Use &U : V->uses()) {
+      const User *Usr = U.getUser();
+      auto Follow = [&](const Value *Next) {
+        if (Seen.insert(Next).second)
+          Work.push_back(Next);
+      };
+      if (isa<LoadInst>(Usr) || isa<ICmpInst>(Usr))
+        continue;
+      if (const auto *SI = dyn_cast<StoreInst>(Usr)) {
+        if (SI->getValueOperand() == V)
+          return true;
+        continue;
+      }
+      if (isa<GetElementPtrInst>(Usr) || isa<BitCastInst>(Usr) ||
+          isa<AddrSpaceCastInst>(Usr) || isa<PHINode>(Usr) || isa<SelectInst>(Usr)) {
+        Follow(Usr);
+        continue;
+      }
+      if (const auto *CB = dyn_cast<CallBase>(Usr)) {
+        if (isa<MemIntrinsic>(CB) || (isa<IntrinsicInst>(CB) && !CB->isArgOperand(&U)))
+          continue;
+        if (const auto *II = dyn_cast<IntrinsicInst>(CB))
+          if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+            continue;
+        if (CB->isInlineAsm() || !CB->isArgOperand(&U))
+          return true;
+        const Function *Callee = CB->getCalledFunction();
+        unsigned ArgNo = CB->getArgOperandNo(&U);
+        if (!Callee || Callee->isIntrinsic())
+          return true;
+        if (Callee->isDeclaration()) {
+          if (CB->doesNotCapture(ArgNo))
+            continue;
+          return true;
+        }
+        if (ArgNo >= Callee->arg_size())
+          return true; // variadic part
+        Follow(Callee->getArg(ArgNo));
+        continue;
+      }
+      return true; // ptrtoint, ret, insertvalue, atomics, ...
+    }
+  }
+  return false;
+}
+
 bool Instrumenter::writesOtherStacks(const Function *F) {
   if (OtherStackWriters.empty()) {
     // Own writes first, then through callees to a fixpoint (recursion).
-    bool AnyAddrTakenLocal = llvm::any_of(MM.addressTakenObjects(), [&](unsigned Id) {
-      return isa<AllocaInst>(MM.object(Id));
-    });
+    bool AnyAddrTakenLocal =
+        llvm::any_of(MM.addressTakenObjects(),
+                     [&](unsigned Id) { return isa<AllocaInst>(MM.object(Id)); }) &&
+        anyLocalEscapesToMemory(M);
     for (const Function *G : MM.definedFunctions()) {
       bool W = false;
       for (const Instruction &I : instructions(*G)) {
@@ -1224,6 +1381,7 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
       Size += sizeOf(M, GV);
     for (AllocaInst *AI : Locals)
       Size += M.getDataLayout().getTypeAllocSize(AI->getAllocatedType());
+    Stats.noteRecord(Size, ("checkpoint in " + F.getName()).str());
     if (Size + 8 > Opts.SegSize)
       return makeError(formatv("anchor in function '{0}': the checkpoint "
                                "takes {1} bytes, more than a trace segment "
@@ -1279,6 +1437,7 @@ Error Instrumenter::insertInputs(FuncPlan &P) {
         continue;
       for (GlobalVariable *GV : P.InputHandlerWrites) {
         uint32_t Size = sizeOf(M, GV);
+        Stats.noteRecord(Size, ("input buffer " + GV->getName() + " in " + P.F->getName()).str());
         if (Size + 8 > Opts.SegSize)
           return makeError(formatv("input handler '{0}': global '{1}' "
                                    "({2} bytes) does not fit a trace "
@@ -1349,6 +1508,8 @@ Error Instrumenter::insertSkips(FuncPlan &P) {
     uint64_t Size = Ret;
     for (GlobalVariable *GV : S.Writes)
       Size += sizeOf(M, GV);
+    Stats.noteRecord(Size, "effect of the call " + where(CB) + " to '" +
+                               (S.Callee.empty() ? std::string("<indirect>") : S.Callee) + "'");
     if (Size + 8 > Opts.SegSize)
       return makeError(formatv(
           "call {0} to uninstrumented '{1}': its effect record (return value "

@@ -77,6 +77,17 @@ struct InstrumentStats {
            Rematerialized = 0, IndirectTargets = 0;
   std::vector<std::string> Warnings;
   bool AlreadyInstrumented = false;
+  /// The largest checkpoint, effect or input-buffer record body (bytes; a
+  /// segment must hold it plus 8) and what it is, e.g. "checkpoint in main".
+  /// wsn-cc sizes the trace segment from it (spec/wsn-cc.md, trace geometry).
+  uint64_t LargestRecord = 0;
+  std::string LargestRecordWhat;
+  void noteRecord(uint64_t Size, const std::string &What) {
+    if (Size > LargestRecord) {
+      LargestRecord = Size;
+      LargestRecordWhat = What;
+    }
+  }
 };
 
 /// Instruments M according to R. Does nothing when M is already instrumented

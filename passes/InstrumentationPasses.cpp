@@ -8,21 +8,27 @@
 //   wsn-lower<record;avr|msp430|host>
 //
 // With `clang -fpass-plugin=WSNTrace.so` the same wsn-trace pipeline runs at
-// the OptimizerLast extension point (or PipelineStart with
-// -mllvm -wsn-trace-ep=start; -mllvm -wsn-trace-ep=none disables it); every
-// wsn option is given as -mllvm -wsn-....
+// the PipelineStart extension point, before the inliner, after a cleanup
+// without inlining (-mllvm -wsn-trace-ep=last moves it to OptimizerLast,
+// -mllvm -wsn-trace-ep=none disables it); every wsn option is given as
+// -mllvm -wsn-....
 //
 //===----------------------------------------------------------------------===//
 #include "Instrumentation.h"
 #include "PassRegistry.h"
 #include "Pfdg.h"
+#include "PreInstrument.h"
 #include "RecordLowering.h"
 #include "TraceOps.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -37,9 +43,10 @@ static cl::opt<bool> WsnQuiet(
     "wsn-quiet", cl::init(false),
     cl::desc("wsn-trace: do not print instrumentation warnings"));
 static cl::opt<std::string> WsnTraceEP(
-    "wsn-trace-ep", cl::init("last"),
+    "wsn-trace-ep", cl::init("start"),
     cl::desc("wsn-trace under clang -fpass-plugin: extension point to run at "
-             "(last = OptimizerLast, start = PipelineStart, none)"));
+             "(start = PipelineStart, after a cleanup without inlining: the "
+             "default; last = OptimizerLast; none)"));
 
 namespace wsn {
 
@@ -71,13 +78,45 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " inputs=" << S->Inputs << " input-buffers=" << S->InputBuffers
            << " skips=" << S->Skips << " checks=" << S->Checks
            << " scheds=" << S->Scheds << " demoted=" << S->Demoted
-           << " callers=" << S->Callers << " stack-writers=" << S->StackWriters << "\n";
+           << " callers=" << S->Callers << " stack-writers=" << S->StackWriters << "\n"
+           << "wsn-trace: largest-record=" << S->LargestRecord << " ("
+           << (S->LargestRecordWhat.empty() ? std::string("none") : S->LargestRecordWhat)
+           << ")\n";
   return true;
 }
 
 PreservedAnalyses InstrumentPass::run(Module &M, ModuleAnalysisManager &MAM) {
   return runInstrumentation(M, MAM) ? PreservedAnalyses::none()
                                     : PreservedAnalyses::all();
+}
+
+/// The trace metadata names globals only through metadata, which keeps
+/// nothing alive: when the optimiser runs after the instrumentation on a
+/// module that keeps its trace ops (clang -fpass-plugin at PipelineStart with
+/// -wsn-keep-trace-ops), those globals must survive it unchanged.
+static void keepTraceMetadataGlobals(Module &M) {
+  SmallVector<GlobalValue *, 16> Keep;
+  SmallPtrSet<const MDNode *, 32> Seen;
+  SmallVector<const MDNode *, 32> Work;
+  for (NamedMDNode &NMD : M.named_metadata())
+    if (NMD.getName().starts_with("wsn."))
+      for (const MDNode *N : NMD.operands())
+        if (Seen.insert(N).second)
+          Work.push_back(N);
+  while (!Work.empty()) {
+    const MDNode *N = Work.pop_back_val();
+    for (const MDOperand &Op : N->operands()) {
+      if (auto *Sub = dyn_cast_or_null<MDNode>(Op.get())) {
+        if (Seen.insert(Sub).second)
+          Work.push_back(Sub);
+      } else if (auto *VM = dyn_cast_or_null<ValueAsMetadata>(Op.get())) {
+        if (auto *GV = dyn_cast<GlobalVariable>(VM->getValue()->stripPointerCasts()))
+          Keep.push_back(GV);
+      }
+    }
+  }
+  if (!Keep.empty())
+    appendToCompilerUsed(M, Keep);
 }
 
 PreservedAnalyses WsnTracePass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -87,6 +126,8 @@ PreservedAnalyses WsnTracePass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (FromEP && isInstrumented(M))
     return PreservedAnalyses::all();
   bool Changed = runInstrumentation(M, MAM);
+  if (FromEP && Changed && (KeepOps || WsnKeepTraceOps))
+    keepTraceMetadataGlobals(M);
   if (!KeepOps && !WsnKeepTraceOps && hasTraceOps(M)) {
     Expected<RecordLoweringStats> L = lowerForRecord(M);
     if (!L) {
@@ -132,9 +173,15 @@ void wsn::registerInstrumentationPasses(llvm::PassBuilder &PB) {
       });
   // clang -fpass-plugin: only extension-point callbacks run there.
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
-        if (WsnTraceEP == "start")
-          MPM.addPass(WsnTracePass(false, /*FromEP=*/true));
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        if (WsnTraceEP != "start")
+          return;
+        // Before clang's inliner, so that the analysis sees nesC's tasks and
+        // handlers as functions (spec/analysis.md section 10); wsn-cc's stage
+        // 2b first, except at -O0.
+        if (Level != OptimizationLevel::O0)
+          addPreInstrumentationPipeline(MPM, Level);
+        MPM.addPass(WsnTracePass(false, /*FromEP=*/true));
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {

@@ -6,6 +6,7 @@
 void wsn::registerAllPasses(llvm::PassBuilder &PB) {
   registerTraceOpPasses(PB);
   registerAnalysisPasses(PB);
+  registerPreInstrumentPasses(PB);
   registerInstrumentationPasses(PB);
   registerReplayPasses(PB);
 }

@@ -16,6 +16,7 @@ void registerAllPasses(llvm::PassBuilder &PB);
 void registerTraceOpPasses(llvm::PassBuilder &PB);   // TraceOps*.cpp: wsn-verify, ...
 void registerAnalysisPasses(llvm::PassBuilder &PB);  // analyses: wsn-pfdg, print<wsn-pfdg>
 void registerInstrumentationPasses(llvm::PassBuilder &PB); // wsn-trace, wsn-lower<...>
+void registerPreInstrumentPasses(llvm::PassBuilder &PB); // PreInstrument.cpp: wsn-pre-instrument
 void registerReplayPasses(llvm::PassBuilder &PB); // ReplayPasses.cpp: wsn-lower<replay>
 } // namespace wsn
 

@@ -52,7 +52,8 @@ bool ModuleModel::isTransparentCallee(const Function *F) {
     return true;
   StringRef N = F->getName();
   return N.starts_with("wsn.") || N.starts_with("__wsn_") ||
-         N == "__nesc_atomic_start" || N == "__nesc_atomic_end";
+         N == "__nesc_atomic_start" || N == "__nesc_atomic_end" ||
+         N == "__nesc_enable_interrupt" || N == "__nesc_disable_interrupt";
 }
 
 // A use of a function or memory object "takes its address" unless it is a

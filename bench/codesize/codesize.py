@@ -78,6 +78,16 @@ def runtime_objects(verbose_out):
     return []
 
 
+def analysis_line(verbose_out):
+    """(functions, tasks, handlers, selected, segment, ring, largest record) from wsn-cc -v."""
+    a = re.search(r"analysis: (\d+) functions, (\d+) tasks, (\d+) interrupt handlers; "
+                  r"(\d+) selected", verbose_out)
+    g = re.search(r"trace geometry: segment (\d+) bytes \(([^)]*)\), ring (\d+) bytes",
+                  verbose_out)
+    return ((a.group(1), a.group(2), a.group(3), a.group(4)) if a else ("?",) * 4) + \
+        ((g.group(1), g.group(3), g.group(2)) if g else ("?", "?", "?"))
+
+
 def breakdown(elf, rt_objs):
     """Bytes of the image that belong to the runtime: (flash, ram, trace object bytes)."""
     rt_names = set()
@@ -152,6 +162,7 @@ def main():
                       ["--check-at=writes"] if has_inv else [], [(app_target, a.apps_mcu)]))
 
     results = {}
+    analysis = {}
     status = 0
     for ex, orig_srcs, traced_srcs, traced_opts, targets in units:
         for target, mcu in targets:
@@ -172,6 +183,8 @@ def main():
                 flash, ram = llvm_size(out + ".elf")
                 rt = runtime_objects(r.stdout) if scheme == "inline" else []
                 results[(ex, mcu, scheme)] = (flash, ram, out + ".elf", rt)
+                if scheme == "inline":
+                    analysis[(ex, mcu)] = analysis_line(r.stdout)
 
     print("flash / RAM bytes (flash = text+data, RAM = data+bss, llvm-size); level 1; "
           "(x.xx) = flash / original flash")
@@ -220,6 +233,19 @@ def main():
                 verdict += "; without the runtime's code %.2fx" % ((inl[0] - rt_flash) / orig[0])
             print("%-*s %-12s %8d %9d %9d %9d %9d  %s" % (
                 width, ex, mcu, orig[0], rt_flash, prog_growth, trace, inl[1] - trace, verdict))
+    print()
+    print("what the analysis saw in the 'inline' build (wsn-cc -v) and the trace geometry "
+          "wsn-cc chose")
+    head = "%-*s %-12s %9s %6s %8s %9s %8s %6s  %s" % (
+        width, "example", "mcu", "functions", "tasks", "handlers", "selected", "segment",
+        "ring", "largest record")
+    print(head)
+    print("-" * len(head))
+    for ex, _, _, _, targets in units:
+        for _, mcu in targets:
+            v = analysis.get((ex, mcu))
+            if v:
+                print("%-*s %-12s %9s %6s %8s %9s %8s %6s  %s" % ((width, ex, mcu) + v))
     print()
     print("work files in %s" % work)
     return status

@@ -219,8 +219,8 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
   }
   // The runtime's compile-time checks (trace.c): the ring holds at least two segments and is
   // a multiple of the segment size. Say so here rather than as a C error in the runtime.
-  {
-    unsigned Buf = O.TraceBuf.value_or(1024), Seg = O.TraceSeg.value_or(256);
+  if (O.TraceBuf && O.TraceSeg) {
+    unsigned Buf = *O.TraceBuf, Seg = *O.TraceSeg;
     if (Buf % Seg != 0 || Buf < 2 * Seg)
       return makeError(formatv("--trace-buf={0} with --trace-seg={1}: the ring must be a "
                                "multiple of the segment size and hold at least two segments",
@@ -334,7 +334,30 @@ private:
   Expected<std::string> inlineSelected(StringRef In, ArrayRef<std::string> AnalysisOpts);
   Expected<std::string> wholeProgram(StringRef In);
   void warnIfNoChecks(StringRef ReplayModule);
+
+  /// Trace geometry (spec/wsn-cc.md "Trace geometry"): the segment holds the largest
+  /// record, the ring as many segments as about 1 KiB allows, fewer when the program leaves
+  /// less RAM above a stack reserve. --trace-seg / --trace-buf fix either.
+  unsigned Seg = 256, Buf = 1024;
+  bool SegChosen = false;
+  uint64_t LargestRecord = 0;
+  std::string LargestRecordWhat;
+  Error chooseSegment(StringRef Input, ArrayRef<std::string> AnalysisOpts);
+  /// After linking: whether the ring leaves the stack reserve; may shrink Buf (returns
+  /// true: build again) or fail saying what would fit.
+  Expected<bool> checkRing(StringRef Elf);
+  /// Steps 3 to 7 from the pre-instrumented module.
+  Error buildImage(StringRef Linked);
 };
+
+/// RAM the trace geometry leaves to the stack (bytes). TinyOS applications' deepest stacks
+/// (the task loop, a command chain, an interrupt on top) take a few hundred bytes on the
+/// ATmega128; the instrumented code adds the runtime's record calls (an effect or checkpoint
+/// call with interrupts off, about 20 bytes of frame, once per nesting level).
+static constexpr unsigned kStackReserve = 512;
+/// The ring size wsn-cc aims at when RAM allows (the thesis's evaluation and the
+/// runtime's default: 1 KiB).
+static constexpr unsigned kRingTarget = 1024;
 
 } // namespace
 
@@ -534,10 +557,8 @@ std::vector<std::string> Pipeline::runtimeFlags() const {
   std::string RtSrc = src("trace-runtime/src");
   std::vector<std::string> Flags = {"-std=c99", "-Os", "-I", src("trace-runtime/include"),
                                     "-I", RtSrc};
-  if (O.TraceBuf)
-    Flags.push_back(formatv("-DWSN_TRACE_BUF_SIZE={0}", *O.TraceBuf).str());
-  if (O.TraceSeg)
-    Flags.push_back(formatv("-DWSN_TRACE_SEG_SIZE={0}", *O.TraceSeg).str());
+  Flags.push_back(formatv("-DWSN_TRACE_BUF_SIZE={0}", Buf).str());
+  Flags.push_back(formatv("-DWSN_TRACE_SEG_SIZE={0}", Seg).str());
   if (O.Target == TargetKind::Host)
     Flags.push_back("-fPIC");
   return Flags;
@@ -621,7 +642,9 @@ Error Pipeline::checkFits(StringRef Elf) {
   if (M.FlashBytes && S->Flash > M.FlashBytes)
     return makeError(formatv("{0} does not fit {1}: needs {2} bytes of flash, the MCU has {3}",
                              Elf, M.Name, S->Flash, M.FlashBytes));
-  if (M.RamBytes && S->Ram > M.RamBytes)
+  // A traced build with a ring wsn-cc sized is judged by checkRing, which may shrink it.
+  bool RingChosen = !O.NoTrace && !O.TraceBuf;
+  if (M.RamBytes && S->Ram > M.RamBytes && !RingChosen)
     return makeError(formatv("{0} does not fit {1}: needs {2} bytes of RAM, the MCU has {3}",
                              Elf, M.Name, S->Ram, M.RamBytes));
   return Error::success();
@@ -659,6 +682,21 @@ Expected<std::string> Pipeline::inlineSelected(StringRef In,
     if (F->getBoolean("inline").value_or(false))
       if (auto N = F->getString("name"))
         Names.push_back(N->str());
+  }
+  if (O.Verbose) {
+    // What the analysis saw (spec/analysis.md sections 1 and 5).
+    unsigned Total = 0, Tasks = 0, Handlers = 0, Selected = 0;
+    for (const json::Value &V : *Fns)
+      if (const json::Object *F = V.getAsObject()) {
+        ++Total;
+        Tasks += F->getBoolean("task").value_or(false);
+        Handlers += F->getBoolean("interrupt").value_or(false);
+        Selected += F->getBoolean("selected").value_or(false);
+      }
+    int64_t Level = Root->getAsObject()->getInteger("level").value_or(1);
+    outs() << formatv("wsn-cc: analysis: {0} functions, {1} tasks, {2} interrupt handlers; "
+                      "{3} selected at level {4}\n",
+                      Total, Tasks, Handlers, Selected, Level);
   }
   if (O.Verbose)
     outs() << "wsn-cc: inlining (Eq. 4.1): "
@@ -749,11 +787,14 @@ Expected<std::string> Pipeline::instrument(StringRef Linked) {
 
   // Instrumentation options (spec/instrumentation.md section 1): the ring geometry must equal
   // the runtime's, it is recorded in !wsn.module and bounds the record sizes.
+  if (!SegChosen) {
+    if (Error E = chooseSegment(Input, AnalysisOpts))
+      return std::move(E);
+    SegChosen = true;
+  }
   std::vector<std::string> PassOpts = AnalysisOpts;
-  if (O.TraceBuf)
-    PassOpts.push_back(formatv("-wsn-buf-size={0}", *O.TraceBuf).str());
-  if (O.TraceSeg)
-    PassOpts.push_back(formatv("-wsn-seg-size={0}", *O.TraceSeg).str());
+  PassOpts.push_back(formatv("-wsn-buf-size={0}", Buf).str());
+  PassOpts.push_back(formatv("-wsn-seg-size={0}", Seg).str());
 
   std::string Replay = O.Out + ".replay.bc";
   std::vector<std::string> Cmd = {tool("opt"), Load, "-passes=wsn-trace",
@@ -870,8 +911,14 @@ Error Pipeline::run() {
     std::vector<std::string> Cmd = {tool("clang")};
     llvm::append_range(Cmd, targetCFlags());
     Cmd.push_back("-O" + O.OptLevel);
-    if (O.OptLevel == "0") // keep -O0 code transformable by the instrumentation
+    // The analysis must see the program as written: at -Os clang would inline every nesC
+    // task into the scheduler's dispatcher before wsn-trace runs. So clang only emits IR
+    // (with the -O level's function attributes); the optimiser runs after the
+    // instrumentation (stage 3a). At -O0 keep the code transformable by the passes.
+    if (O.OptLevel == "0")
       llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-O0-optnone"});
+    else
+      llvm::append_range(Cmd, std::vector<std::string>{"-Xclang", "-disable-llvm-passes"});
     Cmd.push_back(O.Debug ? "-g" : "-g0");
     Cmd.push_back("-I" + src("trace-runtime/include"));
     bool Mspgcc = false;
@@ -904,14 +951,60 @@ Error Pipeline::run() {
       return E;
   }
 
+  // 2b. The pre-instrumentation pipeline (passes/PreInstrument.h): tasks, handlers,
+  // invariants and the functions that check them stay functions of their own, small
+  // helpers are inlined, locals go to registers. The original (--no-trace) gets the
+  // same pipeline, so that the sizes compare.
+  if (O.OptLevel != "0") {
+    std::string Clean = tmp("pre-instrument.bc");
+    if (Error E = exec("pre-instrument",
+                       {tool("opt"), "-load-pass-plugin=" + Plugin,
+                        "-passes=wsn-pre-instrument<O" + O.OptLevel + ">", Linked, "-o",
+                        Clean}))
+      return E;
+    Linked = Clean;
+  }
+
+  if (Error E = buildImage(Linked))
+    return E;
+  if (O.NoTrace || O.Target == TargetKind::Host)
+    return Error::success();
+  // The ring shrinks (at most once more) when the program leaves less RAM than planned.
+  auto Again = checkRing(O.Out + ".elf");
+  if (!Again)
+    return Again.takeError();
+  if (*Again) {
+    if (Error E = buildImage(Linked))
+      return E;
+    auto Still = checkRing(O.Out + ".elf");
+    if (!Still)
+      return Still.takeError();
+  }
+  return Error::success();
+}
+
+Error Pipeline::buildImage(StringRef Linked) {
   // 3. Instrumentation (thesis chapter 4: slice from the invariants, select and instrument),
   // once keeping the trace ops (the replay module) and once lowered for recording.
-  std::string ToCodegen = Linked;
+  std::string ToCodegen = Linked.str();
   if (!O.NoTrace) {
     auto Rec = instrument(Linked);
     if (!Rec)
       return Rec.takeError();
     ToCodegen = *Rec;
+  }
+
+  // 3a. The optimiser at the requested level, on the lowered (recorded) module or the
+  // original. The replay module was written before this step from the same instrumented
+  // IR; the optimiser keeps every record in place: the records are calls of external
+  // runtime functions and the regions are asm volatile statements with memory clobbers
+  // (spec/instrumentation.md section 10). --whole-program optimises in its own step.
+  if (O.OptLevel != "0" && !(O.WholeProgram && O.Target != TargetKind::Host)) {
+    std::string Optimised = tmp("optimised.bc");
+    if (Error E = exec("optimise", {tool("opt"), "-passes=default<O" + O.OptLevel + ">",
+                                    ToCodegen, "-o", Optimised}))
+      return E;
+    ToCodegen = Optimised;
   }
 
   // 3b. --whole-program: program (+ runtime) as one module, internalized and size-optimised.
@@ -989,6 +1082,11 @@ Error Pipeline::run() {
       return makeError("avr-gcc not found on PATH (install gcc-avr and avr-libc): it links "
                        "AVR images against avr-libc");
     Cmd = {*Gcc, std::string("-mmcu=") + O.Mcu->Name, "-Wl,--gc-sections"};
+    // A ring wsn-cc sized may overflow RAM on the first try: let the link through (the
+    // data region of avr-libc's script is otherwise the MCU's RAM) so that checkRing can
+    // measure the image and shrink the ring or say what would fit.
+    if (!O.NoTrace && !O.TraceBuf)
+      Cmd.push_back("-Wl,--defsym=__DATA_REGION_LENGTH__=0xff00");
     break;
   }
   case TargetKind::MSP430: {
@@ -1037,6 +1135,98 @@ Error Pipeline::run() {
   if (O.Target != TargetKind::Host)
     return checkFits(Image);
   return Error::success();
+}
+
+Error Pipeline::chooseSegment(StringRef Input, ArrayRef<std::string> AnalysisOpts) {
+  if (O.TraceSeg) {
+    Seg = *O.TraceSeg;
+  } else {
+    // The instrumentation once with the largest geometry the runtime allows, only to learn
+    // the largest record it would write (-wsn-stats prints it).
+    std::vector<std::string> Cmd = {tool("opt"), "-load-pass-plugin=" + Plugin,
+                                    "-passes=wsn-trace", "-wsn-keep-trace-ops", "-wsn-stats",
+                                    "-wsn-quiet", "-wsn-seg-size=16384", "-wsn-buf-size=32768"};
+    llvm::append_range(Cmd, AnalysisOpts);
+    llvm::append_range(Cmd, std::vector<std::string>{Input.str(), "-disable-output"});
+    std::string Err;
+    if (Error E = exec("trace geometry (largest record)", Cmd, /*Quiet=*/true, &Err))
+      return E;
+    StringRef Line = StringRef(Err).split("largest-record=").second;
+    if (Line.empty() || Line.consumeInteger(10, LargestRecord))
+      return makeError("trace geometry: the instrumentation did not report its largest "
+                       "record (wsn-trace -wsn-stats)");
+    LargestRecordWhat = Line.split('\n').first.trim().trim("()").str();
+    uint64_t Need = LargestRecord + 8;
+    // 256 keeps the runtime's hand-written AVR/MSP430 record path; larger segments are
+    // rounded to 32 bytes.
+    Seg = Need <= 256 ? 256 : static_cast<unsigned>(alignTo(Need, 32));
+  }
+  if (O.TraceBuf) {
+    Buf = *O.TraceBuf;
+    if (Buf % Seg != 0 || Buf < 2 * Seg)
+      return makeError(formatv(
+          "--trace-buf={0}: the ring must be a multiple of the trace segment ({1} bytes{2}) "
+          "and hold at least two; e.g. --trace-buf={3}",
+          Buf, Seg,
+          O.TraceSeg ? std::string()
+                     : formatv(", chosen for the largest record: {0} bytes, {1}",
+                               LargestRecord, LargestRecordWhat)
+                           .str(),
+          std::max(2 * Seg, Buf / Seg * Seg)));
+  } else {
+    unsigned N = std::max(2u, kRingTarget / Seg);
+    while (N > 2 && N * Seg > 0x8000)
+      --N;
+    Buf = N * Seg;
+  }
+  if (Buf > 0x8000)
+    return makeError(formatv("trace geometry: the largest record ({0} bytes, {1}) needs "
+                             "segments of {2} bytes; two of them exceed the runtime's 32 KiB "
+                             "ring limit; instrument less (--level, --error-paths)",
+                             LargestRecord, LargestRecordWhat, Seg));
+  return Error::success();
+}
+
+Expected<bool> Pipeline::checkRing(StringRef Elf) {
+  auto S = measureElf(Elf);
+  if (!S)
+    return S.takeError();
+  const McuInfo &M = *O.Mcu;
+  std::string Why = O.TraceSeg ? std::string("--trace-seg")
+                               : formatv("largest record {0} bytes: {1}", LargestRecord,
+                                         LargestRecordWhat)
+                                     .str();
+  unsigned N = Buf / Seg;
+  uint64_t Left = M.RamBytes > S->Ram ? M.RamBytes - S->Ram : 0;
+  if (!M.RamBytes || Left >= kStackReserve || O.TraceBuf) {
+    outs() << formatv("wsn-cc: trace geometry: segment {0} bytes ({1}), ring {2} bytes ({3} "
+                      "segments); RAM {4} of {5} bytes, {6} left for the stack\n",
+                      Seg, Why, Buf, N, S->Ram, M.RamBytes, Left);
+    return false;
+  }
+  // Give back whole segments until the stack reserve is free again.
+  uint64_t Short = kStackReserve - Left;
+  unsigned Drop = static_cast<unsigned>((Short + Seg - 1) / Seg);
+  if (N >= Drop + 2 && Buf != (N - Drop) * Seg) {
+    unsigned NewBuf = (N - Drop) * Seg;
+    outs() << formatv("wsn-cc: trace geometry: a ring of {0} bytes leaves {1} bytes of RAM "
+                      "for the stack (under the {2}-byte reserve); building again with {3} "
+                      "bytes ({4} segments)\n",
+                      Buf, Left, kStackReserve, NewBuf, N - Drop);
+    Buf = NewBuf;
+    return true;
+  }
+  uint64_t Program = S->Ram - Buf; // what the program and the runtime take besides the ring
+  uint64_t Fits = M.RamBytes > Program + kStackReserve ? M.RamBytes - Program - kStackReserve
+                                                       : 0;
+  return makeError(formatv(
+      "the trace does not fit {0}'s {1} bytes of RAM: the program and the trace runtime take "
+      "{2} bytes besides the ring, the stack needs a reserve of {3}, and the smallest ring is "
+      "two segments of {4} bytes ({5}). {6} bytes are left for the ring: that fits records "
+      "of at most {7} bytes. Instrument less (a lower --level, --error-paths), or build for "
+      "an MCU with more RAM (atmega1281: 8 KiB)",
+      M.Name, M.RamBytes, Program, kStackReserve, Seg, Why, Fits,
+      Fits / 2 >= 24 ? Fits / 2 - 8 : 0));
 }
 
 Error runDriver(const Options &Opts, const char *Argv0) {
