@@ -705,14 +705,10 @@ Expected<std::string> Pipeline::inlineSelected(StringRef In,
     return In.str();
 
   LLVMContext Ctx;
-  SMDiagnostic Diag;
-  std::unique_ptr<Module> M = parseIRFile(In, Diag, Ctx);
-  if (!M) {
-    std::string Msg;
-    raw_string_ostream MS(Msg);
-    Diag.print("wsn-cc", MS);
-    return makeError(MS.str());
-  }
+  auto Loaded = loadIRFile(In, Ctx);
+  if (!Loaded)
+    return Loaded.takeError();
+  std::unique_ptr<Module> M = std::move(*Loaded);
   for (const std::string &N : Names) {
     Function *F = M->getFunction(N);
     if (!F || F->isDeclaration())
@@ -858,14 +854,10 @@ Expected<std::string> Pipeline::wholeProgram(StringRef In) {
                      "__wsn_violation_hook,__wsn_module_hash,__wsn_gv_reference";
   {
     LLVMContext Ctx;
-    SMDiagnostic Diag;
-    std::unique_ptr<Module> M = parseIRFile(Linked, Diag, Ctx);
-    if (!M) {
-      std::string Msg;
-      raw_string_ostream MS(Msg);
-      Diag.print("wsn-cc", MS);
-      return makeError(MS.str());
-    }
+    auto Loaded = loadIRFile(Linked, Ctx);
+    if (!Loaded)
+      return Loaded.takeError();
+    std::unique_ptr<Module> M = std::move(*Loaded);
     for (const Function &F : *M) {
       CallingConv::ID CC = F.getCallingConv();
       bool Handler = F.hasFnAttribute("interrupt") || F.hasFnAttribute("signal") ||

@@ -259,8 +259,7 @@ Error checkVectorTable(StringRef Elf, const McuInfo &Mcu, ArrayRef<VectorEntry> 
   return Error::success();
 }
 
-Error rewriteBitcodeFile(StringRef Path, function_ref<Error(Module &)> Fn) {
-  LLVMContext Ctx;
+Expected<std::unique_ptr<Module>> loadIRFile(StringRef Path, LLVMContext &Ctx) {
   SMDiagnostic Diag;
   std::unique_ptr<Module> M = parseIRFile(Path, Diag, Ctx);
   if (!M) {
@@ -269,13 +268,21 @@ Error rewriteBitcodeFile(StringRef Path, function_ref<Error(Module &)> Fn) {
     Diag.print("wsn-cc", MS);
     return makeError(MS.str());
   }
-  if (Error E = Fn(*M))
+  return std::move(M);
+}
+
+Error rewriteBitcodeFile(StringRef Path, function_ref<Error(Module &)> Fn) {
+  LLVMContext Ctx;
+  auto M = loadIRFile(Path, Ctx);
+  if (!M)
+    return M.takeError();
+  if (Error E = Fn(**M))
     return E;
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
   if (EC)
     return makeError(Path + ": " + EC.message());
-  WriteBitcodeToFile(*M, OS);
+  WriteBitcodeToFile(**M, OS);
   return Error::success();
 }
 

@@ -23,12 +23,14 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace llvm {
+class LLVMContext;
 class Module;
-}
+} // namespace llvm
 
 namespace wsncc {
 
@@ -70,6 +72,11 @@ std::vector<VectorEntry> interruptVectors(const llvm::Module &M);
 /// handler's vector section dropped or misplaced by the link) an error instead of an image.
 llvm::Error checkVectorTable(llvm::StringRef Elf, const McuInfo &Mcu,
                              llvm::ArrayRef<VectorEntry> Want);
+
+/// Loads the IR or bitcode file \p Path into \p Ctx; the error is the parser's located
+/// message. (The driver's stages share it.)
+llvm::Expected<std::unique_ptr<llvm::Module>> loadIRFile(llvm::StringRef Path,
+                                                         llvm::LLVMContext &Ctx);
 
 /// Loads the bitcode file \p Path, applies \p Fn and writes the result back.
 llvm::Error rewriteBitcodeFile(llvm::StringRef Path,

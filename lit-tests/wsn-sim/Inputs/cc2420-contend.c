@@ -12,35 +12,12 @@
 #include <avr/io.h>
 #include <stdint.h>
 
+#include "cc2420-spi.h"
+
 uint16_t TOS_NODE_ID = 1;
 volatile uint16_t refusals; /* STXONCCA strobes that did not start a transmission */
 volatile uint8_t cca_before; /* node 2: CCA pin (PD6) just before its STXONCCA */
 
-static void delay4(uint16_t n) {
-  for (volatile uint16_t i = 0; i < n; ++i)
-    ;
-}
-static uint8_t spi(uint8_t b) {
-  SPDR = b;
-  while (!(SPSR & _BV(SPIF)))
-    ;
-  return SPDR;
-}
-static void csn_low(void) { PORTB &= ~_BV(0); }
-static void csn_high(void) { PORTB |= _BV(0); }
-static uint8_t strobe(uint8_t s) {
-  csn_low();
-  uint8_t st = spi(s);
-  csn_high();
-  return st;
-}
-static void reg_write(uint8_t a, uint16_t v) {
-  csn_low();
-  spi(a);
-  spi(v >> 8);
-  spi(v & 0xFF);
-  csn_high();
-}
 static void load(uint8_t psdu_len) {
   strobe(0x09); /* SFLUSHTX */
   csn_low();

@@ -6,6 +6,8 @@
 #include <avr/io.h>
 #include <stdint.h>
 
+#include "cc2420-spi.h"
+
 volatile uint8_t st_after_vreg;   /* status byte before SXOSCON */
 volatile uint16_t xosc_polls;     /* SNOPs until XOSC16M_STABLE */
 volatile uint8_t st_stable;
@@ -17,41 +19,6 @@ volatile uint8_t cca_rx;          /* PD6 in RX on a quiet channel */
 volatile uint16_t icr_rise, icr_fall;
 volatile uint8_t capt_count;
 volatile uint8_t st_vreg_off;     /* SPI without supply */
-
-static void delay_cycles_x4(uint16_t n) {
-  for (volatile uint16_t i = 0; i < n; ++i)
-    ;
-}
-
-static uint8_t spi(uint8_t b) {
-  SPDR = b;
-  while (!(SPSR & _BV(SPIF)))
-    ;
-  return SPDR;
-}
-static void csn_low(void) { PORTB &= ~_BV(0); }
-static void csn_high(void) { PORTB |= _BV(0); }
-static uint8_t strobe(uint8_t s) {
-  csn_low();
-  uint8_t st = spi(s);
-  csn_high();
-  return st;
-}
-static uint16_t reg_read(uint8_t a) {
-  csn_low();
-  spi(0x40 | a);
-  uint16_t v = (uint16_t)spi(0) << 8;
-  v |= spi(0);
-  csn_high();
-  return v;
-}
-static void reg_write(uint8_t a, uint16_t v) {
-  csn_low();
-  spi(a);
-  spi(v >> 8);
-  spi(v & 0xFF);
-  csn_high();
-}
 
 ISR(INT6_vect) { ++int6_count; }
 
@@ -70,7 +37,7 @@ int main(void) {
   DDRA |= _BV(5) | _BV(6);
   PORTA &= ~_BV(6);
   PORTA |= _BV(5);
-  delay_cycles_x4(2000); /* > 600 us */
+  delay4(2000); /* > 600 us */
   PORTA |= _BV(6);
   /* SPI: CSn, SCK, MOSI outputs; master at fosc/2. */
   PORTB |= _BV(0);
@@ -106,7 +73,7 @@ int main(void) {
 
   /* Receive on a quiet channel: CCA high once RSSI is valid. */
   strobe(0x03); /* SRXON */
-  delay_cycles_x4(2000);
+  delay4(2000);
   cca_rx = (PIND >> 6) & 1;
 
   /* Transmit: SFD on ICP1, Timer1 at clk/1, rising edge first. */
