@@ -4,7 +4,7 @@
 //   wsn-sim net TOPO --node ID=FW.elf ... --seed S --seconds T -o DIR [options]
 //
 // spec/wsn-sim.md documents the options, the outputs and the nondeterminism
-// model; spec/radio.md the radio frames.
+// model; spec/micaz.md the board and spec/cc2420.md the radio and its medium.
 //
 //===----------------------------------------------------------------------===//
 #include "SimFirmware.h"
@@ -34,7 +34,7 @@ static const char *Usage =
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
-    "          [--loss P] [--radio-uart N] [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
+    "          [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
     "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf)\n";
 
@@ -307,15 +307,6 @@ int cmdNet(Args &A) {
         throw UsageError{"--quantum: must be positive"};
     } else if (A.option("--snr-threshold", V)) {
       NO.SnrThreshold = parseReal("--snr-threshold", V);
-    } else if (A.option("--loss", V)) {
-      NO.Loss = parseReal("--loss", V);
-      if (NO.Loss < 0 || NO.Loss > 1)
-        throw UsageError{"--loss: probability in [0, 1]"};
-    } else if (A.option("--radio-uart", V)) {
-      uint64_t U = parseU64("--radio-uart", V);
-      if (U > 3)
-        throw UsageError{"--radio-uart: 0..3"};
-      NO.RadioUart = static_cast<int>(U);
     } else if (A.option("--progress", V)) {
       if (V == "auto")
         NO.Progress = ProgressMode::Auto;
@@ -374,9 +365,7 @@ int cmdNet(Args &A) {
     return report(Net.takeError());
   if (Error E = (*Net)->run(Out, errs()))
     return report(std::move(E));
-  const RadioStats &RS = (*Net)->radioStats();
-  outs() << "wsn-sim: " << FWs.size() << " nodes, " << format("%g", NO.Seconds) << " s; frames sent "
-         << RS.Sent << ", delivered " << RS.Delivered;
+  outs() << "wsn-sim: " << FWs.size() << " nodes, " << format("%g", NO.Seconds) << " s";
   if (const wsn::devices::Medium802154 *M = (*Net)->medium())
     outs() << "; cc2420 transmissions " << M->stats().Transmissions << ", deliveries "
            << M->stats().Deliveries << ", collisions " << M->stats().Collisions;

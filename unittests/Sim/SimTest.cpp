@@ -72,11 +72,6 @@ TEST(SimRng, NormalIsBoundedAndCentred) {
   EXPECT_NEAR(Sum / 4000, 0.0, 0.1);
 }
 
-TEST(Radio, CrcIsCcittFalse) {
-  const char *Check = "123456789";
-  EXPECT_EQ(radio::crc16(reinterpret_cast<const uint8_t *>(Check), 9), 0x29B1);
-}
-
 TEST(Firmware, RejectsMissingAndNonElfFiles) {
   auto Missing = inspectFirmware("/nonexistent/fw.elf");
   ASSERT_FALSE(Missing);

@@ -59,17 +59,6 @@ const char *stopKindName(StopKind K) {
   return "bound";
 }
 
-uint16_t radio::crc16(const uint8_t *P, size_t N, uint16_t Crc) {
-  // CRC-16/CCITT-FALSE, as in spec/radio.md (and the trace format's checksums).
-  for (size_t I = 0; I < N; ++I) {
-    Crc ^= static_cast<uint16_t>(P[I]) << 8;
-    for (int B = 0; B < 8; ++B)
-      Crc = (Crc & 0x8000) ? static_cast<uint16_t>((Crc << 1) ^ 0x1021)
-                           : static_cast<uint16_t>(Crc << 1);
-  }
-  return Crc;
-}
-
 //===----------------------------------------------------------------------===//
 // simavr logging: route the core's messages to stderr with the node id, drop
 // chatter below warnings.
@@ -295,8 +284,6 @@ Error Node::init() {
 
   // Random UART0 receive bytes.
   if (Opts.UartMean) {
-    if (Opts.RadioUart == 0)
-      return nodeError(Opts.NodeId, "--uart feeds UART0, which carries the radio here");
     Uart0 = findUart(Avr, 0);
     Uart0In = avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
     if (!Uart0 || !Uart0In)
@@ -315,23 +302,11 @@ Error Node::init() {
     avr_irq_register_notify(AdcIrqs + ADC_IRQ_OUT_TRIGGER, onAdcTrigger, this);
   }
 
-  if (Opts.RadioUart >= 0) {
-    RadioU = findUart(Avr, Opts.RadioUart);
-    RadioIn = avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.RadioUart), UART_IRQ_INPUT);
-    avr_irq_t *Out =
-        avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.RadioUart), UART_IRQ_OUTPUT);
-    if (!RadioU || !RadioIn || !Out)
-      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART" + Twine(Opts.RadioUart) +
-                                        " for the radio");
-    avr_irq_register_notify(Out, onRadioTx, this);
-  }
   if (Opts.DrainUart >= 0) {
     avr_irq_t *Out =
         avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.DrainUart), UART_IRQ_OUTPUT);
     if (!Out)
       return nodeError(Opts.NodeId, Opts.Mcu + " has no UART" + Twine(Opts.DrainUart));
-    if (Opts.DrainUart == Opts.RadioUart)
-      return nodeError(Opts.NodeId, "the drain UART cannot be the radio UART");
     avr_irq_register_notify(Out, onDrainTx, this);
   }
   return Error::success();
@@ -482,89 +457,6 @@ void Node::onAdcTrigger(avr_irq_t *, uint32_t Value, void *P) {
   avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + Channel, MilliVolts);
   if (Mux.kind == ADC_MUX_DIFF)
     avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + (Mux.diff & 7), 0);
-}
-
-//===----------------------------------------------------------------------===//
-// Radio over a UART (spec/radio.md)
-//===----------------------------------------------------------------------===//
-
-void Node::onRadioTx(avr_irq_t *, uint32_t Value, void *P) {
-  static_cast<Node *>(P)->radioByte(static_cast<uint8_t>(Value));
-}
-
-void Node::radioByte(uint8_t B) {
-  if (TxFrame.empty()) {
-    if (B == radio::Sync)
-      TxFrame.push_back(B);
-    else
-      ++Stats.FramesBad; // noise between frames
-    return;
-  }
-  TxFrame.push_back(B);
-  if (TxFrame.size() == 2 && B > radio::MaxPayload) {
-    ++Stats.FramesBad;
-    TxFrame.clear();
-    return;
-  }
-  if (TxFrame.size() < 2 || TxFrame.size() < radio::Overhead + TxFrame[1])
-    return;
-  size_t Len = TxFrame[1];
-  uint16_t Crc = radio::crc16(TxFrame.data() + 1, radio::HeaderLen + Len);
-  size_t C = 1 + radio::HeaderLen + Len;
-  uint16_t Got = static_cast<uint16_t>(TxFrame[C] | (TxFrame[C + 1] << 8));
-  if (Crc != Got) {
-    ++Stats.FramesBad;
-  } else {
-    RadioFrame F;
-    F.Cycle = Avr->cycle;
-    F.Sender = Opts.NodeId;
-    F.Dest = static_cast<uint16_t>(TxFrame[2] | (TxFrame[3] << 8));
-    F.Src = static_cast<uint16_t>(TxFrame[4] | (TxFrame[5] << 8));
-    F.Seq = static_cast<uint16_t>(TxFrame[6] | (TxFrame[7] << 8));
-    F.Bytes = TxFrame;
-    Outbox.push_back(std::move(F));
-    ++Stats.FramesSent;
-  }
-  TxFrame.clear();
-}
-
-std::vector<RadioFrame> Node::takeOutbox() {
-  std::vector<RadioFrame> R;
-  R.swap(Outbox);
-  return R;
-}
-
-void Node::enqueueRadio(const std::vector<uint8_t> &Frame) {
-  RxQueue.insert(RxQueue.end(), Frame.begin(), Frame.end());
-  ++Stats.FramesQueued;
-  feedRadio();
-}
-
-void Node::feedRadio() {
-  // Push as many queued bytes as the receive FIFO takes; a receiver that is
-  // switched off loses them. The rest waits for a later poll.
-  while (!RxQueue.empty()) {
-    if (!avr_regbit_get(Avr, RadioU->rxen)) {
-      ++Stats.RxBytesDropped;
-      RxQueue.pop_front();
-      continue;
-    }
-    if (uartFull(RadioU))
-      break;
-    avr_raise_irq(RadioIn, RxQueue.front());
-    RxQueue.pop_front();
-  }
-  if (!RxQueue.empty() && !FeedArmed) {
-    FeedArmed = true;
-    avr_cycle_timer_register(Avr, 64, onRadioFeed, this);
-  }
-}
-
-uint64_t Node::onRadioFeed(avr_t *, uint64_t, void *P) {
-  auto *N = static_cast<Node *>(P);
-  N->FeedArmed = false;
-  N->feedRadio();
-  return 0;
 }
 
 void Node::onDrainTx(avr_irq_t *, uint32_t Value, void *P) {

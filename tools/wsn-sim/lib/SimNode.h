@@ -55,7 +55,6 @@ struct NodeOptions {
   char SwitchPort = 0;
   uint64_t SwitchMean = 0;
   uint64_t StopAfterChecks = 0; ///< 0: do not stop at checks
-  int RadioUart = -1;           ///< UART carrying the radio (-1: none)
   int DrainUart = -1;           ///< UART the trace is drained through (-1: none)
   /// Keep every segment the runtime completes (spec/wsn-sim.md, "Full trace").
   bool FullTrace = false;
@@ -75,29 +74,10 @@ const char *stopKindName(StopKind K);
 /// Width of an external interrupt pulse (pin low) in cycles.
 constexpr uint64_t IrqPulseCycles = 8;
 
-/// Radio frame layout (spec/radio.md).
-namespace radio {
-constexpr uint8_t Sync = 0x7E;
-constexpr unsigned MaxPayload = 28;
-constexpr unsigned HeaderLen = 8; // LEN DEST(2) SRC(2) SEQ(2) TYPE
-constexpr unsigned Overhead = 1 + HeaderLen + 2;
-constexpr uint16_t Broadcast = 0xFFFF;
-uint16_t crc16(const uint8_t *P, size_t N, uint16_t Crc = 0xFFFF);
-} // namespace radio
-
-struct RadioFrame {
-  uint64_t Cycle = 0; ///< sender's cycle when the last byte left its UART
-  uint16_t Sender = 0;
-  uint16_t Dest = 0, Src = 0, Seq = 0;
-  std::vector<uint8_t> Bytes; ///< the whole frame, sync to CRC
-};
-
 struct NodeStats {
   uint64_t IrqPulses = 0;
   uint64_t UartBytes = 0, UartDropped = 0;
   uint64_t AdcSamples = 0;
-  uint64_t FramesSent = 0, FramesBad = 0;
-  uint64_t FramesQueued = 0, RxBytesDropped = 0;
 };
 
 class Node {
@@ -134,11 +114,6 @@ public:
   std::vector<uint8_t> traceImage(std::string &Warning) const;
   /// The `checks` counter in the SRAM trace header.
   uint32_t sramChecks() const;
-
-  /// Radio: frames the firmware transmitted since the last call.
-  std::vector<RadioFrame> takeOutbox();
-  /// Radio: bytes of a frame to be received (fed to the UART as it has room).
-  void enqueueRadio(const std::vector<uint8_t> &Frame);
 
   /// Bytes the firmware sent through the drain UART.
   const std::vector<uint8_t> &drainBytes() const { return Drained; }
@@ -182,14 +157,10 @@ private:
   static uint64_t onSwitchTimer(avr_t *, uint64_t When, void *P);
   void setSwitches(uint8_t Levels);
   static uint64_t onUartTimer(avr_t *, uint64_t When, void *P);
-  static uint64_t onRadioFeed(avr_t *, uint64_t When, void *P);
   static void onAdcTrigger(avr_irq_t *, uint32_t Value, void *P);
-  static void onRadioTx(avr_irq_t *, uint32_t Value, void *P);
   static void onDrainTx(avr_irq_t *, uint32_t Value, void *P);
 
   bool uartFull(avr_uart_t *U) const;
-  void radioByte(uint8_t B);
-  void feedRadio();
 
   FirmwareInfo FW;
   NodeOptions Opts;
@@ -214,14 +185,6 @@ private:
   avr_uart_t *Uart0 = nullptr;
   avr_irq_t *Uart0In = nullptr;
   avr_irq_t *AdcIrqs = nullptr;
-
-  // Radio
-  avr_uart_t *RadioU = nullptr;
-  avr_irq_t *RadioIn = nullptr;
-  std::vector<uint8_t> TxFrame; // frame being received from the firmware
-  std::vector<RadioFrame> Outbox;
-  std::deque<uint8_t> RxQueue;
-  bool FeedArmed = false;
 
   std::vector<uint8_t> Drained;
   NodeStats Stats;

@@ -27,7 +27,7 @@ enum class Stream : uint64_t {
   ExtIrq = 1,
   Uart = 2,
   Adc = 3,
-  Radio = 4, // network-wide: noise samples and seeded loss
+  Radio = 4, // network-wide: the 802.15.4 medium's noise samples (pseudo node 0xFFFE)
   Switches = 5,
 };
 

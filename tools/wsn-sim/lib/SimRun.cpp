@@ -177,13 +177,6 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
             J.attribute("spi_write_collisions", R.Spi.Collisions);
           });
       }
-      if (Opts.RadioUart >= 0)
-        J.attributeObject("radio", [&] {
-          J.attribute("frames_sent", R.Stats.FramesSent);
-          J.attribute("bad_bytes", R.Stats.FramesBad);
-          J.attribute("frames_received", R.Stats.FramesQueued);
-          J.attribute("rx_bytes_dropped", R.Stats.RxBytesDropped);
-        });
     });
   }
   JS << "\n";
@@ -346,9 +339,8 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
   if (Opts.Quantum == 0)
     return createStringError(inconvertibleErrorCode(), "--quantum must be positive");
   std::unique_ptr<Network> Net(new Network(Topo, Opts));
-  Net->RadioRng = SimRng(Opts.Template.Seed, 0xFFFF, Stream::Radio);
-  // The CC2420 medium's noise samples: the radio stream of the pseudo node
-  // 0xFFFE, so that the UART medium's draws do not shift them.
+  // The 802.15.4 medium's noise samples: the radio stream of the pseudo node
+  // 0xFFFE (0xFFFF belonged to the retired UART radio; kept so seeds keep their runs).
   Net->Cc2420Rng = SimRng(Opts.Template.Seed, 0xFFFE, Stream::Radio);
   devices::Medium802154::Config MC;
   MC.MinSnrDb = Opts.SnrThreshold;
@@ -364,7 +356,6 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
   for (auto &[Id, FW] : Nodes) {
     NodeOptions NO = Opts.Template;
     NO.NodeId = Id;
-    NO.RadioUart = Opts.RadioUart;
     NO.StopAfterChecks = 0;
     NO.DrainUart = -1;
     if (FW.IdSymbols.empty())
@@ -390,43 +381,6 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
       break;
     }
   return std::move(Net);
-}
-
-double Network::noiseSample(uint16_t Id) {
-  topology::NoiseFloor M;
-  M.MeanDbm = -98.0;
-  if (std::optional<topology::NoiseFloor> N = Topo.noise(Id))
-    M = *N;
-  // Always draw, so the stream position does not depend on the variance.
-  double Z = RadioRng.normal12();
-  return M.MeanDbm + std::sqrt(M.Variance) * Z;
-}
-
-void Network::deliver(const RadioFrame &F) {
-  ++Radio.Sent;
-  for (auto &D : Nodes) {
-    if (D->id() == F.Sender)
-      continue;
-    std::optional<double> G = Topo.gain(F.Sender, D->id());
-    if (!G) {
-      ++Radio.NoLink;
-      continue;
-    }
-    double Snr = *G - noiseSample(D->id());
-    bool Drop = RadioRng.bernoulli(Opts.Loss);
-    if (Snr < Opts.SnrThreshold) {
-      ++Radio.LostNoise;
-      continue;
-    }
-    if (Drop) {
-      ++Radio.LostRandom;
-      continue;
-    }
-    if (D->terminated())
-      continue;
-    D->enqueueRadio(F.Bytes);
-    ++Radio.Delivered;
-  }
 }
 
 namespace {
@@ -483,7 +437,6 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
   Prog.update(0);
   while (Now < End && !Violator) {
     uint64_t Target = std::min(End, Now + Opts.Quantum);
-    std::vector<RadioFrame> Air;
     // While a CC2420 is powered, the quantum is cut into slices no longer
     // than the radio's turnaround: all nodes run one slice, then the next
     // (spec/wsn-sim.md, "Lockstep"). A radio needs more than a millisecond
@@ -512,16 +465,6 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
       }
       From = To;
     }
-    for (auto &N : Nodes)
-      for (RadioFrame &F : N->takeOutbox())
-        Air.push_back(std::move(F));
-    // Frames finished during this quantum reach the receivers at its end, in
-    // the order they left their senders (ties: lower sender id first).
-    std::stable_sort(Air.begin(), Air.end(), [](const RadioFrame &A, const RadioFrame &B) {
-      return A.Cycle != B.Cycle ? A.Cycle < B.Cycle : A.Sender < B.Sender;
-    });
-    for (const RadioFrame &F : Air)
-      deliver(F);
     Now = Target;
     Prog.update(Now);
   }
@@ -564,13 +507,6 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
       J.attributeArray("nodes", [&] {
         for (auto &N : Nodes)
           J.value(N->id());
-      });
-      J.attributeObject("radio", [&] {
-        J.attribute("frames_sent", Radio.Sent);
-        J.attribute("delivered", Radio.Delivered);
-        J.attribute("no_link", Radio.NoLink);
-        J.attribute("lost_noise", Radio.LostNoise);
-        J.attribute("lost_random", Radio.LostRandom);
       });
       const devices::Medium802154::Stats &MS = this->Air->stats();
       J.attributeObject("cc2420", [&] {

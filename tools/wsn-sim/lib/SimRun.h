@@ -90,14 +90,8 @@ struct NetOptions {
   double Seconds = 1.0;         ///< simulated time
   uint64_t Quantum = 1000;      ///< lockstep quantum in cycles
   double SnrThreshold = 4.0;    ///< dB a frame must clear above the sampled noise
-  double Loss = 0.0;            ///< extra seeded loss probability per delivery
-  int RadioUart = 1;
   std::string LedLog; ///< --leds FILE ("" none)
   ProgressMode Progress = ProgressMode::Auto;
-};
-
-struct RadioStats {
-  uint64_t Sent = 0, Delivered = 0, NoLink = 0, LostNoise = 0, LostRandom = 0;
 };
 
 class Network {
@@ -110,20 +104,15 @@ public:
   /// and writes DIR/node<ID>/... and DIR/net.json.
   llvm::Error run(llvm::StringRef Dir, llvm::raw_ostream &Warn);
 
-  const RadioStats &radioStats() const { return Radio; }
   const devices::Medium802154 *medium() const { return Air.get(); }
 
 private:
   Network(const topology::Topology &T, const NetOptions &O)
-      : Topo(T), Opts(O), RadioRng(0), Cc2420Rng(0) {}
-  void deliver(const RadioFrame &F);
-  double noiseSample(uint16_t Node);
+      : Topo(T), Opts(O), Cc2420Rng(0) {}
 
   topology::Topology Topo;
   NetOptions Opts;
   std::vector<std::unique_ptr<Node>> Nodes; // ascending id
-  SimRng RadioRng;
-  RadioStats Radio;
   /// The 802.15.4 medium between the nodes' CC2420s (spec/cc2420.md) and the
   /// stream of its noise samples.
   SimRng Cc2420Rng;
