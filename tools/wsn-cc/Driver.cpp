@@ -1242,7 +1242,15 @@ Expected<bool> Pipeline::checkRing(StringRef Elf) {
 
 Error runDriver(const Options &Opts, const char *Argv0) {
   Pipeline P(Opts, Argv0);
-  return P.run();
+  Error E = P.run();
+  if (E) {
+    // A failed build leaves no outputs: a replay module, map or image from a half-finished
+    // build (or an older one beside it) would not belong together.
+    std::string Image = Opts.Target == TargetKind::Host ? Opts.Out : Opts.Out + ".elf";
+    for (const std::string &F : {Image, Opts.Out + ".replay.bc", Opts.Out + ".wmap"})
+      sys::fs::remove(F);
+  }
+  return E;
 }
 
 } // namespace wsncc
