@@ -14,17 +14,7 @@ uint16_t TOS_NODE_ID = 1;
 volatile uint8_t ack_len, ack_fcf0, ack_fcf1, ack_seq, ack_crc_ok, got_ack;
 
 int main(void) {
-  DDRA |= _BV(5) | _BV(6);
-  PORTA |= _BV(5);
-  delay4(2000);
-  PORTA |= _BV(6);
-  PORTB |= _BV(0);
-  DDRB |= _BV(0) | _BV(1) | _BV(2);
-  SPCR = _BV(SPE) | _BV(MSTR);
-  SPSR = _BV(SPI2X);
-  strobe(0x01);
-  while (!(strobe(0x00) & 0x40))
-    ;
+  radio_power_up();
   /* RAM 0x168: PANID, then SHORTADR (bank 2, address 0x68). */
   csn_low();
   spi(0x80 | 0x68);

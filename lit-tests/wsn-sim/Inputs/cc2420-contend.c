@@ -29,17 +29,7 @@ static void load(uint8_t psdu_len) {
 }
 
 int main(void) {
-  DDRA |= _BV(5) | _BV(6);
-  PORTA |= _BV(5);
-  delay4(2000);
-  PORTA |= _BV(6);
-  PORTB |= _BV(0);
-  DDRB |= _BV(0) | _BV(1) | _BV(2);
-  SPCR = _BV(SPE) | _BV(MSTR);
-  SPSR = _BV(SPI2X);
-  strobe(0x01);
-  while (!(strobe(0x00) & 0x40))
-    ;
+  radio_power_up();
   reg_write(0x11, 0x02E2); /* MDMCTRL0: no address recognition, AUTOCRC, CCA mode 3 */
   strobe(0x03);            /* SRXON */
   delay4(3000);

@@ -15,17 +15,8 @@ volatile uint8_t rx_len, rx_payload, rx_crc_ok, rx_done;
 
 int main(void) {
   PORTA = 0x07; /* LEDs dark */
-  DDRA = 0x07 | _BV(5) | _BV(6);
-  PORTA |= _BV(5); /* VREG_EN */
-  delay4(2000);
-  PORTA |= _BV(6); /* RESETn */
-  PORTB |= _BV(0);
-  DDRB |= _BV(0) | _BV(1) | _BV(2);
-  SPCR = _BV(SPE) | _BV(MSTR);
-  SPSR = _BV(SPI2X);
-  strobe(0x01); /* SXOSCON */
-  while (!(strobe(0x00) & 0x40))
-    ;
+  DDRA = 0x07;
+  radio_power_up();
   reg_write(0x11, 0x02E2); /* MDMCTRL0: reset value without ADR_DECODE */
   strobe(0x03);            /* SRXON */
   if (TOS_NODE_ID == 1) {

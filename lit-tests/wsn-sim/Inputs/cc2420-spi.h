@@ -41,5 +41,21 @@ static inline uint16_t reg_read(uint8_t a) {
   csn_high();
   return v;
 }
+/* Power the radio up as the MicaZ wires it (spec/micaz.md): VREG_EN (PA5) high, the
+ * regulator's start-up wait, RESETn (PA6) high, CSn idle high, SPI master at clk/2, then
+ * SXOSCON and SNOP until the status byte shows XOSC16M_STABLE (0x40). */
+static inline void radio_power_up(void) {
+  DDRA |= _BV(5) | _BV(6);
+  PORTA |= _BV(5);
+  delay4(2000);
+  PORTA |= _BV(6);
+  PORTB |= _BV(0);
+  DDRB |= _BV(0) | _BV(1) | _BV(2);
+  SPCR = _BV(SPE) | _BV(MSTR);
+  SPSR = _BV(SPI2X);
+  strobe(0x01);
+  while (!(strobe(0x00) & 0x40))
+    ;
+}
 
 #endif
