@@ -38,8 +38,18 @@ double BasicClock::mclkHz() const {
   return Src / Divm;
 }
 
+void BasicClock::setStatusBits(uint16_t Sr, uint64_t Cycle) {
+  uint16_t Bits = Sr & (SR_CPUOFF | SR_OSCOFF | SR_SCG0 | SR_SCG1);
+  Now = std::max(Now, Cycle);
+  if (Bits == StatusBits)
+    return;
+  StatusBits = Bits;
+  newSegment();
+}
+
 void BasicClock::reset() {
   Now = std::max(Now, C.cycles());
+  StatusBits = 0; // PUC clears the SR
   Dcoctl = 0x60;
   Bcsctl1 = 0x84;
   Bcsctl2 = 0x00;
@@ -57,6 +67,8 @@ uint64_t BasicClock::smclkTicksAt(uint64_t Cycle) const {
 }
 
 uint64_t BasicClock::aclkTicksAt(uint64_t Cycle) const {
+  if (Seg.AclkStopped)
+    return Seg.AclkTicks;
   unsigned __int128 Dt = picosecondsAt(Cycle) - Seg.Ps;
   return Seg.AclkTicks + uint64_t(Dt * 32768 / (unsigned __int128)(PsPerSecond * Seg.AclkDiv));
 }
@@ -70,8 +82,14 @@ void BasicClock::newSegment() {
   N.MclkPs = std::max<uint64_t>(1, uint64_t(std::llround(PsPerSecond / mclkHz())));
   unsigned Divs = 1u << ((Bcsctl2 >> 1) & 3);
   bool SmclkFromXt2 = Bcsctl2 & 0x08; // SELS: XT2 is absent: SMCLK stops
-  N.SmclkPs = SmclkFromXt2 ? 0 : std::max<uint64_t>(1, uint64_t(std::llround(PsPerSecond * Divs / dcoHz())));
+  // SCG1 turns SMCLK off (SLAU049 §3.2.3; LPM2-4 in §2.3).
+  bool SmclkOff = SmclkFromXt2 || (StatusBits & SR_SCG1);
+  N.SmclkPs = SmclkOff ? 0 : std::max<uint64_t>(1, uint64_t(std::llround(PsPerSecond * Divs / dcoHz())));
   N.AclkDiv = 1u << ((Bcsctl1 >> 4) & 3);
+  // OSCOFF turns LFXT1 off when it feeds neither MCLK nor SMCLK (§3.2.3): with SELM = LFXT1
+  // and the CPU running it stays on (SMCLK never comes from LFXT1 on these parts).
+  bool LfxtIsMclk = (Bcsctl2 >> 6) == 3 && !(StatusBits & SR_CPUOFF);
+  N.AclkStopped = (StatusBits & SR_OSCOFF) && !LfxtIsMclk;
   Seg = N;
   C.eventsChanged();
 }
@@ -86,6 +104,8 @@ uint64_t BasicClock::Source::cycleOfTick(uint64_t Tick) const {
   if (Tick <= Base)
     return S.Cycle;
   unsigned __int128 Ps;
+  if (IsAclk && S.AclkStopped)
+    return kNever;
   if (IsAclk)
     Ps = ceilDiv((unsigned __int128)(Tick - Base) * PsPerSecond * S.AclkDiv, 32768);
   else if (S.SmclkPs)

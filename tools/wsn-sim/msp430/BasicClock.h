@@ -7,9 +7,18 @@
 // watchdog. DCO frequency model: SLAU049 §4.1 gives "approximately 800 kHz" after PUC
 // (RSEL = 4, DCO = 3); each RSEL step multiplies it by S_RSEL = 1.65 and each DCO step by
 // S_DCO = 1.12 (the F1611 datasheet's typical ratios); MODx mixes fDCO and fDCO+1 per §4.2.5.
-// These are typical values, not a particular chip's. Not modelled: XT2, DCOR (external
-// resistor), clocks stopping in the low-power modes, oscillator faults (OFIFG is only set at
-// PUC, by the SFRs).
+// These are typical values, not a particular chip's.
+//
+// Low-power modes (SLAU049 §2.3, §3.2.3; SLAU144 §2.3): the SR's SCG1 stops SMCLK, OSCOFF
+// stops LFXT1 and so ACLK (unless LFXT1 feeds MCLK while the CPU runs), CPUOFF stops MCLK
+// (the core then fetches nothing: cycles keep counting as a time base at the configured MCLK
+// rate), SCG0 turns off the DCO's dc generator only when the DCO feeds neither MCLK nor SMCLK,
+// which changes no clock modelled here. Timers, the watchdog and the USARTs on a stopped
+// clock stop counting; an interrupt entry clears the bits and restarts them. The Chip
+// connects setStatusBits to the CPU's clock-bits hook.
+//
+// Not modelled: XT2, DCOR (external resistor), oscillator faults (OFIFG is only set at PUC,
+// by the SFRs), wake-up delays.
 #ifndef WSN_MSP430_BASICCLOCK_H
 #define WSN_MSP430_BASICCLOCK_H
 
@@ -36,6 +45,10 @@ public:
   double mclkHz() const;
   const ClockSource &smclk() const { return Smclk; }
   const ClockSource &aclk() const { return Aclk; }
+  /// The SR's clock bits (CPUOFF, OSCOFF, SCG0, SCG1) changed at MCLK cycle Cycle.
+  void setStatusBits(uint16_t Sr, uint64_t Cycle);
+  bool smclkRunning() const { return Seg.SmclkPs != 0; }
+  bool aclkRunning() const { return !Seg.AclkStopped; }
   /// Real time at MCLK cycle Cycle, in picoseconds.
   uint64_t picosecondsAt(uint64_t Cycle) const;
 
@@ -45,6 +58,7 @@ private:
     uint64_t MclkPs = 1;              ///< one MCLK cycle
     uint64_t SmclkPs = 1;             ///< one SMCLK tick (0: stopped)
     uint64_t AclkDiv = 1;             ///< ACLK = 32768 Hz / AclkDiv
+    bool AclkStopped = false;         ///< OSCOFF: LFXT1 off
     uint64_t SmclkTicks = 0, AclkTicks = 0; ///< ticks before the segment
   };
   class Source : public ClockSource {
@@ -63,6 +77,7 @@ private:
 
   Cpu &C;
   uint8_t Dcoctl = 0x60, Bcsctl1 = 0x84, Bcsctl2 = 0x00;
+  uint16_t StatusBits = 0; ///< SR & (CPUOFF | OSCOFF | SCG0 | SCG1)
   uint64_t Now = 0;
   Segment Seg;
   Source Smclk{*this, false}, Aclk{*this, true};

@@ -8,6 +8,9 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   Sfrs = std::make_unique<SpecialFunctionRegisters>(*Core);
   Clock = std::make_unique<BasicClock>(*Core);
   Core->mapPeripheral(BasicClock::Base, BasicClock::Last, Clock.get());
+  Core->setClockBitsHook([](void *Ctx, uint16_t Sr, uint64_t Cycle) {
+    static_cast<BasicClock *>(Ctx)->setStatusBits(Sr, Cycle);
+  }, Clock.get());
   const ClockSource &Smclk = Clock->smclk(), &Aclk = Clock->aclk();
   // The WDT vector is at 0xFFF4 on both families.
   Wdt = std::make_unique<Watchdog>(*Core, *Sfrs, Smclk, Aclk, (0xFFF4 - Mcu.VectorBase) / 2);

@@ -85,6 +85,7 @@ void Cpu::puc() {
   Cycles += ResetCycles;
   BusTime = Cycles;
   NextEventCycle = 0;
+  checkClockBits(Cycles);
 }
 
 uint16_t Cpu::slowRead(uint32_t A, bool IsByte) {
@@ -174,7 +175,9 @@ StepKind Cpu::step() {
     uint64_t Acceptable = (R[SR] & SR_GIE) ? Pending : (Pending & NonMaskable);
     if (Acceptable) {
       unsigned Slot = 63 - __builtin_clzll(Acceptable); // highest address wins
+      uint64_t Accepted = Cycles;
       enterInterrupt(Slot);
+      checkClockBits(Accepted); // the entry cleared CPUOFF, OSCOFF and SCG1
       return StepKind::Interrupt;
     }
   }
@@ -197,6 +200,7 @@ StepKind Cpu::step() {
   Cycles += uint64_t(C);
   BusTime = Cycles; // accesses from outside an instruction (boards, tests) happen now
   ++Instructions;
+  checkClockBits(Cycles);
   return StepKind::Instruction;
 }
 
