@@ -1,4 +1,4 @@
-// UsartSpiTest.cpp - USART0 in SPI master mode against SLAU049F chapter 14.
+// UsartSpiTest.cpp - USART0 in SPI master mode against SLAU049F chapter 14 (class Usart).
 #include "Rig.h"
 
 #include <gtest/gtest.h>

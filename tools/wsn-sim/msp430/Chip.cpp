@@ -30,8 +30,8 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   Adc->map();
   if (!Mcu.Cpux)
     for (unsigned U = 0; U < 2; ++U) {
-      Usart[U] = std::make_unique<UsartSpi>(*Core, *Sfrs, U, Aclk, Smclk);
-      Usart[U]->map();
+      Usarts[U] = std::make_unique<Usart>(*Core, *Sfrs, U, Aclk, Smclk);
+      Usarts[U]->map();
     }
 }
 
