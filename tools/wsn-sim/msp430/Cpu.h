@@ -79,6 +79,12 @@ public:
   uint64_t instructions() const { return Instructions; }
   uint64_t interruptsTaken() const { return Interrupts; }
   bool faulted() const { return !Fault.empty(); }
+  /// Stop the core with a message (a device refusing a mode it does not model): the current
+  /// instruction completes, step() then returns Faulted. The first message is kept.
+  void stop(std::string Why) {
+    if (Fault.empty())
+      Fault = std::move(Why);
+  }
   const std::string &fault() const { return Fault; }
   /// Address of the instruction executed last.
   uint32_t lastInstructionAddress() const { return LastPc; }
