@@ -24,7 +24,7 @@ constexpr unsigned AB0RxSlot = (0xFFEE - 0xFFC0) / 2, AB0TxSlot = (0xFFEC - 0xFF
 
 struct UsciRig : Rig {
   std::vector<uint8_t> Spi;
-  std::vector<uint64_t> SpiAt;
+  std::vector<uint64_t> SpiAt, SpiEnd;
   std::vector<std::pair<uint8_t, uint64_t>> Uart;
   UsciRig() : Rig("msp430f2617") {
     code({0x3FFF});
@@ -34,6 +34,7 @@ struct UsciRig : Rig {
     Dev.usciB(0)->setDevice([this](uint8_t B) {
       Spi.push_back(B);
       SpiAt.push_back(C.cycles());
+      SpiEnd.push_back(Dev.usciB(0)->nextEvent());
       return uint8_t(~B);
     });
     Dev.usciA(0)->onTransmit([this](uint8_t B, uint64_t At) { Uart.push_back({B, At}); });
@@ -74,6 +75,7 @@ TEST(Msp430Usci, SpiMasterOnB0) {
   T.until(Start + 18);
   ASSERT_EQ(T.Spi.size(), 1u);
   EXPECT_EQ(T.SpiAt[0], Start + 16);
+  EXPECT_EQ(T.SpiEnd[0], Start + 16);
   EXPECT_EQ(T.C.readByte(UCB0STAT) & UCBUSY, 0);
   EXPECT_EQ(T.C.readByte(IFG2) & UCB0RXIFG, UCB0RXIFG);
   EXPECT_EQ(T.C.readByte(UCB0RXBUF), 0x5A);

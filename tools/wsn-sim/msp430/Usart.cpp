@@ -126,7 +126,8 @@ void Usart::deliver(uint8_t Byte) {
 }
 
 void Usart::finishTransmit() {
-  TxBusy = false;
+  // TxBusy stays set while the device and the host hear the byte: nextEvent() is then the
+  // cycle at which the byte ended (boards time the radio's SPI with it).
   uint8_t Out = (Ctl & CHAR) ? Shift : uint8_t(Shift & 0x7F);
   if (spi()) {
     uint8_t In = Device ? Device(Out) : 0xFF; // an idle MISO line reads 1s
@@ -134,6 +135,7 @@ void Usart::finishTransmit() {
   } else if (Host) {
     Host(Out, TxClock->cycleOfTick(TxDoneTick));
   }
+  TxBusy = false;
   if (TxFull && txEnabled())
     startTransmit(TxDoneTick); // the next character starts where this one ended
   if (!TxBusy)

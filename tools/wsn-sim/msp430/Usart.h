@@ -44,6 +44,7 @@ public:
   uint64_t nextEvent() const override;
 
   /// SPI mode: the slave gets each byte sent (MOSI) and returns the byte it shifts out (MISO).
+  /// Inside the call nextEvent() is the MCLK cycle at which the byte ended.
   void setDevice(std::function<uint8_t(uint8_t)> Exchange) { Device = std::move(Exchange); }
   /// UART mode: called with each character sent and the MCLK cycle at which its stop bit ends.
   void onTransmit(std::function<void(uint8_t, uint64_t)> Fn) { Host = std::move(Fn); }
@@ -96,6 +97,9 @@ private:
   std::function<uint8_t(uint8_t)> Device;
   std::function<void(uint8_t, uint64_t)> Host;
 };
+
+/// The SPI-only model's name until the boards say Usart.
+using UsartSpi = Usart;
 
 } // namespace wsn::msp430
 

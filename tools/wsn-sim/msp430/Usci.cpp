@@ -135,7 +135,8 @@ void Usci::deliver(uint8_t Byte) {
 }
 
 void Usci::finishTransmit() {
-  TxBusy = false;
+  // TxBusy stays set while the device and the host hear the byte: nextEvent() is then the
+  // cycle at which the byte ended (boards time the radio's SPI with it).
   uint8_t Out = (Ctl0 & UC7BIT) ? uint8_t(Shift & 0x7F) : Shift;
   if (sync()) {
     uint8_t In = Device ? Device(Out) : 0xFF; // an idle SOMI line reads 1s
@@ -143,6 +144,7 @@ void Usci::finishTransmit() {
   } else if (Host) {
     Host(Out, TxClock->cycleOfTick(TxDoneTick));
   }
+  TxBusy = false;
   if (TxFull && !held())
     startTransmit(TxDoneTick); // the next byte starts where this one ended
   updateBusy();

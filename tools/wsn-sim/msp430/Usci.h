@@ -46,7 +46,8 @@ public:
   void advanceTo(uint64_t Cycle) override;
   uint64_t nextEvent() const override;
 
-  /// SPI master: the slave gets each byte sent and returns the byte it shifts out.
+  /// SPI master: the slave gets each byte sent and returns the byte it shifts out. Inside the
+  /// call nextEvent() is the MCLK cycle at which the byte ended.
   void setDevice(std::function<uint8_t(uint8_t)> Exchange) { Device = std::move(Exchange); }
   /// UART (USCI_A): each character sent, with the MCLK cycle at which its stop bit ends.
   void onTransmit(std::function<void(uint8_t, uint64_t)> Fn) { Host = std::move(Fn); }
