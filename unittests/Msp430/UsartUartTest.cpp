@@ -129,12 +129,20 @@ TEST(Msp430UsartUart, ReceiveAndOverrun) {
   EXPECT_EQ(T.C.readByte(U0RCTL) & OE, 0);
 }
 
-// A disabled receiver (URXE0 = 0) lets characters pass without URXIFG0 (§13.2.4).
+// The host waits while the receiver is off (URXE0 = 0); a character on the line when URXE0
+// is cleared is lost (§13.2.4: no URXIFG0).
 TEST(Msp430UsartUart, ReceiveEnable) {
   UartRig T;
   T.C.writeByte(ME1, UTXE0);
   T.Dev.usart(0)->receive('q');
+  T.until(T.C.cycles() + 2 * 34 * 25);
+  EXPECT_EQ(T.Dev.usart(0)->pendingReceive(), 1u);
+  EXPECT_EQ(T.C.readByte(IFG1) & URXIFG0, 0);
+  T.C.writeByte(ME1, UTXE0 | URXE0); // the host starts now
+  T.until(T.C.cycles() + 100);
+  T.C.writeByte(ME1, UTXE0); // switched off during the frame
   T.until(T.C.cycles() + 34 * 25 + 10);
+  EXPECT_EQ(T.Dev.usart(0)->pendingReceive(), 0u);
   EXPECT_EQ(T.C.readByte(IFG1) & URXIFG0, 0);
 }
 

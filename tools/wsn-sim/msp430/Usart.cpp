@@ -29,6 +29,11 @@ Usart::Usart(Cpu &Core, SpecialFunctionRegisters &S, unsigned U, const ClockSour
       Now = std::max(Now, C.cycles());
       startTransmit(brclk()->ticksAt(Now));
     }
+    // Likewise the host's characters start once URXEx is set.
+    if (!RxBusy && !RxQueue.empty() && rxEnabled() && brclk()) {
+      Now = std::max(Now, C.cycles());
+      startReceive(brclk()->ticksAt(Now));
+    }
   });
   // §13.2.6 / §14.2.6: UTXIFGx and URXIFGx are reset when their interrupt is served.
   C.irq().setAcknowledge(RxSlot, [](void *Ctx, unsigned) {
@@ -101,7 +106,8 @@ void Usart::startTransmit(uint64_t StartTick) {
 
 void Usart::startReceive(uint64_t StartTick) {
   const ClockSource *Clk = brclk();
-  if (RxBusy || RxQueue.empty() || spi() || !Clk)
+  // The host starts a character only while the receiver is on (URXEx, SWRST clear).
+  if (RxBusy || RxQueue.empty() || spi() || !Clk || !rxEnabled())
     return;
   RxShift = RxQueue.front();
   RxQueue.pop_front();
@@ -145,7 +151,7 @@ void Usart::finishTransmit() {
 void Usart::finishReceive() {
   RxBusy = false;
   if (rxEnabled() && !spi())
-    deliver(RxShift); // a disabled receiver lets the character pass (§13.2.4)
+    deliver(RxShift); // a receiver disabled during the character loses it (§13.2.4)
   startReceive(RxDoneTick);
 }
 

@@ -49,7 +49,9 @@ public:
   /// UART mode: called with each character sent and the MCLK cycle at which its stop bit ends.
   void onTransmit(std::function<void(uint8_t, uint64_t)> Fn) { Host = std::move(Fn); }
   /// UART mode: the host sends a character (queued; each takes one frame time at the
-  /// current baud rate, counted from now or from the end of the one before).
+  /// current baud rate, counted from now or from the end of the one before). The host waits
+  /// while the receiver is off (URXEx clear or SWRST set), as a PC waits for the mote to
+  /// listen; a character on the line when the receiver is switched off is lost.
   void receive(uint8_t Byte);
   /// Characters the host sent that have not arrived yet.
   size_t pendingReceive() const { return RxQueue.size() + (RxBusy ? 1 : 0); }

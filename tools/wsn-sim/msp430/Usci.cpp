@@ -109,7 +109,8 @@ void Usci::startTransmit(uint64_t StartTick) {
 
 void Usci::startReceive(uint64_t StartTick) {
   const ClockSource *Clk = brclk();
-  if (RxBusy || RxQueue.empty() || sync() || K == B || !Clk)
+  // The host starts a character only while the module is released (UCSWRST clear).
+  if (RxBusy || RxQueue.empty() || sync() || K == B || !Clk || held())
     return;
   RxShift = RxQueue.front();
   RxQueue.pop_front();

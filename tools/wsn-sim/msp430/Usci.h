@@ -51,7 +51,8 @@ public:
   void setDevice(std::function<uint8_t(uint8_t)> Exchange) { Device = std::move(Exchange); }
   /// UART (USCI_A): each character sent, with the MCLK cycle at which its stop bit ends.
   void onTransmit(std::function<void(uint8_t, uint64_t)> Fn) { Host = std::move(Fn); }
-  /// UART (USCI_A): the host sends a character (queued; one frame time each).
+  /// UART (USCI_A): the host sends a character (queued; one frame time each, counted from
+  /// now or from the end of the one before). The host waits while UCSWRST is set.
   void receive(uint8_t Byte);
   size_t pendingReceive() const { return RxQueue.size() + (RxBusy ? 1 : 0); }
 
