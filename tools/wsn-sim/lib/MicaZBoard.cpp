@@ -171,7 +171,7 @@ void MicaZBoard::updateOutputs() {
       L |= 1u << I;
   if (L != Leds) {
     Leds = L;
-    LedHistory.push_back({Avr->cycle, L});
+    LedHistory.push_back({Avr->cycle, L, nsAt(Avr->cycle)});
   }
 
   uint64_t Ns = nsAt(Avr->cycle);

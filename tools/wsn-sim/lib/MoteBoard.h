@@ -21,8 +21,9 @@ namespace sim {
 
 /// LED state as TinyOS's Leds.get() reports it: bit 0 Led0, bit 1 Led1, bit 2 Led2.
 struct LedChange {
-  uint64_t Cycle = 0;
+  uint64_t Cycle = 0; ///< the node's own CPU cycle
   uint8_t Leds = 0;
+  uint64_t Ns = 0;    ///< simulated time of the change (orders a mixed network's LED log)
 };
 
 /// "R-Y": the three LEDs as letters (Names, one per LED: "RGY" on the MicaZ,

@@ -261,13 +261,14 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
 
 void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines) {
   for (const LedChange &C : R.Leds)
-    Lines.push_back({C.Cycle, formatv("{0} {1} {2}\n", C.Cycle, R.NodeId,
+    Lines.push_back({C.Ns, formatv("{0} {1} {2}\n", C.Cycle, R.NodeId,
                                         ledString(C.Leds, R.LedNames.c_str()))});
 }
 
 Error writeLedLog(StringRef Path, std::vector<std::pair<uint64_t, std::string>> Lines) {
-  // Lines of one node are in cycle order already; across nodes, cycle then node
-  // (nodes were appended in ascending id, and the sort is stable).
+  // Lines of one node are in time order already; across nodes, simulated time then node
+  // (nodes were appended in ascending id, and the sort is stable). With one clock for all
+  // nodes (MicaZ only) time order is cycle order.
   std::stable_sort(Lines.begin(), Lines.end(),
                    [](const auto &A, const auto &B) { return A.first < B.first; });
   std::string Text;

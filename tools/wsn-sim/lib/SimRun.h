@@ -55,7 +55,7 @@ struct NodeResult {
 };
 
 /// Appends "CYCLE NODE LEDS" lines (spec/wsn-sim.md, "--leds") for R's LED
-/// changes to Lines.
+/// changes to Lines, keyed by the simulated ns of each change.
 void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines);
 /// Writes the lines, sorted by cycle then node, to Path.
 llvm::Error writeLedLog(llvm::StringRef Path,

@@ -67,7 +67,7 @@ void TelosBBoard::onPorts(unsigned Port, uint8_t Out, uint8_t Dir) {
         L |= 1u << I;
     if (L != Leds) {
       Leds = L;
-      LedHistory.push_back({Now, L});
+      LedHistory.push_back({Now, L, nsAt(Now)});
     }
   }
   if (Port != 4)
