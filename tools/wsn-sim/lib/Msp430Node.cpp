@@ -59,16 +59,6 @@ Expected<std::unique_ptr<Node>> Msp430Node::create(const FirmwareInfo &FW,
 
 Msp430Node::~Msp430Node() = default;
 
-bool Msp430Node::boardDriven(unsigned Port, unsigned Bit) const {
-  if (!Board)
-    return false;
-  for (TelosBBoard::PinRef P : {TelosBBoard::Fifop, TelosBBoard::Fifo, TelosBBoard::Cca,
-                                TelosBBoard::Sfd})
-    if (P.Port == Port && P.Bit == Bit)
-      return true;
-  return false;
-}
-
 Error Msp430Node::init() {
   auto Mcu = msp430::lookupMcu(Opts.Mcu);
   if (!Mcu.ok())
@@ -88,8 +78,7 @@ Error Msp430Node::init() {
     return nodeError(Opts.NodeId, std::string(Img.status().message()));
   Dev = std::make_unique<msp430::Chip>(*Mcu);
   Cpu &C = Dev->cpu();
-  if (Opts.Mcu == "msp430f1611")
-    Board = std::make_unique<TelosBBoard>(*Dev);
+  Board = makeMsp430Board(Opts.Mcu, *Dev);
   C.addDevice(&Sched);
   if (auto St = msp430::loadElf(C, *Img, FW.Path); !St.ok())
     return nodeError(Opts.NodeId, std::string(St.message()));

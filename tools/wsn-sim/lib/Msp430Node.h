@@ -1,8 +1,8 @@
 //===- Msp430Node.h - a simulated mote on the WSNMsp430 core --------------===//
 //
 // The MSP430 implementation of Node: a Chip (tools/wsn-sim/msp430) loaded
-// with the ELF, the board of the part (msp430f1611: TelosBBoard; other parts
-// run board-less) and the stimuli on the MSP430's port pins and ADC12.
+// with the ELF, the board of the part (makeMsp430Board: msp430f1611 is the
+// TelosB; parts without a board run board-less) and the stimuli on the MSP430's port pins and ADC12.
 // Scheduled stimuli and the run bound are a device of the core (its
 // nextEvent), so a sleeping CPU wakes for them exactly as for a timer.
 //
@@ -11,7 +11,8 @@
 #define WSN_SIM_MSP430NODE_H
 
 #include "SimNode.h"
-#include "TelosBBoard.h"
+#include "Msp430Board.h"
+#include "SimRng.h"
 
 #include "Chip.h"
 
@@ -51,7 +52,9 @@ private:
   /// The core sleeps with GIE clear: only an NMI could wake it.
   bool halted() const;
   /// Whether the board drives Port.Bit (an input the stimuli must leave alone).
-  bool boardDriven(unsigned Port, unsigned Bit) const;
+  bool boardDriven(unsigned Port, unsigned Bit) const {
+    return Board && Board->drivesPin(Port, Bit);
+  }
 
   /// Scheduled stimuli and the run bound: a device whose next event is the earliest of them.
   class Scheduler : public msp430::Peripheral {
@@ -75,7 +78,7 @@ private:
   };
 
   std::unique_ptr<msp430::Chip> Dev;
-  std::unique_ptr<TelosBBoard> Board;
+  std::unique_ptr<Msp430Board> Board;
   Scheduler Sched;
   std::optional<SimRng> AdcRng, SwitchRng;
   std::vector<SimRng> IrqRngs;

@@ -17,7 +17,7 @@ TelosBBoard::TelosBBoard(msp430::Chip &C) : Chip(C), Radio(std::make_unique<CC24
   Chip.cpu().addDevice(&Wake);
   Chip.ports().onOutput(
       [this](unsigned Port, uint8_t Out, uint8_t Dir) { onPorts(Port, Out, Dir); });
-  if (msp430::UsartSpi *U = Chip.usart(SpiUsart))
+  if (auto *U = Chip.usart(SpiUsart))
     U->setDevice([this](uint8_t Mosi) { return spiByte(Mosi); });
   Radio->setPinListener([this](CC2420::Pin P, bool Level, uint64_t) { drivePin(P, Level); });
   Radio->setWakeListener([this](uint64_t) { Chip.cpu().eventsChanged(); });
@@ -35,21 +35,13 @@ TelosBBoard::TelosBBoard(msp430::Chip &C) : Chip(C), Radio(std::make_unique<CC24
 
 TelosBBoard::~TelosBBoard() = default;
 
-uint64_t mclkNsAt(msp430::Chip &Chip, uint64_t Cycle) {
-  return Chip.clock().picosecondsAt(Cycle) / 1000;
+bool TelosBBoard::drivesPin(unsigned Port, unsigned Bit) const {
+  for (PinRef P : {Fifop, Fifo, Cca, Sfd})
+    if (P.Port == Port && P.Bit == Bit)
+      return true;
+  return false;
 }
 
-uint64_t mclkCycleAt(msp430::Chip &Chip, uint64_t Ns) {
-  // The Basic Clock module maps cycles to time linearly from its last
-  // configuration change, which is never after the core's current cycle.
-  uint64_t C0 = Chip.cpu().cycles();
-  uint64_t P0 = Chip.clock().picosecondsAt(C0);
-  uint64_t Per = std::max<uint64_t>(1, Chip.clock().picosecondsAt(C0 + 1) - P0);
-  unsigned __int128 Ps = (unsigned __int128)Ns * 1000;
-  if (Ps <= P0)
-    return C0;
-  return C0 + uint64_t((Ps - P0 + Per - 1) / Per);
-}
 
 //===----------------------------------------------------------------------===//
 // MCU outputs: LEDs and the CC2420's control pins

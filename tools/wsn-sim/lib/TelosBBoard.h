@@ -23,20 +23,14 @@
 
 #include "CC2420.h"
 #include "Chip.h"
-#include "MoteBoard.h"
+#include "Msp430Board.h"
 
 #include <memory>
 
 namespace wsn {
 namespace sim {
 
-/// Real time of MCLK cycle Cycle (at or after the core's current one) and the
-/// first MCLK cycle whose time is at least Ns, from the chip's Basic Clock
-/// module (any MSP430 part; the DCO as the firmware configured it).
-uint64_t mclkNsAt(msp430::Chip &C, uint64_t Cycle);
-uint64_t mclkCycleAt(msp430::Chip &C, uint64_t Ns);
-
-class TelosBBoard : public MoteBoard {
+class TelosBBoard : public Msp430Board {
 public:
   /// Port and bit of each wire (spec/telosb.md).
   struct PinRef {
@@ -63,6 +57,8 @@ public:
   bool radioUsed() const override { return RadioUsed; }
   bool radioPowered() const override { return VregOn; }
   const SpiStats &spiStats() const override { return Spi; }
+  /// The CC2420's outputs: FIFOP, FIFO, CCA, SFD.
+  bool drivesPin(unsigned Port, unsigned Bit) const override;
 
   uint64_t nsAt(uint64_t Cycle) const { return mclkNsAt(Chip, Cycle); }
   uint64_t cycleAt(uint64_t Ns) const { return mclkCycleAt(Chip, Ns); }
