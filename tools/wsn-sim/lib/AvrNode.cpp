@@ -357,7 +357,14 @@ StopKind AvrNode::runUntil(uint64_t Target) {
   return StopKind::None;
 }
 
-std::string AvrNode::settle(uint64_t Limit) {
+bool AvrNode::stepOnce() {
+  int State = avr_run(Avr);
+  if (Avr->interrupt_state < 0)
+    Avr->interrupt_state = avr_has_pending_interrupts(Avr);
+  return State != cpu_Done && State != cpu_Crashed;
+}
+
+std::string AvrNode::settleToRecord(uint64_t Limit) {
   if (recordOpen())
     return "record";
   if (Avr->state == cpu_Sleeping)

@@ -32,7 +32,6 @@ public:
   uint64_t cycleAt(uint64_t Ns) const override;
   uint32_t clockHz() const override { return Opts.Frequency; }
   std::vector<uint8_t> dataSpace() const override;
-  std::string settle(uint64_t Limit) override;
   const MoteBoard *board() const override { return Board.get(); }
   MoteBoard *board() override { return Board.get(); }
 
@@ -41,6 +40,8 @@ private:
   llvm::Error init();
   const uint8_t *dataMemory() const override;
   bool interruptsEnabled() const override;
+  std::string settleToRecord(uint64_t Limit) override;
+  bool stepOnce() override;
   uint16_t violationArgument() const override;
 
   static uint64_t onBound(avr_t *, uint64_t When, void *P);

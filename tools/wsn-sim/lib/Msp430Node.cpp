@@ -262,7 +262,9 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
   return StopKind::None;
 }
 
-std::string Msp430Node::settle(uint64_t Limit) {
+bool Msp430Node::stepOnce() { return Dev->cpu().step() != StepKind::Faulted; }
+
+std::string Msp430Node::settleToRecord(uint64_t Limit) {
   Cpu &C = Dev->cpu();
   if (recordOpen())
     return "record";

@@ -37,7 +37,6 @@ public:
   /// Addresses 0 to the end of RAM (0x38FF on the F1611), as the CPU reads them,
   /// except the peripheral registers (spec/telosb.md, "sram.bin").
   std::vector<uint8_t> dataSpace() const override;
-  std::string settle(uint64_t Limit) override;
   const MoteBoard *board() const override { return Board.get(); }
   MoteBoard *board() override { return Board.get(); }
 
@@ -48,6 +47,8 @@ private:
   llvm::Error init();
   const uint8_t *dataMemory() const override;
   bool interruptsEnabled() const override;
+  std::string settleToRecord(uint64_t Limit) override;
+  bool stepOnce() override;
   uint16_t violationArgument() const override;
   /// The core sleeps with GIE clear: only an NMI could wake it.
   bool halted() const;

@@ -95,6 +95,34 @@ bool Node::recordOpen() const {
   return FW.HasRuntime && FW.TraceSize >= 32 && (T[31] & 0x80);
 }
 
+std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram) {
+  const uint64_t End = cycle() + Limit;
+  std::string Where = settleToRecord(Limit);
+  Sram = dataSpace();
+  if (Where != "record")
+    return Where;
+  // Which record opened? An IRQ record means a handler was entered before its record: at
+  // or before the bound when it was open already, in any case before the first record
+  // replay could stop at; the state where the interrupt struck is not one replay can name.
+  // Run on until the writer closes it (interrupts are off meanwhile) and read its tag at
+  // the saved head, or at the next segment start when the writer put a PAD there first.
+  const uint8_t *T = dataMemory() + FW.TraceAddr;
+  const uint32_t Saved = (T[30] | (T[31] << 8)) & 0x7FFF;
+  while (recordOpen())
+    if (cycle() >= End || !stepOnce())
+      return "record";
+  const uint32_t Buf = rd16(T + 12), Seg = rd16(T + 14);
+  if (!Seg || Saved >= Buf || 32 + Buf > FW.TraceSize)
+    return "record";
+  uint32_t At = Saved;
+  if (T[32 + At] == 0x00) { // PAD: the record went on to the next segment
+    At = (At / Seg + 1) * Seg;
+    if (At >= Buf)
+      At = 0;
+  }
+  return T[32 + At] == 0x03 ? "interrupt" : "record"; // 0x03: IRQ (spec/trace-format.md 3)
+}
+
 std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   if (!FW.HasRuntime)
     return {};

@@ -161,11 +161,18 @@ public:
   /// bit, spec/trace-format.md section 1.1): "record" (also when one is open already),
   /// "sleep" (the core sleeps: no more records without an interrupt; the idle state),
   /// "interrupt" (an interrupt was taken first: the state where it struck is not one replay
-  /// can name), "end" (halted, crashed or Limit reached).
-  virtual std::string settle(uint64_t Limit) = 0;
+  /// can name; also when the record that opened is the IRQ record of a handler entered
+  /// before or at the bound), "end" (halted, crashed or Limit reached). Sram gets the data
+  /// space at that point (for "record": where the record opened).
+  std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram);
 
 protected:
   Node(const FirmwareInfo &FW, const NodeOptions &Opts) : FW(FW), Opts(Opts) {}
+  /// settle's search: runs on to the first open record, sleep or interrupt entry.
+  virtual std::string settleToRecord(uint64_t Limit) = 0;
+  /// Executes one instruction (or sleeps to the next event); false when the core stopped
+  /// for good.
+  virtual bool stepOnce() = 0;
   /// Byte i is data address i (at least up to the end of __wsn_trace).
   virtual const uint8_t *dataMemory() const = 0;
   /// Whether the CPU takes maskable interrupts now (AVR SREG.I, MSP430 GIE):

@@ -207,9 +207,8 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
                              "--drain: '" + FW.Path + "' has no trace runtime to drain");
   if (Opts.Settle && Stop == StopKind::None) {
     uint64_t At = N.cycle();
-    R.Settle = N.settle(10000000);
+    R.Settle = N.settle(10000000, R.Sram);
     R.SettleCycles = N.cycle() - At;
-    R.Sram = N.dataSpace();
   }
   if (Opts.Node.DrainUart >= 0) {
     // Let the firmware send its trace: keep running, hooks no longer stop it.
