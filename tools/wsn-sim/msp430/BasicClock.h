@@ -9,6 +9,14 @@
 // S_DCO = 1.12 (the F1611 datasheet's typical ratios); MODx mixes fDCO and fDCO+1 per §4.2.5.
 // These are typical values, not a particular chip's.
 //
+// On the MSP430x2xx (McuInfo::BasicClockPlus, SLAU144 chapter 5) the module is the Basic Clock
+// Module+: BCSCTL1 resets to 87h (RSEL 4 bits, 0-15), the DCO runs at ~1.1 MHz after PUC
+// (§5.1: RSEL 7, DCO 3) and steps by the F2617 datasheet's typical S_RSEL = 1.35 and
+// S_DCO = 1.08; BCSCTL3 (0x53, reset 05h) is kept as a value (LFXT1 stays the 32768 Hz
+// crystal: VLO is not modelled). writeDcoCalibration stores the factory constants
+// CALDCO/CALBC1 for 1, 8, 12 and 16 MHz (SLAU144 §24.2.2, TLV at 0x10F6) as this model's
+// settings nearest those frequencies.
+//
 // Low-power modes (SLAU049 §2.3, §3.2.3; SLAU144 §2.3): the SR's SCG1 stops SMCLK, OSCOFF
 // stops LFXT1 and so ACLK (unless LFXT1 feeds MCLK while the CPU runs), CPUOFF stops MCLK
 // (the core then fetches nothing: cycles keep counting as a time base at the configured MCLK
@@ -34,14 +42,19 @@ class Cpu;
 class BasicClock : public Peripheral {
 public:
   static constexpr uint32_t Base = 0x56, Last = 0x58;
+  static constexpr uint32_t Bcsctl3 = 0x53; ///< Basic Clock Module+ only
   explicit BasicClock(Cpu &C);
   uint16_t read(uint32_t Addr, bool IsByte) override;
   void write(uint32_t Addr, uint16_t Value, bool IsByte) override;
-  void reset() override; ///< PUC: DCOCTL 60h, BCSCTL1 84h, BCSCTL2 00h
+  void reset() override; ///< PUC: DCOCTL 60h, BCSCTL1 84h (87h on F2xx), BCSCTL2 00h
   void advanceTo(uint64_t Cycle) override { Now = std::max(Now, Cycle); }
 
   /// DCOCLK in Hz for the current DCOCTL/BCSCTL1 (with modulation).
   double dcoHz() const;
+  /// DCOCLK for a DCOCTL/BCSCTL1 pair (this part's model).
+  double dcoHzFor(uint8_t Dcoctl, uint8_t Bcsctl1) const;
+  /// F2xx: the DCO calibration constants in information memory segment A (raw memory).
+  void writeDcoCalibration();
   double mclkHz() const;
   const ClockSource &smclk() const { return Smclk; }
   const ClockSource &aclk() const { return Aclk; }
@@ -76,7 +89,8 @@ private:
   uint64_t aclkTicksAt(uint64_t Cycle) const;
 
   Cpu &C;
-  uint8_t Dcoctl = 0x60, Bcsctl1 = 0x84, Bcsctl2 = 0x00;
+  bool Plus; ///< Basic Clock Module+ (F2xx)
+  uint8_t Dcoctl = 0x60, Bcsctl1 = 0x84, Bcsctl2 = 0x00, Ctl3 = 0x05;
   uint16_t StatusBits = 0; ///< SR & (CPUOFF | OSCOFF | SCG0 | SCG1)
   uint64_t Now = 0;
   Segment Seg;

@@ -8,6 +8,8 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   Sfrs = std::make_unique<SpecialFunctionRegisters>(*Core);
   Clock = std::make_unique<BasicClock>(*Core);
   Core->mapPeripheral(BasicClock::Base, BasicClock::Last, Clock.get());
+  if (Mcu.BasicClockPlus)
+    Clock->writeDcoCalibration(); // the factory constants in information memory
   Core->setClockBitsHook([](void *Ctx, uint16_t Sr, uint64_t Cycle) {
     static_cast<BasicClock *>(Ctx)->setStatusBits(Sr, Cycle);
   }, Clock.get());
