@@ -92,9 +92,10 @@ uint16_t Cpu::slowRead(uint32_t A, bool IsByte) {
   if (A < Mcu.PeripheralEnd) {
     if (Peripheral *P = IoMap[A]) {
       P->advanceTo(BusTime);
-      uint16_t V = P->read(A, IsByte);
-      NextEventCycle = 0; // a read can clear a flag and move the device's next event
-      return V;
+      // No re-scan of the devices' next events: a read only clears flags (a device whose
+      // read moves its next event calls eventsChanged). Firmware polls registers in tight
+      // loops (SPI flags, TxR), and the scan cost more than the instructions.
+      return P->read(A, IsByte);
     }
     // No device here: the address behaves as plain memory (what was written last).
   } else if (A >= Mcu.MirrorStart && A < Mcu.MirrorEnd) {
