@@ -73,10 +73,10 @@ static cl::opt<bool> WsnRecordSched(
              "needed only for non-FIFO schedulers"));
 
 static cl::opt<bool> WsnRecordLocalVolatile(
-    "wsn-record-local-volatile", cl::init(true),
+    "wsn-record-local-volatile", cl::init(false),
     cl::desc("wsn-trace: record volatile reads of a function's own stack "
-             "slots as inputs (deterministic; false saves code once replay "
-             "accepts them)"));
+             "slots as inputs (deterministic, and replay re-executes them: "
+             "recording them only costs trace bytes and code)"));
 
 namespace wsn {
 
@@ -548,9 +548,8 @@ bool Instrumenter::isNondetLoad(const LoadInst &LI) const {
   if (Addr && isLatchRead(*Addr))
     return false;
   // A local slot (e.g. the volatile result of WSN_CHECK) only changes through
-  // its own function: reading it is deterministic. Still recorded unless
-  // -wsn-record-local-volatile=false, because the replay lowering treats
-  // every volatile read without an input op as an error.
+  // its own function: reading it is deterministic, and the replay lowering
+  // executes it (issue 20: 183 of blink's 206 INPUT records were these).
   if (!WsnRecordLocalVolatile && isa<AllocaInst>(getUnderlyingObject(P)))
     return false;
   if (LI.isVolatile())
