@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "PreInstrument.h"
 #include "InterruptInfo.h"
+#include "MessageSites.h"
 #include "PassRegistry.h"
 
 #include "llvm/Analysis/InlineCost.h"
@@ -58,7 +59,7 @@ PreservedAnalyses ProtectRolesPass::run(Module &M, ModuleAnalysisManager &) {
     for (Instruction &I : instructions(F))
       if (auto *CB = dyn_cast<CallBase>(&I))
         CallsInvariant |= IsInvariant(CB->getCalledFunction());
-    if (!Annotated && !hasProtectedRole(F, CallsInvariant))
+    if (!Annotated && !hasProtectedRole(F, CallsInvariant) && !hasMessageRole(F))
       continue;
     if (F.hasFnAttribute(Attribute::NoInline) || F.hasFnAttribute(Attribute::AlwaysInline))
       continue; // the program's own choice stays

@@ -33,7 +33,7 @@ static const char *Usage =
     "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]...\n"
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
-    "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
+    "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB] [--settle]\n"
     "          [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
     "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf)\n";
@@ -307,6 +307,9 @@ int cmdNet(Args &A) {
         throw UsageError{"--quantum: must be positive"};
     } else if (A.option("--snr-threshold", V)) {
       NO.SnrThreshold = parseReal("--snr-threshold", V);
+    } else if (A.peek() == "--settle") {
+      A.next();
+      NO.Settle = true;
     } else if (A.option("--progress", V)) {
       if (V == "auto")
         NO.Progress = ProgressMode::Auto;
