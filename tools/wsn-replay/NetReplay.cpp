@@ -172,16 +172,45 @@ struct NodeReplay {
   std::string Status;   ///< reproduced / diverged / not-reproduced / mismatch
   int RC = NotReproduced;
   std::string StopWhat; ///< "violation" / "segment end" / "end of trace"
+  /// Why the node could not be replayed at all (no checkpoint, ...); empty
+  /// when it was.
+  std::string NotReplayable;
+  /// Why its state was not compared with its snapshot (empty: compared, or
+  /// no snapshot is taken where its replay ends).
+  std::string NoCompare;
   /// The records the run consumed (events): kind by record index.
   std::set<size_t> SendsReplayed, RecvsReplayed;
+  size_t Reach = 0; ///< the last record the run consumed
 };
 
 /// A followed message, checked across the two replays.
 struct LinkCheck {
   MessageLink L;
   bool SenderSent = false, ReceiverGot = false, Ordered = false;
+  /// The SEND / RECV record lies inside a call replay skipped (a handler
+  /// that ran during it): replay took the call's effect from its EFFECT
+  /// record instead of executing the op.
+  bool SendInSkip = false, RecvInSkip = false;
   std::string Problem;
 };
+
+/// Whether record Idx lies inside a skipped call whose span the replay
+/// passed (SKIP_BEGIN .. SKIP_END, the end at or before Reach).
+bool insidePassedSkip(const PreprocessedTrace &P, size_t Idx, size_t Reach) {
+  std::vector<size_t> Open;
+  for (size_t I = P.Start; I < P.Records.size() && I <= Reach; ++I) {
+    RecordKind K = P.Records[I].Kind;
+    if (K == RecordKind::SkipBegin) {
+      Open.push_back(I);
+    } else if (K == RecordKind::SkipEnd && !Open.empty()) {
+      size_t Begin = Open.back();
+      Open.pop_back();
+      if (Begin < Idx && Idx < I)
+        return true;
+    }
+  }
+  return false;
+}
 
 void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   auto FW = Run.Firmware.find(N.Node);
@@ -211,8 +240,13 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   PO.TraceName = N.TracePath;
   PO.ProgramName = N.Bc;
   Expected<PreprocessedTrace> P = preprocessTraceFile(N.TracePath, PO);
-  if (!P)
-    fail("node " + Twine(N.Node) + ": " + toString(P.takeError()));
+  if (!P) {
+    // Reported, never skipped silently (DESIGN-BRIEF section 8): e.g. a relay
+    // so busy that its ring kept no checkpoint.
+    N.NotReplayable = toString(P.takeError());
+    N.Status = "not-replayable";
+    return;
+  }
   N.P = std::move(*P);
   // The replay's stop. The violating node: its stop record (the selection's).
   // Another node: the end of its retained trace, where a settled run took its
@@ -251,7 +285,29 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   N.Runner->setTrace(&*N.P, &*N.Map);
 }
 
+/// The skipped call still open at the end of the replayed records (the trace
+/// was read while the node was inside it), if any: its effect is not in the
+/// trace, so the state where replay ends is not the node's state anywhere.
+std::optional<std::string> openSkipAtEnd(const PreprocessedTrace &P) {
+  std::vector<size_t> Open;
+  size_t End = std::min(P.Coverage.StopRecord + 1, P.Records.size());
+  for (size_t I = P.Start; I < End; ++I) {
+    if (P.Records[I].Kind == RecordKind::SkipBegin)
+      Open.push_back(I);
+    else if (P.Records[I].Kind == RecordKind::SkipEnd && !Open.empty())
+      Open.pop_back();
+  }
+  if (Open.empty())
+    return std::nullopt;
+  return formatv("its trace ends inside the call skipped at site {0} (record {1}), whose "
+                 "effect the trace does not hold yet",
+                 P.Records[Open.front()].id(), Open.front())
+      .str();
+}
+
 void replayNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
+  if (!N.NotReplayable.empty())
+    return;
   if (Error E = N.Runner->prepare())
     fail("node " + Twine(N.Node) + ": " + toString(std::move(E)));
   auto Out = N.Runner->run();
@@ -277,6 +333,7 @@ void replayNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
     break;
   }
   for (const ReplayEvent &E : N.Runner->events()) {
+    N.Reach = std::max(N.Reach, E.Record);
     if (E.K == ReplayEvent::Send)
       N.SendsReplayed.insert(E.Record);
     else if (E.K == ReplayEvent::Recv)
@@ -285,6 +342,11 @@ void replayNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   // The sliced state against the simulator's snapshot, where one was taken at
   // the point replay ends.
   bool Comparable = N.IsStart || (Run.Settled && !O.SegmentOnly);
+  if (Comparable && !N.IsStart && N.P->Coverage.Stop == StopKind::End)
+    if (std::optional<std::string> Why = openSkipAtEnd(*N.P)) {
+      N.NoCompare = *Why;
+      Comparable = false;
+    }
   if (Comparable && sys::fs::exists(N.SramPath)) {
     std::vector<uint8_t> Snap = readBytes(N.SramPath);
     if (Snap.empty())
@@ -339,8 +401,18 @@ std::vector<LinkCheck> checkLinks(const NetworkSelection &S, std::vector<NodeRep
     LinkCheck C;
     C.L = L;
     NodeReplay &Snd = Nodes[Pos.at(L.Sender)], &Rcv = Nodes[Pos.at(L.Receiver)];
+    C.Ordered = Pos.at(L.Sender) <= Pos.at(L.Receiver);
+    if (!Snd.P || !Rcv.P) {
+      C.Problem = formatv("node {0} could not be replayed", !Snd.P ? L.Sender : L.Receiver);
+      Out.push_back(C);
+      continue;
+    }
     C.SenderSent = Snd.SendsReplayed.count(L.SendRecord);
     C.ReceiverGot = Rcv.RecvsReplayed.count(L.RecvRecord);
+    if (!C.SenderSent && insidePassedSkip(*Snd.P, L.SendRecord, Snd.Reach))
+      C.SenderSent = C.SendInSkip = true;
+    if (!C.ReceiverGot && insidePassedSkip(*Rcv.P, L.RecvRecord, Rcv.Reach))
+      C.ReceiverGot = C.RecvInSkip = true;
     C.Ordered = Pos.at(L.Sender) <= Pos.at(L.Receiver);
     // Both replays compared the op's operands with their records; the records
     // name the same message when (sender, seq) and the destination agree.
@@ -416,9 +488,16 @@ int run(const NetOptions &O) {
   if (BadLinks && RC == Reproduced)
     RC = NotReproduced;
   bool AllCompared = true;
-  for (const NodeReplay &N : Nodes)
+  unsigned Compared = 0;
+  for (const NodeReplay &N : Nodes) {
     AllCompared &= N.Sum.has_value();
+    Compared += N.Sum.has_value();
+  }
+  bool Partial = false;
+  for (const NodeReplay &N : Nodes)
+    Partial |= !N.NotReplayable.empty();
   std::string Status = RC == Reproduced ? "reproduced" : RC == Diverged ? "diverged"
+                       : Partial        ? "partial"
                        : BadLinks       ? "message-mismatch"
                                         : "not-reproduced";
   size_t Total = Run.Nodes.empty() ? S.ReplayOrder.size() + S.NotSelected.size()
@@ -429,8 +508,11 @@ int run(const NetOptions &O) {
     json::Array Sel, Replayed, Msgs, Unres, NotSel;
     for (const NodeReplay &N : Nodes) {
       Sel.push_back(N.Node);
-      json::Object R = reportJSON(*N.Runner, &*N.P, &*N.Map, N.Out, N.Sum ? &*N.Sum : nullptr,
-                                  O.MaxEvents);
+      json::Object R = N.Runner ? reportJSON(*N.Runner, &*N.P, &*N.Map, N.Out,
+                                             N.Sum ? &*N.Sum : nullptr, O.MaxEvents)
+                                : json::Object{{"message", N.NotReplayable}};
+      if (!N.NoCompare.empty())
+        R["not_compared"] = N.NoCompare;
       R["node"] = N.Node;
       R["status"] = N.Status;
       R["exit_code"] = N.RC;
@@ -446,6 +528,8 @@ int run(const NetOptions &O) {
       json::Object M = linkJSON(C.L);
       M["checked"] = C.Problem.empty();
       M["hb_ordered"] = C.Ordered;
+      M["send_in_skipped_call"] = C.SendInSkip;
+      M["recv_in_skipped_call"] = C.RecvInSkip;
       if (!C.Problem.empty())
         M["problem"] = C.Problem;
       Msgs.push_back(std::move(M));
@@ -466,6 +550,7 @@ int run(const NetOptions &O) {
                      {"selected_count", int64_t(Nodes.size())},
                      {"total_nodes", int64_t(Total)},
                      {"all_compared", AllCompared},
+                     {"compared_count", int64_t(Compared)},
                      {"nodes", std::move(Replayed)},
                      {"messages", std::move(Msgs)},
                      {"unresolved", std::move(Unres)},
@@ -488,9 +573,15 @@ int run(const NetOptions &O) {
     OS << "  node " << N.Node << ": " << N.Why << "\n";
   OS << "replay (one process, in this order):\n";
   for (const NodeReplay &N : Nodes) {
+    if (!N.NotReplayable.empty()) {
+      OS << "  node " << N.Node << ": not replayable: " << N.NotReplayable << "\n";
+      continue;
+    }
     OS << "  node " << N.Node << ": " << N.Status << " (" << N.StopWhat << "): "
        << N.Out.Message << "\n";
-    if (N.Sum) {
+    if (!N.NoCompare.empty()) {
+      OS << "    sliced state: not compared: " << N.NoCompare << "\n";
+    } else if (N.Sum) {
       OS << "    sliced state: " << N.Sum->Compared << " globals compared with "
          << N.SramPath << ", " << N.Sum->Mismatches.size() << " differ\n";
       for (const GlobalMismatch &M : N.Sum->Mismatches)
@@ -507,9 +598,11 @@ int run(const NetOptions &O) {
        << ": " << (C.Problem.empty() ? "sent by the sender's replay, received by the "
                                        "receiver's replay"
                                      : C.Problem)
+       << (C.SendInSkip ? " (the SEND lies inside a skipped call: its effect replayed)" : "")
+       << (C.RecvInSkip ? " (the RECV lies inside a skipped call: its effect replayed)" : "")
        << (C.Ordered ? "" : " (cycle: the receiver was replayed first)") << "\n";
   OS << "result: " << Status << " (" << Nodes.size() << " of " << Total
-     << " nodes replayed)\n";
+     << " nodes replayed, " << Compared << " with their sliced state compared)\n";
   return RC;
 }
 
