@@ -57,7 +57,7 @@ NET_EXAMPLES = [
                "0-4", corrupt="BaseC$maxReading"),
     NetExample("netrelay", ["examples/radio/netrelay.c", "examples/radio/cc2420.c"],
                ["-DSENSE_PERIOD=200", "-DBASE_LIMIT=980"], "examples/radio/netsense.topo", "0-4",
-               corrupt="BaseC$worst"),
+               corrupt="BaseC$worst", seconds=20.0),
 ]
 
 

@@ -1,5 +1,7 @@
 //===- NetReplay.cpp - wsn-replay net: several nodes of a network run -----===//
 #include "NetReplay.h"
+#include "NetTimeline.h"
+#include "Repl.h"
 #include "ReplayReport.h"
 
 #include "JsonNesting.h"
@@ -20,7 +22,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <iostream>
 #include <set>
+#include <sstream>
 
 using namespace llvm;
 
@@ -40,6 +44,8 @@ struct NetOptions {
   std::string JitCache;
   bool NoJitCache = false;
   unsigned MaxEvents = 16;
+  std::string TimelinePath, HbPath;
+  bool Interactive = false; ///< -i: the REPL over the selected nodes
 };
 
 struct BadInputError {
@@ -51,6 +57,7 @@ struct BadInputError {
 const char *const Usage =
     "usage: wsn-replay net DIR [--start-node N] [--deps FILE] [--segment-only] [--json]\n"
     "                          [--timeout S] [--events N] [--jit-cache DIR | --no-jit-cache]\n"
+    "                          [--timeline FILE.json] [--hb FILE.dot] [-i]\n"
     "  DIR: a `wsn-sim net` output (net.json, node<ID>/{trace.wtr,sram.bin})\n";
 
 NetOptions parseArgs(int argc, char **argv) {
@@ -74,6 +81,8 @@ NetOptions parseArgs(int argc, char **argv) {
     };
     if (A == "--json" || A == "-json")
       O.Json = true;
+    else if (A == "-i")
+      O.Interactive = true;
     else if (A == "--segment-only")
       O.SegmentOnly = true;
     else if (A == "--no-jit-cache")
@@ -86,6 +95,10 @@ NetOptions parseArgs(int argc, char **argv) {
       O.Timeout = unsigned(Number("--timeout", 86400));
     else if (A.starts_with("--events"))
       O.MaxEvents = unsigned(Number("--events", 1u << 30));
+    else if (A.starts_with("--timeline"))
+      O.TimelinePath = Value("--timeline").str();
+    else if (A.starts_with("--hb"))
+      O.HbPath = Value("--hb").str();
     else if (A.starts_with("--jit-cache"))
       O.JitCache = Value("--jit-cache").str();
     else if (A == "-h" || A == "--help")
@@ -272,6 +285,7 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
 
   ReplayLoweringOptions LO;
   LO.ElfPath = N.Elf;
+  LO.WatchStores = O.Interactive; // the REPL's `why`
   ReplayRunOptions RO;
   RO.TimeoutSeconds = O.Timeout;
   if (!O.NoJitCache)
@@ -289,12 +303,14 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
 /// was read while the node was inside it), if any: its effect is not in the
 /// trace, so the state where replay ends is not the node's state anywhere.
 std::optional<std::string> openSkipAtEnd(const PreprocessedTrace &P) {
+  // A span closes with the EFFECT record after its SKIP_END: a trace read
+  // between the two (the EFFECT being written) still lacks the call's writes.
   std::vector<size_t> Open;
   size_t End = std::min(P.Coverage.StopRecord + 1, P.Records.size());
   for (size_t I = P.Start; I < End; ++I) {
     if (P.Records[I].Kind == RecordKind::SkipBegin)
       Open.push_back(I);
-    else if (P.Records[I].Kind == RecordKind::SkipEnd && !Open.empty())
+    else if (P.Records[I].Kind == RecordKind::Effect && !Open.empty())
       Open.pop_back();
   }
   if (Open.empty())
@@ -436,6 +452,86 @@ std::vector<LinkCheck> checkLinks(const NetworkSelection &S, std::vector<NodeRep
   return Out;
 }
 
+/// --timeline / --hb (NetTimeline.h).
+void writeGraphs(const NetOptions &O, const NetworkSelection &S,
+                 std::vector<NodeReplay> &Nodes) {
+  std::vector<TimelineNode> TN;
+  for (NodeReplay &N : Nodes) {
+    if (!N.Runner)
+      continue;
+    TimelineNode T;
+    T.Node = N.Node;
+    T.Map = &*N.Map;
+    T.Events = N.Runner->events();
+    T.Label = formatv("node {0} ({1})", N.Node, sys::path::filename(N.Elf)).str();
+    T.StartRecord = N.P->Start;
+    T.StopWhat = N.StopWhat;
+    TN.push_back(std::move(T));
+  }
+  std::vector<TimelineMessage> TM;
+  for (const MessageLink &L : S.Links)
+    TM.push_back({L.Sender, L.Receiver, L.Seq, L.SendRecord, L.RecvRecord});
+  auto Write = [&](const std::string &Path, auto Fn) {
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (EC)
+      fail(Path + ": " + EC.message());
+    Fn(OS);
+  };
+  if (!O.TimelinePath.empty())
+    Write(O.TimelinePath, [&](raw_ostream &OS) { writeTimeline(OS, TN, TM); });
+  if (!O.HbPath.empty())
+    Write(O.HbPath, [&](raw_ostream &OS) { writeHappenedBefore(OS, TN, TM); });
+}
+
+/// -i: the single-trace REPL (Repl.h) on one selected node at a time. Commands
+/// are read up to the end of input; `node N` switches to node N (replayed
+/// from its start again), `node` lists the nodes; every other command goes
+/// to the current node's REPL. Starts on the violating node.
+int netRepl(std::vector<NodeReplay> &Nodes, raw_ostream &OS) {
+  std::map<uint16_t, NodeReplay *> ById;
+  for (NodeReplay &N : Nodes)
+    if (N.Runner)
+      ById[N.Node] = &N;
+  NodeReplay *Cur = Nodes.empty() || !Nodes.back().Runner ? nullptr : &Nodes.back();
+  std::string Block;
+  int RC = 0;
+  auto Flush = [&] {
+    if (Cur && !Block.empty()) {
+      std::istringstream In(Block);
+      ReplOptions RO;
+      RO.IRPath = Cur->Bc;
+      int R = runRepl(*Cur->Runner, *Cur->P, *Cur->Map, In, OS, RO);
+      RC = std::max(RC, R);
+    }
+    Block.clear();
+  };
+  std::string Line;
+  while (std::getline(std::cin, Line)) {
+    StringRef L = StringRef(Line).trim();
+    if (L != "node" && !L.starts_with("node "))  {
+      Block += Line + "\n";
+      continue;
+    }
+    Flush();
+    OS << "(wsn) " << L << "\n";
+    StringRef Arg = L.drop_front(4).trim();
+    unsigned Id;
+    if (Arg.empty()) {
+      for (NodeReplay &N : Nodes)
+        OS << (Cur == &N ? "* " : "  ") << "node " << N.Node << ": " << N.Status << "; "
+           << N.Why << "\n";
+    } else if (Arg.getAsInteger(10, Id) || !ById.count(Id)) {
+      OS << "node " << Arg << ": not one of the replayed nodes (`node` lists them)\n";
+    } else {
+      Cur = ById[Id];
+      OS << "node " << Id << " (" << Cur->Status << "): " << Cur->Why << "\n";
+    }
+  }
+  Flush();
+  return RC;
+}
+
 json::Object linkJSON(const MessageLink &L) {
   return json::Object{{"sender", L.Sender},         {"receiver", L.Receiver},
                       {"seq", L.Seq},               {"send_record", int64_t(L.SendRecord)},
@@ -475,6 +571,12 @@ int run(const NetOptions &O) {
   for (NodeReplay &N : Nodes)
     replayNode(N, Run, O);
   std::vector<LinkCheck> Links = checkLinks(S, Nodes);
+  if (!O.TimelinePath.empty() || !O.HbPath.empty())
+    writeGraphs(O, S, Nodes);
+  if (O.Interactive) {
+    printNetworkSelection(outs(), S);
+    return netRepl(Nodes, outs());
+  }
 
   int RC = Reproduced;
   for (const NodeReplay &N : Nodes)
