@@ -95,6 +95,8 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     if (SN && *SN == ".data") {
       DataAddr = Sec.getAddress();
       DataSize = Sec.getSize();
+    } else if (SN && *SN == ".vectors" && Msp) {
+      FI.Msp430VectorBase = uint32_t(Sec.getAddress());
     } else if (!SN) {
       consumeError(SN.takeError());
     }

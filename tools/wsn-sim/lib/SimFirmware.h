@@ -45,6 +45,9 @@ struct FirmwareInfo {
   /// MSP430: the load (flash) address of .data's initial values, where node ids
   /// in .data are patched before the startup code copies them to RAM.
   uint32_t DataLoadAddr = 0;
+  /// MSP430: the address of the .vectors section (0xFFE0 for a 16-slot table as on the
+  /// msp430f1611, 0xFFC0 for the msp430f2617's 32 slots); 0 if the image has none.
+  uint32_t Msp430VectorBase = 0;
   /// Whether the firmware has the trace runtime (__wsn_trace and its hooks).
   bool HasRuntime = false;
   /// Data-space address and size of __wsn_trace (header + ring).

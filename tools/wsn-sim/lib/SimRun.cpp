@@ -309,7 +309,8 @@ Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
     size_t End = std::min(Full.size(), Begin + size_t(PerChunk) * Seg);
     bool Last = C + 1 == NChunks;
     uint32_t Used = uint32_t(End - Begin);
-    uint32_t Buf = (Used / Seg + 1) * Seg;
+    // At least two segments (the format's minimum), even for a trace shorter than one.
+    uint32_t Buf = std::max<uint32_t>(2 * Seg, (Used / Seg + 1) * Seg);
     std::vector<uint8_t> F(Ring.begin(), Ring.begin() + 32);
     Wr16(F, 12, Buf);
     Wr16(F, 16, Used);
