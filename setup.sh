@@ -17,7 +17,7 @@ PACKAGES=(
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libffi-dev libelf-dev
   gcc-avr binutils-avr avr-libc libsimavr-dev simavr
   msp430mcu mspdebug
-  gdb valgrind
+  gdb valgrind graphviz
 )
 
 deps() {

@@ -23,6 +23,6 @@ config.substitutions.append(("%wsn_include",
                              os.path.join(config.wsn_src_root, "trace-runtime", "include")))
 config.substitutions.append(("%python", config.python_executable))
 
-for tool in ["mspdebug", "simavr", "avr-gcc", "gdb"]:
+for tool in ["mspdebug", "simavr", "avr-gcc", "gdb", "dot"]:
     if any(os.path.exists(os.path.join(p, tool)) for p in os.environ.get("PATH", "").split(os.pathsep)):
         config.available_features.add(tool)

@@ -1,5 +1,6 @@
 //===- Inlining.cpp - the inlining decision of thesis section 4.3 ---------===//
 #include "Inlining.h"
+#include "MessageSites.h"
 
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Function.h"
@@ -50,6 +51,8 @@ InlineDecision decideInlining(const Function &F, const TargetTransformInfo &TTI,
     D.Why = "invariant-checking function";
   else if (In.Main)
     D.Why = "main";
+  else if (hasMessageRole(F))
+    D.Why = "message send/receive";
   else if (In.Boundary)
     D.Why = "boundary function";
   else if (In.Recursive)

@@ -23,6 +23,7 @@
 #include "Slice.h"
 #include "TraceMap.h"
 #include "TraceOps.h"
+#include "MessageSites.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -739,6 +740,31 @@ const DenseSet<const GlobalVariable *> &Instrumenter::replayReads() {
       MM.reads(I, O);
       AddObjs(O);
     }
+  // LOG 6: the message ops (inserted last, MessageSites.h) read their fields
+  // in replay too, after a skipped send or before a skipped receive: what they
+  // read must come from the effects like any other read.
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    std::optional<Expected<MessageInterface>> MI = messageInterfaceOf(F);
+    if (!MI)
+      continue;
+    if (!*MI) {
+      consumeError(MI->takeError()); // reported by insertMessageOps
+      continue;
+    }
+    for (const MessageField *Fl : {&(*MI)->Peer, &(*MI)->Seq}) {
+      if (Fl->K == MessageField::Global) {
+        if (const GlobalVariable *GV = M.getNamedGlobal(Fl->GlobalName))
+          Want.insert(GV);
+      } else if (Fl->K == MessageField::ArgMemory) {
+        for (const User *U : F.users())
+          if (const auto *CB = dyn_cast<CallBase>(U);
+              CB && CB->getCalledFunction() == &F && Fl->ArgNo < CB->arg_size())
+            AddObjs(MM.pointsTo(CB->getArgOperand(Fl->ArgNo)));
+      }
+    }
+  }
   for (const GlobalVariable *GV : MM.globals(S))
     Want.insert(GV);
   ReplayReadsCache = std::move(Want);
@@ -1726,6 +1752,14 @@ Expected<InstrumentStats> Instrumenter::run() {
   for (FuncPlan &P : Plans)
     if (Error E = rewrite(P))
       return std::move(E);
+  // LOG 6 last: the message ops sit inside the entry/exit ops (MessageSites.h).
+  Expected<MessageOpStats> Msgs = insertMessageOps(M, *B, Ids);
+  if (!Msgs)
+    return Msgs.takeError();
+  Stats.Sends = Msgs->Sends;
+  Stats.Recvs = Msgs->Recvs;
+  for (std::string &W : Msgs->Warnings)
+    Stats.Warnings.push_back(std::move(W));
 
   TraceModuleInfo Info;
   Info.Target = T;

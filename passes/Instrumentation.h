@@ -22,7 +22,9 @@
 //    globals an annotated input handler writes;
 //  - multi-level: wsn.skip.begin / skip.end / effect around calls to callees
 //    that are not instrumented;
-//  - wsn.check after every call of an invariant-checking function.
+//  - wsn.check after every call of an invariant-checking function;
+//  - LOG 6: wsn.send / wsn.recv in the radio interface's send function and
+//    receive event (MessageSites.h).
 //
 // The module is then marked (`!wsn.module`) and hashed; a marked module is
 // left alone, so running the pipeline twice adds nothing.
@@ -74,7 +76,7 @@ struct InstrumentStats {
   unsigned Functions = 0, Handlers = 0, Regions = 0, CountedRefs = 0,
            Anchors = 0, Inputs = 0, InputBuffers = 0, Skips = 0, Checks = 0,
            Scheds = 0, Demoted = 0, Callers = 0, StackWriters = 0,
-           Rematerialized = 0, IndirectTargets = 0;
+           Rematerialized = 0, IndirectTargets = 0, Sends = 0, Recvs = 0;
   /// Nondeterministic reads in main's boot code, left unrecorded (replay
   /// starts at a checkpoint; spec/instrumentation.md, "Boot code").
   unsigned BootInputs = 0;

@@ -79,7 +79,9 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " skips=" << S->Skips << " checks=" << S->Checks
            << " scheds=" << S->Scheds << " demoted=" << S->Demoted
            << " callers=" << S->Callers << " stack-writers=" << S->StackWriters
-           << " boot-inputs=" << S->BootInputs << " input-calls=" << S->InputCalls << "\n"
+           << " sends=" << S->Sends << " recvs=" << S->Recvs
+           << " boot-inputs=" << S->BootInputs << " input-calls=" << S->InputCalls << "
+"
            << "wsn-trace: largest-record=" << S->LargestRecord << " ("
            << (S->LargestRecordWhat.empty() ? std::string("none") : S->LargestRecordWhat)
            << ")\n";

@@ -7,6 +7,7 @@
 #include "InputFunctions.h"
 #include "TraceOps.h"
 #include "InterruptInfo.h"
+#include "MessageSites.h"
 #include "PassRegistry.h"
 
 #include "llvm/Analysis/InlineCost.h"
@@ -69,7 +70,7 @@ PreservedAnalyses ProtectRolesPass::run(Module &M, ModuleAnalysisManager &) {
     for (Instruction &I : instructions(F))
       if (auto *CB = dyn_cast<CallBase>(&I))
         CallsInvariant |= IsInvariant(CB->getCalledFunction());
-    if (!Annotated && !hasProtectedRole(F, CallsInvariant) &&
+    if (!Annotated && !hasProtectedRole(F, CallsInvariant) && !hasMessageRole(F) &&
         !isInputFunction(F, classifyFunction(F, Annotations),
                          Target ? &*Target : nullptr, Annotations))
       continue;

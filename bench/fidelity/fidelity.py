@@ -60,6 +60,9 @@ the distinct messages with their counts, the first failing seeds with exit code 
 the commands that reproduce the first failure. --check: exit 1 when any seed fails.
 
 The tools are taken from --bin, else from the directory of `wsn-cc` on PATH, else build/bin.
+
+--network: the network mode (bench/fidelity/netfidelity.py, issue 18): 5-node networks in
+`wsn-sim net --settle` replayed with `wsn-replay net`; the other options go to it.
 """
 import argparse
 import concurrent.futures
@@ -689,6 +692,11 @@ def print_report(results, args, examples, modes, out=sys.stdout):
 
 
 def main():
+    if "--network" in sys.argv[1:]:
+        # Network mode (issue 18): wsn-sim net runs replayed with wsn-replay net.
+        sys.path.insert(0, HERE)
+        import netfidelity
+        return netfidelity.main([a for a in sys.argv[1:] if a != "--network"])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", help="directory of wsn-cc, wsn-sim, wsn-replay")

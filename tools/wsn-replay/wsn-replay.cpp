@@ -2,6 +2,7 @@
 //
 // wsn-replay FW.replay.bc --trace T.wtr --elf FW.elf [--map FW.wmap]
 //            [--stop-after-checks K] [--expect-sram SRAM.bin] [--json] [-i]
+// wsn-replay net DIR [...]   (several nodes of a network run: NetReplay.h)
 //
 // Lowers the instrumented mote IR with wsn-lower<replay> (the mote memory
 // model), runs it under ORC LLJIT fed by the trace from its earliest
@@ -14,6 +15,7 @@
 // timeout), 2 bad input, 3 the replay diverged from the trace.
 //
 //===----------------------------------------------------------------------===//
+#include "NetReplay.h"
 #include "Repl.h"
 #include "ReplayReport.h"
 
@@ -223,6 +225,9 @@ void applyStopAfterChecks(wsn::PreprocessedTrace &P, unsigned K) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // `wsn-replay net DIR ...`: a network run (NetReplay.h).
+  if (argc >= 2 && StringRef(argv[1]) == "net")
+    return wsn::netReplayMain(argc - 1, argv + 1);
   cl::HideUnrelatedOptions(Cat);
   // Usage errors exit 2 (bad input), not cl's 1 (here: "not reproduced").
   if (!cl::ParseCommandLineOptions(argc, argv,

@@ -36,7 +36,7 @@ static const char *Usage =
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
-    "          [--irq intN:MEAN | pP.N:MEAN] [--uart MEAN] [--adc LO:HI]\n"
+    "          [--settle] [--irq intN:MEAN | pP.N:MEAN] [--uart MEAN] [--adc LO:HI]\n"
     "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf; AVR and MSP430 ELFs mix)\n"
     "  (MSP430: ports are digits, --pins 6=0x0f; interrupt pins p1.N/p2.N; ADC LO:HI to 4095)\n";
@@ -325,6 +325,9 @@ int cmdNet(Args &A) {
         throw UsageError{"--quantum: must be positive"};
     } else if (A.option("--snr-threshold", V)) {
       NO.SnrThreshold = parseReal("--snr-threshold", V);
+    } else if (A.peek() == "--settle") {
+      A.next();
+      NO.Settle = true;
     } else if (A.option("--progress", V)) {
       if (V == "auto")
         NO.Progress = ProgressMode::Auto;

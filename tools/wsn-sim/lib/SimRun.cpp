@@ -487,6 +487,13 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
     auto It = Stops.find(N->id());
     StopKind S = It == Stops.end() ? StopKind::None : It->second;
     NodeResult R = captureResult(*N, S, Warn);
+    if (Opts.Settle && S == StopKind::None) {
+      // The trace was read at the common end; the snapshot is taken where its
+      // replay ends (spec/wsn-sim.md, --settle). The node runs alone.
+      uint64_t At = N->cycle();
+      R.Settle = N->settle(10000000, R.Sram);
+      R.SettleCycles = N->cycle() - At;
+    }
     SmallString<256> P(Dir);
     sys::path::append(P, "node" + std::to_string(N->id()));
     if (Error E = writeNodeResult(P, R, Opts.Template.Seed, N->options()))
@@ -520,6 +527,16 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
         for (auto &N : Nodes)
           J.value(N->id());
       });
+      // Each node's firmware (wsn-replay net finds FW.replay.bc and FW.wmap
+      // beside it).
+      J.attributeObject("firmware", [&] {
+        for (auto &N : Nodes) {
+          SmallString<256> Abs(N->firmware().Path);
+          sys::fs::make_absolute(Abs);
+          J.attribute(std::to_string(N->id()), Abs.str());
+        }
+      });
+      J.attribute("settle", Opts.Settle);
       const devices::Medium802154::Stats &MS = this->Air->stats();
       J.attributeObject("cc2420", [&] {
         J.attribute("transmissions", MS.Transmissions);

@@ -98,6 +98,9 @@ struct NetOptions {
   double SnrThreshold = 4.0;    ///< dB a frame must clear above the sampled noise
   std::string LedLog; ///< --leds FILE ("" none)
   ProgressMode Progress = ProgressMode::Auto;
+  /// --settle: each node stopped at the end (stop "bound") runs on alone to
+  /// where replay of its trace ends before its snapshot (as `run --settle`).
+  bool Settle = false;
 };
 
 class Network {
