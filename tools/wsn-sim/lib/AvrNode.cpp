@@ -343,10 +343,11 @@ StopKind AvrNode::runUntil(uint64_t Target) {
       LastStop = State == cpu_Done ? StopKind::Halted : StopKind::Crashed;
       return LastStop;
     }
-    // A record is written with interrupts disabled (the runtime is
-    // interrupt-safe), so with SREG.I set no write is half done and the
-    // header's head and wraps are consistent.
-    if (Opts.FullTrace && Avr->sreg[S_I])
+    // Safe at every instruction: ringPos uses the header only while no
+    // record is open (trace-format.md section 1.1). Polling only with SREG.I
+    // set lost segments of TinyOS apps, whose boot code and atomic sections
+    // write several rings' worth of records with interrupts disabled.
+    if (Opts.FullTrace)
       pollFullTrace();
     if (Watch) {
       StopKind S = atPc(Avr->pc, Avr->cycle);

@@ -250,8 +250,8 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
       }
       continue;
     }
-    // The runtime writes a record with GIE clear, so with GIE set the header is consistent.
-    if (Opts.FullTrace && (C.sr() & msp430::SR_GIE))
+    // Safe at every instruction: ringPos ignores the header while a record is open.
+    if (Opts.FullTrace)
       pollFullTrace();
     if (Watch) {
       StopKind S = atPc(C.reg(msp430::PC), C.cycles());

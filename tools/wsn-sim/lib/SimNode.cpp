@@ -190,12 +190,10 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
     return createStringError(inconvertibleErrorCode(),
                              "--full-trace: the trace header in SRAM is not initialised or "
                              "not valid");
-  // At a stop hook no record is half written; at the cycle bound the core may
-  // be inside the runtime with interrupts off: then the last consistent copy
-  // stands and the current segment's tail is left out.
-  bool Consistent = (interruptsEnabled() || LastStop == StopKind::Checks ||
-                     LastStop == StopKind::Violation) &&
-                    !(T[31] & 0x80);
+  // At a stop hook no record is open; at the cycle bound the core may be
+  // inside the runtime with one open: then the last consistent copy stands and
+  // the current segment's tail is left out.
+  bool Consistent = !(T[31] & 0x80);
   if (Consistent)
     pollFullTrace();
   if (FullLost)
@@ -203,7 +201,7 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
         inconvertibleErrorCode(),
         "--full-trace: " + Twine(FullLost) +
             " segment(s) were overwritten before they could be copied (the ring went "
-            "round with interrupts disabled); use a larger --trace-buf");
+            "round inside one record); use a larger --trace-buf");
   std::vector<uint8_t> Out = FullBytes;
   std::optional<RingPos> R = ringPos(T, FW.TraceSize);
   if (Consistent && R && R->Written / R->Seg == FullSegs) {
