@@ -76,6 +76,26 @@ Error Msp430Node::init() {
   auto Img = msp430::readElf(FW.Path);
   if (!Img.ok())
     return nodeError(Opts.NodeId, std::string(Img.status().message()));
+  // Every loadable byte must land in the part's flash or information memory: an image
+  // linked for another part would otherwise run from the wrong addresses.
+  for (const msp430::ElfSegment &Sg : Img->Segments) {
+    if (Sg.Bytes.empty())
+      continue;
+    uint64_t Lo = Sg.Address, Hi = Lo + Sg.Bytes.size();
+    bool InFlash = Lo >= Mcu->FlashStart && Hi <= Mcu->FlashEnd;
+    bool InInfo = Lo >= Mcu->InfoStart && Hi <= Mcu->InfoEnd;
+    if (!InFlash && !InInfo)
+      return nodeError(Opts.NodeId,
+                       "'" + FW.Path + "': bytes loaded at 0x" + utohexstr(Lo) + "-0x" +
+                           utohexstr(Hi - 1) + " lie outside the flash of " + Opts.Mcu + " (0x" +
+                           utohexstr(Mcu->FlashStart) + "-0x" + utohexstr(Mcu->FlashEnd - 1) +
+                           "): the image was linked for another part (" + FW.Msp430Part +
+                           "?); give --mcu");
+  }
+  if (!FW.Msp430Part.empty() && FW.Msp430Part != Opts.Mcu)
+    Warnings.push_back("'" + FW.Path + "' looks linked for " + FW.Msp430Part +
+                       " (its load addresses), not " + Opts.Mcu +
+                       " (--mcu): RAM, stack and vectors may not match");
   Dev = std::make_unique<msp430::Chip>(*Mcu);
   Cpu &C = Dev->cpu();
   Board = makeMsp430Board(Opts.Mcu, *Dev);

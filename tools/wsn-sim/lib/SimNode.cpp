@@ -37,7 +37,7 @@ const char *stopKindName(StopKind K) {
 std::string resolveMcu(const FirmwareInfo &FW, const std::string &Requested) {
   bool WantsMsp = StringRef(Requested).starts_with("msp430");
   if (FW.Machine == ELF::EM_MSP430)
-    return WantsMsp ? Requested : "msp430f1611";
+    return WantsMsp ? Requested : FW.Msp430Part.empty() ? "msp430f1611" : FW.Msp430Part;
   return WantsMsp ? "atmega128" : Requested;
 }
 
