@@ -83,6 +83,11 @@ TEST_F(TelosBBoardTest, CyclesMapToNanosecondsThroughTheDco) {
   EXPECT_EQ(Board.cycleAt(1251), 4u);
   for (uint64_t C : {4ull, 5ull, 12345ull, 999999ull})
     EXPECT_EQ(Board.cycleAt(Board.nsAt(C)), C);
+  // Edges the core handles late (the SFD capture) map back to their own cycle.
+  EXPECT_EQ(mclkPastCycleAt(Dev, 2500), 2u);
+  EXPECT_EQ(mclkPastCycleAt(Dev, 2501), 3u);
+  EXPECT_EQ(mclkPastCycleAt(Dev, 0), 0u);
+  EXPECT_EQ(mclkPastCycleAt(Dev, 7000), 4u); // not in the past: the current cycle
 }
 
 } // namespace
