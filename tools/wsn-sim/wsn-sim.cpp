@@ -28,14 +28,14 @@ using namespace wsn::sim;
 
 static const char *Usage =
     "usage:\n"
-    "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128|msp430f1611] [--freq HZ]\n"
+    "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ]\n"
     "          [--max-cycles N] [--settle] [--stop-after-checks K]\n"
     "          [--irq intN:MEAN_CYCLES | --irq pP.N:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
     "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]...\n"
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
-    "          [--mcu atmega128|msp430f1611] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
+    "          [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
     "          [--irq intN:MEAN | pP.N:MEAN] [--uart MEAN] [--adc LO:HI]\n"
     "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf; AVR and MSP430 ELFs mix)\n"

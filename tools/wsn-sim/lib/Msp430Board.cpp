@@ -1,6 +1,7 @@
 //===- Msp430Board.cpp - what every MSP430 board shares -------------------===//
 #include "Msp430Board.h"
 #include "TelosBBoard.h"
+#include "Z1Board.h"
 
 #include <algorithm>
 
@@ -37,6 +38,8 @@ uint64_t mclkPastCycleAt(msp430::Chip &Chip, uint64_t Ns) {
 std::unique_ptr<Msp430Board> makeMsp430Board(const std::string &Mcu, msp430::Chip &Chip) {
   if (Mcu == "msp430f1611")
     return std::make_unique<TelosBBoard>(Chip);
+  if (Mcu == "msp430f2617")
+    return std::make_unique<Z1Board>(Chip);
   return nullptr;
 }
 

@@ -95,6 +95,8 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     if (SN && *SN == ".data") {
       DataAddr = Sec.getAddress();
       DataSize = Sec.getSize();
+    } else if (SN && *SN == ".vectors" && Msp) {
+      FI.Msp430VectorBase = uint32_t(Sec.getAddress());
     } else if (!SN) {
       consumeError(SN.takeError());
     }
@@ -109,6 +111,9 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
           ((Ph.p_paddr < 0x4000 && Ph.p_paddr + Ph.p_filesz > 0x3100) ||
            Ph.p_paddr + Ph.p_filesz > 0x10000))
         FI.Msp430Part = "msp430f2617";
+    // The 32-slot table of the F2617 starts at 0xFFC0 (the F1611's 16 slots at 0xFFE0).
+    if (FI.Msp430VectorBase == 0xFFC0)
+      FI.Msp430Part = "msp430f2617";
   }
   if (Msp && DataSize) {
     // The startup code copies .data from its load address (LMA) in flash: the PT_LOAD
