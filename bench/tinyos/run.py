@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """bench/tinyos/run.py - nesC applications (TinyOS's build/<platform>/app.c) through wsn-trace.
 
-  run.py --bin build/bin --apps DIR [--platform micaz|telosb] [--seeds N] [--seconds S]
+  run.py --bin build/bin --apps DIR [--platform auto|micaz|telosb] [--seeds N] [--seconds S]
          [--only App,...] [--wsn-cc-arg ARG]... [--work DIR] [--json-out FILE] [--check]
+
+--platform auto (the default) takes the platform from DIR's name when it is one (e.g.
+/work/scratch/apps/telosb), else micaz. wsn-sim runs both: MicaZ images on libsimavr, TelosB
+(msp430f1611) images on its MSP430 core with the TelosB board (spec/telosb.md).
 
 DIR holds one subdirectory per application:
   app.c         the nesC compiler's output (what `make micaz` leaves in build/micaz/app.c)
@@ -241,7 +245,7 @@ class Runner:
         if all(isinstance(i.get("leds"), dict) for i in infos):
             s["leds"] = sum(i["leds"].get("changes", 0) for i in infos)
         else:
-            app.note("LEDs: n/a: run.json has no 'leds' (wsn-sim without the MicaZ LED model)")
+            app.note("LEDs: n/a: run.json has no 'leds' (wsn-sim without a board for this MCU)")
         checks = [i.get("checks") for i in infos]
         if all(isinstance(c, int) for c in checks):
             s["checks"] = sum(checks)
@@ -523,7 +527,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bin", default="build/bin", help="directory of wsn-cc, wsn-sim, wsn-replay")
     ap.add_argument("--apps", required=True, help="directory of application directories")
-    ap.add_argument("--platform", choices=sorted(PLATFORMS), default="micaz")
+    ap.add_argument("--platform", choices=["auto"] + sorted(PLATFORMS), default="auto",
+                    help="the apps' platform (default auto: DIR's name when it is a platform, "
+                    "else micaz)")
     ap.add_argument("--seeds", type=int, default=5, help="seeds recorded and replayed per app "
                     "with invariants.c (default 5)")
     ap.add_argument("--seconds", type=float, default=5.0,
@@ -549,6 +555,9 @@ def main():
         ap.error("unknown mode(s) %s (known: %s)" % (", ".join(bad), ", ".join(MODES)))
     if not os.path.isdir(a.apps):
         ap.error("--apps %s is not a directory" % a.apps)
+    if a.platform == "auto":
+        base = os.path.basename(os.path.normpath(a.apps))
+        a.platform = base if base in PLATFORMS else "micaz"
     tools = Tools(a.bin)
     names = sorted(n for n in os.listdir(a.apps)
                    if os.path.isfile(os.path.join(a.apps, n, "app.c")))

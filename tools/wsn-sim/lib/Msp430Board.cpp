@@ -24,6 +24,17 @@ uint64_t mclkCycleAt(msp430::Chip &Chip, uint64_t Ns) {
   return C0 + uint64_t((Ps - P0 + Per - 1) / Per);
 }
 
+uint64_t mclkPastCycleAt(msp430::Chip &Chip, uint64_t Ns) {
+  uint64_t C0 = Chip.cpu().cycles();
+  uint64_t P0 = Chip.clock().picosecondsAt(C0);
+  unsigned __int128 Ps = (unsigned __int128)Ns * 1000;
+  if (Ps >= P0)
+    return C0;
+  uint64_t Per = std::max<uint64_t>(1, Chip.clock().picosecondsAt(C0 + 1) - P0);
+  // time(C0 - k) = P0 - k * Per >= Ps  <=>  k <= (P0 - Ps) / Per
+  return C0 - std::min<uint64_t>(C0, uint64_t((P0 - Ps) / Per));
+}
+
 std::unique_ptr<Msp430Board> makeMsp430Board(const std::string &Mcu, msp430::Chip &Chip) {
   if (Mcu == "msp430f1611")
     return std::make_unique<TelosBBoard>(Chip);

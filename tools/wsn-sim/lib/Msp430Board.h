@@ -23,6 +23,9 @@ namespace sim {
 /// module (the DCO as the firmware configured it).
 uint64_t mclkNsAt(msp430::Chip &C, uint64_t Cycle);
 uint64_t mclkCycleAt(msp430::Chip &C, uint64_t Ns);
+/// The first MCLK cycle whose time reaches Ns, for a time at or before the core's current
+/// cycle (an edge the core handles after it happened), within the clock's configuration.
+uint64_t mclkPastCycleAt(msp430::Chip &C, uint64_t Ns);
 
 class Msp430Board : public MoteBoard {
 public:

@@ -67,15 +67,29 @@ Error Msp430Node::init() {
     return nodeError(Opts.NodeId, "bad ADC range " + Twine(Opts.AdcLo) + ":" +
                                       Twine(Opts.AdcHi) + " (0 <= LO <= HI <= 4095 on " +
                                       Opts.Mcu + "'s ADC12)");
-  if (Opts.UartMean)
-    return nodeError(Opts.NodeId, "--uart: the USART's UART mode is not modelled on " +
-                                      Opts.Mcu + " yet (spec/msp430.md)");
-  if (Opts.DrainUart >= 0)
-    return nodeError(Opts.NodeId, "--drain: the USART's UART mode is not modelled on " +
-                                      Opts.Mcu + " yet (spec/msp430.md)");
   auto Img = msp430::readElf(FW.Path);
   if (!Img.ok())
     return nodeError(Opts.NodeId, std::string(Img.status().message()));
+  // Every loadable byte must land in the part's flash or information memory: an image
+  // linked for another part would otherwise run from the wrong addresses.
+  for (const msp430::ElfSegment &Sg : Img->Segments) {
+    if (Sg.Bytes.empty())
+      continue;
+    uint64_t Lo = Sg.Address, Hi = Lo + Sg.Bytes.size();
+    bool InFlash = Lo >= Mcu->FlashStart && Hi <= Mcu->FlashEnd;
+    bool InInfo = Lo >= Mcu->InfoStart && Hi <= Mcu->InfoEnd;
+    if (!InFlash && !InInfo)
+      return nodeError(Opts.NodeId,
+                       "'" + FW.Path + "': bytes loaded at 0x" + utohexstr(Lo) + "-0x" +
+                           utohexstr(Hi - 1) + " lie outside the flash of " + Opts.Mcu + " (0x" +
+                           utohexstr(Mcu->FlashStart) + "-0x" + utohexstr(Mcu->FlashEnd - 1) +
+                           "): the image was linked for another part (" + FW.Msp430Part +
+                           "?); give --mcu");
+  }
+  if (!FW.Msp430Part.empty() && FW.Msp430Part != Opts.Mcu)
+    Warnings.push_back("'" + FW.Path + "' looks linked for " + FW.Msp430Part +
+                       " (its load addresses), not " + Opts.Mcu +
+                       " (--mcu): RAM, stack and vectors may not match");
   Dev = std::make_unique<msp430::Chip>(*Mcu);
   Cpu &C = Dev->cpu();
   Board = makeMsp430Board(Opts.Mcu, *Dev);
@@ -198,6 +212,40 @@ Error Msp430Node::init() {
               });
   }
 
+  // Random bytes from the host on the platform's serial port (TelosB: USART1, Z1: USCI_A0).
+  // They queue on the host side and go out back to back at the firmware's baud rate; the
+  // host waits while the receiver is off. A byte finding 64 still queued is lost.
+  if (Opts.UartMean) {
+    const int Serial = Mcu->Cpux ? 0 : 1;
+    UartRng.emplace(Opts.Seed, Opts.NodeId, Stream::Uart);
+    uint64_t Mean = Opts.UartMean;
+    if (!withSerial(Serial, [](auto *) {}))
+      return nodeError(Opts.NodeId, "--uart: " + Opts.Mcu + " has no serial port " +
+                                        Twine(Serial));
+    Sched.add(C.cycles() + UartRng->uniform(1, 2 * Mean - 1),
+              [this, Serial, Mean](uint64_t When) {
+                uint8_t Byte = static_cast<uint8_t>(UartRng->next() & 0xFF);
+                withSerial(Serial, [&](auto *U) {
+                  if (U->pendingReceive() >= 64) {
+                    ++Stats.UartDropped;
+                  } else {
+                    U->receive(Byte);
+                    ++Stats.UartBytes;
+                  }
+                });
+                return When + UartRng->uniform(1, 2 * Mean - 1);
+              });
+  }
+  // --drain uartN: the bytes the firmware sends on serial port N.
+  if (Opts.DrainUart >= 0 &&
+      !withSerial(Opts.DrainUart, [this](auto *U) {
+        U->onTransmit([this](uint8_t B, uint64_t) { Drained.push_back(B); });
+      }))
+    return nodeError(Opts.NodeId, "--drain: " + Opts.Mcu + " has no uart" +
+                                      Twine(Opts.DrainUart) +
+                                      (Mcu->Cpux ? " (USCI_A0/A1: uart0, uart1)"
+                                                 : " (USART0/1: uart0, uart1)"));
+
   // ADC12 results: every conversion returns a seeded random code in [LO, HI].
   if (Opts.Adc) {
     AdcRng.emplace(Opts.Seed, Opts.NodeId, Stream::Adc);
@@ -208,6 +256,21 @@ Error Msp430Node::init() {
   }
   C.eventsChanged();
   return Error::success();
+}
+
+template <typename F> bool Msp430Node::withSerial(int N, F Fn) {
+  if (N < 0 || N > 1)
+    return false;
+  if (Dev->cpu().mcu().Cpux) {
+    msp430::Usci *U = Dev->usciA(unsigned(N));
+    if (U)
+      Fn(U);
+    return U != nullptr;
+  }
+  auto *U = Dev->usart(unsigned(N));
+  if (U)
+    Fn(U);
+  return U != nullptr;
 }
 
 uint64_t Msp430Node::cycle() const { return Dev->cpu().cycles(); }

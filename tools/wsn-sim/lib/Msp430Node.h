@@ -52,6 +52,10 @@ private:
   uint16_t violationArgument() const override;
   /// The core sleeps with GIE clear: only an NMI could wake it.
   bool halted() const;
+  /// The host side of serial port N: USART N on the F1611, USCI_AN on the F2617. Calls
+  /// Fn(port) with the module (both have receive, pendingReceive, onTransmit); false when
+  /// the part has no such port.
+  template <typename F> bool withSerial(int N, F Fn);
   /// Whether the board drives Port.Bit (an input the stimuli must leave alone).
   bool boardDriven(unsigned Port, unsigned Bit) const {
     return Board && Board->drivesPin(Port, Bit);
@@ -81,7 +85,7 @@ private:
   std::unique_ptr<msp430::Chip> Dev;
   std::unique_ptr<Msp430Board> Board;
   Scheduler Sched;
-  std::optional<SimRng> AdcRng, SwitchRng;
+  std::optional<SimRng> AdcRng, SwitchRng, UartRng;
   std::vector<SimRng> IrqRngs;
 };
 

@@ -101,6 +101,20 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
       consumeError(SN.takeError());
     }
   }
+  if (Msp) {
+    auto Phdrs = Elf->getELFFile().program_headers();
+    if (!Phdrs)
+      return fwError(Path, "invalid program headers: " + toString(Phdrs.takeError()));
+    FI.Msp430Part = "msp430f1611";
+    for (const auto &Ph : *Phdrs)
+      if (Ph.p_type == ELF::PT_LOAD && Ph.p_filesz &&
+          ((Ph.p_paddr < 0x4000 && Ph.p_paddr + Ph.p_filesz > 0x3100) ||
+           Ph.p_paddr + Ph.p_filesz > 0x10000))
+        FI.Msp430Part = "msp430f2617";
+    // The 32-slot table of the F2617 starts at 0xFFC0 (the F1611's 16 slots at 0xFFE0).
+    if (FI.Msp430VectorBase == 0xFFC0)
+      FI.Msp430Part = "msp430f2617";
+  }
   if (Msp && DataSize) {
     // The startup code copies .data from its load address (LMA) in flash: the PT_LOAD
     // segment holding its VMA says where that is.

@@ -48,6 +48,11 @@ struct FirmwareInfo {
   /// MSP430: the address of the .vectors section (0xFFE0 for a 16-slot table as on the
   /// msp430f1611, 0xFFC0 for the msp430f2617's 32 slots); 0 if the image has none.
   uint32_t Msp430VectorBase = 0;
+  /// MSP430: the part the image was linked for: the msp430f2617 when its vector table starts
+  /// at 0xFFC0 or its loadable bytes lie in 0x3100-0x3FFF or above 0xFFFF (the F2617's flash
+  /// starts at 0x3100 and goes past 64 KB; the msp430f1611's is 0x4000-0xFFFF); else
+  /// msp430f1611.
+  std::string Msp430Part;
   /// Whether the firmware has the trace runtime (__wsn_trace and its hooks).
   bool HasRuntime = false;
   /// Data-space address and size of __wsn_trace (header + ring).

@@ -36,13 +36,8 @@ const char *stopKindName(StopKind K) {
 
 std::string resolveMcu(const FirmwareInfo &FW, const std::string &Requested) {
   bool WantsMsp = StringRef(Requested).starts_with("msp430");
-  if (FW.Machine == ELF::EM_MSP430) {
-    if (WantsMsp)
-      return Requested;
-    // The vector table's size tells the part wsn-cc linked for: 32 slots from 0xFFC0 on the
-    // msp430f2617 (Z1), 16 from 0xFFE0 on the msp430f1611 (TelosB, the default).
-    return FW.Msp430VectorBase == 0xFFC0 ? "msp430f2617" : "msp430f1611";
-  }
+  if (FW.Machine == ELF::EM_MSP430)
+    return WantsMsp ? Requested : FW.Msp430Part.empty() ? "msp430f1611" : FW.Msp430Part;
   return WantsMsp ? "atmega128" : Requested;
 }
 

@@ -84,7 +84,8 @@ struct NodeStats {
 };
 
 /// The MCU a firmware runs on: Requested when it is of the ELF's family, else the family's
-/// board part (atmega128 for AVR, msp430f1611 for MSP430).
+/// board part (atmega128 for AVR; for MSP430 the part the image's load addresses fit,
+/// FirmwareInfo::Msp430Part: msp430f1611 unless only the msp430f2617 can hold it).
 std::string resolveMcu(const FirmwareInfo &FW, const std::string &Requested);
 
 class Node {

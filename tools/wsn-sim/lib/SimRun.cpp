@@ -2,6 +2,7 @@
 #include "SimRun.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -338,6 +339,24 @@ Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
 // Network
 //===----------------------------------------------------------------------===//
 
+/// A network's stimuli are spelled per family: AVR interrupt lines intN and port letters, MSP430
+/// pins pP.N and port digits. Each node keeps those of its own family (spec/wsn-sim.md section 5).
+static NodeOptions stimuliFor(const FirmwareInfo &FW, const NodeOptions &T) {
+  NodeOptions O = T;
+  const bool Msp = resolveMcu(FW, "").rfind("msp430", 0) == 0;
+  O.Irqs.clear();
+  for (const IrqStimulus &I : T.Irqs)
+    if ((I.Port != 0) == Msp)
+      O.Irqs.push_back(I);
+  O.Pins.clear();
+  for (const auto &P : T.Pins)
+    if (isDigit(P.first) == Msp)
+      O.Pins.push_back(P);
+  if (T.SwitchMean && isDigit(T.SwitchPort) != Msp)
+    O.SwitchMean = 0;
+  return O;
+}
+
 Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Topo,
                                                    const std::map<uint16_t, FirmwareInfo> &Nodes,
                                                    const NetOptions &Opts, raw_ostream &Warn) {
@@ -362,8 +381,33 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
     Net->Air->setNoise(Id, N.MeanDbm, N.Variance);
   // 128 us: the shorter (TXCTRL.TX_TURNAROUND = 0, TinyOS's setting) turnaround.
   Net->RadioSlice = std::max<uint64_t>(1, uint64_t(128000) * Opts.Template.Frequency / 1000000000u);
+  // A stimulus spelled for a family no node belongs to would silently do nothing.
+  {
+    bool HaveMsp = false, HaveAvr = false;
+    for (auto &[Id, FW] : Nodes)
+      (resolveMcu(FW, "").rfind("msp430", 0) == 0 ? HaveMsp : HaveAvr) = true;
+    auto Unused = [&](bool ForMsp, const Twine &What) -> Error {
+      if (ForMsp ? HaveMsp : HaveAvr)
+        return Error::success();
+      return createStringError(inconvertibleErrorCode(),
+                               What + " is an " + (ForMsp ? "MSP430" : "AVR") +
+                                   " stimulus and the network has no " +
+                                   (ForMsp ? "MSP430" : "AVR") + " node");
+    };
+    for (const IrqStimulus &I : Opts.Template.Irqs)
+      if (Error E = Unused(I.Port != 0, I.Port ? "--irq p" + Twine(I.Port) + "." + Twine(I.Int)
+                                               : "--irq int" + Twine(I.Int)))
+        return std::move(E);
+    for (const auto &P : Opts.Template.Pins)
+      if (Error E = Unused(isDigit(P.first), "--pins " + Twine(P.first)))
+        return std::move(E);
+    if (Opts.Template.SwitchMean)
+      if (Error E = Unused(isDigit(Opts.Template.SwitchPort),
+                           "--switches " + Twine(Opts.Template.SwitchPort)))
+        return std::move(E);
+  }
   for (auto &[Id, FW] : Nodes) {
-    NodeOptions NO = Opts.Template;
+    NodeOptions NO = stimuliFor(FW, Opts.Template);
     NO.NodeId = Id;
     NO.StopAfterChecks = 0;
     NO.DrainUart = -1;

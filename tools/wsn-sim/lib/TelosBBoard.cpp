@@ -19,7 +19,8 @@ TelosBBoard::TelosBBoard(msp430::Chip &C) : Chip(C), Radio(std::make_unique<CC24
       [this](unsigned Port, uint8_t Out, uint8_t Dir) { onPorts(Port, Out, Dir); });
   if (auto *U = Chip.usart(SpiUsart))
     U->setDevice([this](uint8_t Mosi) { return spiByte(Mosi); });
-  Radio->setPinListener([this](CC2420::Pin P, bool Level, uint64_t) { drivePin(P, Level); });
+  Radio->setPinListener(
+      [this](CC2420::Pin P, bool Level, uint64_t Ns) { drivePin(P, Level, Ns); });
   Radio->setWakeListener([this](uint64_t) { Chip.cpu().eventsChanged(); });
   // Levels at reset: every MCU pin an input; an undriven input is taken as low (the
   // F1611 has no pull resistors), so the CC2420 starts unpowered, in reset, selected.
@@ -28,7 +29,7 @@ TelosBBoard::TelosBBoard(msp430::Chip &C) : Chip(C), Radio(std::make_unique<CC24
   Radio->setCsn(false, 0);
   for (CC2420::Pin P : {CC2420::Pin::Fifo, CC2420::Pin::Fifop, CC2420::Pin::Cca,
                         CC2420::Pin::Sfd})
-    drivePin(P, Radio->pin(P));
+    drivePin(P, Radio->pin(P), 0);
   // The user button pulls P2.7 low when pressed (UserButtonP: "high when released").
   Chip.ports().setInput(UserButton.Port, UserButton.Bit, true);
 }
@@ -86,7 +87,7 @@ void TelosBBoard::onPorts(unsigned Port, uint8_t Out, uint8_t Dir) {
 // CC2420 outputs and the SPI bus
 //===----------------------------------------------------------------------===//
 
-void TelosBBoard::drivePin(CC2420::Pin P, bool Level) {
+void TelosBBoard::drivePin(CC2420::Pin P, bool Level, uint64_t Ns) {
   switch (P) {
   case CC2420::Pin::Fifo:
     Chip.ports().setInput(Fifo.Port, Fifo.Bit, Level);
@@ -99,9 +100,9 @@ void TelosBBoard::drivePin(CC2420::Pin P, bool Level) {
     return;
   case CC2420::Pin::Sfd:
     Chip.ports().setInput(Sfd.Port, Sfd.Bit, Level);
-    // Edges reach the timer when the core handles them: at the radio's event
-    // cycle, or at the end of the SPI byte that caused them.
-    Chip.timerB().setInput(SfdCapture, /*InputB=*/false, Level, Chip.cpu().cycles());
+    // The capture is of the edge's own cycle (the first whose time reaches Ns), also
+    // when the core handles the edge a few cycles later.
+    Chip.timerB().setInput(SfdCapture, /*InputB=*/false, Level, mclkPastCycleAt(Chip, Ns));
     return;
   }
 }
