@@ -85,8 +85,11 @@ uint64_t BasicClock::smclkTicksAt(uint64_t Cycle) const {
 uint64_t BasicClock::aclkTicksAt(uint64_t Cycle) const {
   if (Seg.AclkStopped)
     return Seg.AclkTicks;
-  unsigned __int128 Dt = picosecondsAt(Cycle) - Seg.Ps;
-  return Seg.AclkTicks + uint64_t(Dt * 32768 / (unsigned __int128)(PsPerSecond * Seg.AclkDiv));
+  uint64_t Dt = picosecondsAt(Cycle) - Seg.Ps;
+  if (Dt < (uint64_t(1) << 48)) // 64-bit arithmetic for the first ~280 s of a segment
+    return Seg.AclkTicks + Dt * 32768 / (PsPerSecond * Seg.AclkDiv);
+  return Seg.AclkTicks +
+         uint64_t((unsigned __int128)Dt * 32768 / (unsigned __int128)(PsPerSecond * Seg.AclkDiv));
 }
 
 void BasicClock::newSegment() {
@@ -145,16 +148,18 @@ uint64_t BasicClock::Source::cycleOfTick(uint64_t Tick) const {
   uint64_t Base = IsAclk ? S.AclkTicks : S.SmclkTicks;
   if (Tick <= Base)
     return S.Cycle;
-  unsigned __int128 Ps;
   if (IsAclk && S.AclkStopped)
     return kNever;
-  if (IsAclk)
-    Ps = ceilDiv((unsigned __int128)(Tick - Base) * PsPerSecond * S.AclkDiv, 32768);
-  else if (S.SmclkPs)
-    Ps = (unsigned __int128)(Tick - Base) * S.SmclkPs;
-  else
+  if (!IsAclk && !S.SmclkPs)
     return kNever;
-  // The first cycle whose time reaches the tick's edge.
+  uint64_t N = Tick - Base;
+  // The first cycle whose time reaches the tick's edge; 64-bit arithmetic while it fits.
+  if (N < (uint64_t(1) << 20)) {
+    uint64_t Ps = IsAclk ? (N * PsPerSecond * S.AclkDiv + 32767) / 32768 : N * S.SmclkPs;
+    return S.Cycle + (Ps + S.MclkPs - 1) / S.MclkPs;
+  }
+  unsigned __int128 Ps = IsAclk ? ceilDiv((unsigned __int128)N * PsPerSecond * S.AclkDiv, 32768)
+                                : (unsigned __int128)N * S.SmclkPs;
   return S.Cycle + ceilDiv(Ps, S.MclkPs);
 }
 

@@ -90,9 +90,8 @@ uint64_t Timer::countsToEvent() const {
     if (T > Top)
       return 1; // up mode below the count: "the timer rolls to zero" on the next count
     const uint64_t Len = uint64_t(Top) + 1;
-    auto Dist = [&](uint32_t V) {
-      uint64_t D = (V + Len - T) % Len;
-      return D ? D : Len;
+    auto Dist = [&](uint32_t V) { // counts from T to V (V, T <= Top), a full period if equal
+      return V > T ? uint64_t(V - T) : uint64_t(V) + Len - T;
     };
     uint64_t Best = Dist(0); // TxIFG
     for (unsigned Ch = 0; Ch < L.Channels; ++Ch)
@@ -103,9 +102,10 @@ uint64_t Timer::countsToEvent() const {
   // Up/down: phase P in [0, 2*Top): counting up at P = T, down at P = 2*Top - T.
   const uint64_t Per = 2ull * Top;
   const uint64_t P = (Down ? Per - T : T) % Per;
-  auto Dist = [&](uint64_t Q) {
-    uint64_t D = (Q + Per - P) % Per;
-    return D ? D : Per;
+  auto Dist = [&](uint64_t Q) { // Q, P < Per (Q = Per - CCRn <= Per: taken modulo Per)
+    if (Q >= Per)
+      Q -= Per;
+    return Q > P ? Q - P : Q + Per - P;
   };
   uint64_t Best = std::min(Dist(0), Dist(Top)); // TxIFG at 0, CCR0 at the top
   for (unsigned Ch = 1; Ch < L.Channels; ++Ch)
