@@ -104,16 +104,16 @@ class McuProfile:
 # at about 800 kHz from reset, and a traced tick handler with its records takes about 2000
 # cycles, so at 1000 the tasks never ran (every tick posted to a full queue). 4000 cycles
 # (200 Hz) leaves the main loop about half of the CPU, as the AVR's 1 kHz tick at 7.37 MHz does.
-# The examples' external line is P1.2 on MSP430 (P1.0 is the TelosB CC2420's FIFOP).
+# The examples' external line is P1.7 on MSP430 (P1.0 is the TelosB CC2420's FIFOP).
 MSP430_UART_MISSING = "wsn-sim models no UART on %s yet (--uart)"
 MCUS = {
     "atmega128": McuProfile("atmega128", "avr", 0x800000, 1023, "C", "int0"),
     "msp430f1611": McuProfile(
-        "msp430f1611", "msp430", 0, 4095, "2", "p1.2", ["-DHAL_TIMER_PERIOD=4000"],
+        "msp430f1611", "msp430", 0, 4095, "2", "p1.7", ["-DHAL_TIMER_PERIOD=4000"],
         missing={"uart-cmd": MSP430_UART_MISSING % "msp430f1611",
                  "radio-sense": "examples/radio/cc2420.c drives the MicaZ's pins (AVR only)"}),
     "msp430f2617": McuProfile(
-        "msp430f2617", "msp430", 0, 4095, "2", "p1.2", ["-DHAL_TIMER_PERIOD=4000"],
+        "msp430f2617", "msp430", 0, 4095, "2", "p1.7", ["-DHAL_TIMER_PERIOD=4000"],
         missing={"uart-cmd": MSP430_UART_MISSING % "msp430f2617",
                  "sense-send": "wsn-sim models no USCI_A0 on msp430f2617: hal_uart_put waits "
                                "out its 65535 polls for every byte",
