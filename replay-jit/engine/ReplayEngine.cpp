@@ -1501,6 +1501,9 @@ CompareSummary compareGlobals(const ReplayLoweringResult &Info, ArrayRef<uint8_t
       continue;
     ++Sum.Compared;
     std::vector<bool> Skip(G.Size, false);
+    for (uint32_t Off : G.PaddingOffsets)
+      if (Off < G.Size)
+        Skip[Off] = true;
     for (uint32_t Off : G.PointerOffsets) {
       if (Off + 2 > G.Size)
         continue;
