@@ -465,8 +465,16 @@ const Instrumenter::LocalIO &Instrumenter::localIO(const Function *F) {
         if (CB->isInlineAsm()) {
           StringRef Asm =
               cast<InlineAsm>(CB->getCalledOperand())->getAsmString();
-          if (Asm.contains("out") || Asm.contains("st"))
+          if (Target && Target->Arch == MoteArch::MSP430) {
+            // MSP430 asm writes a register with any two-operand instruction
+            // (`mov.b #1, &0x31`); only the statements MoteAsm knows (GIE,
+            // SR, nop) are known to write none.
+            std::vector<AsmStmt> Stmts;
+            if (!parseMoteAsm(*CB, MoteArch::MSP430, Stmts, nullptr))
+              L.Own.All = true;
+          } else if (Asm.contains("out") || Asm.contains("st")) {
             L.Own.All = true;
+          }
           continue;
         }
         const Function *Callee = CB->getCalledFunction();
@@ -508,6 +516,12 @@ const Instrumenter::IOStores &Instrumenter::ioStores(const Function *F) {
   return IOStoresCache[F] = std::move(S);
 }
 
+/// Latch registers are byte registers: a wider read also covers the next
+/// register, which the latch symbol (one byte) does not checkpoint.
+static bool isByteLoad(const LoadInst &LI) {
+  return LI.getModule()->getDataLayout().getTypeStoreSize(LI.getType()) == 1;
+}
+
 bool Instrumenter::isLatchRead(uint64_t Addr) const {
   return Target && Target->isLatch(Addr) && LatchesPlanned && !HandlerIO.All &&
          !HandlerIO.Addrs.count(uint32_t(Addr));
@@ -533,7 +547,8 @@ void Instrumenter::planLatches() {
     for (const Instruction &I : instructions(F))
       if (const auto *LI = dyn_cast<LoadInst>(&I))
         if (auto A = constantAddress(LI->getPointerOperand());
-            A && isLatchRead(*A) && !LatchGVs.count(uint32_t(*A))) {
+            A && isLatchRead(*A) && isByteLoad(*LI) &&
+            !LatchGVs.count(uint32_t(*A))) {
           std::string Name = latchSymbolName(uint32_t(*A));
           GlobalVariable *GV = M.getNamedGlobal(Name);
           if (!GV)
@@ -549,7 +564,7 @@ bool Instrumenter::isNondetLoad(const LoadInst &LI) const {
   std::optional<uint64_t> Addr = constantAddress(P);
   if (Addr && Target && Target->SREGAddr && *Addr == Target->SREGAddr)
     return false;
-  if (Addr && isLatchRead(*Addr))
+  if (Addr && isLatchRead(*Addr) && isByteLoad(LI))
     return false;
   // A local slot (e.g. the volatile result of WSN_CHECK) only changes through
   // its own function: reading it is deterministic, and the replay lowering

@@ -64,6 +64,25 @@ Expected<MoteTarget> lookupMoteTarget(StringRef MCU) {
         // hardware never changes them; a read returns the last write.
         T.Latches = {0x3B, 0x3A, 0x38, 0x37, 0x35, 0x34, 0x32, 0x31, 0x23,
                      0x22, 0x62, 0x61, 0x65, 0x64, 0x55, 0x57, 0x59};
+      if (K.Arch == MoteArch::MSP430) {
+        // Digital I/O (SLAU049 chapter 9, SLAU144 chapter 8): PxOUT, PxDIR,
+        // PxSEL of P1-P6, and P1IES/P1IE/P2IES/P2IE hold what the program
+        // wrote; the hardware never changes them (PxIN and PxIFG are not
+        // latches). Addresses from the msp430mcu headers msp430x16x.h and
+        // msp430x26x.h, the same for both parts.
+        T.Latches = {0x21, 0x22, 0x26, 0x24, 0x25,  // P1OUT DIR SEL IES IE
+                     0x29, 0x2A, 0x2E, 0x2C, 0x2D,  // P2OUT DIR SEL IES IE
+                     0x19, 0x1A, 0x1B,              // P3OUT DIR SEL
+                     0x1D, 0x1E, 0x1F,              // P4OUT DIR SEL
+                     0x31, 0x32, 0x33,              // P5OUT DIR SEL
+                     0x35, 0x36, 0x37};             // P6OUT DIR SEL
+        if (T.MCU == "msp430f2617")
+          // The F2xx ports' pull-up/down enables PxREN (P1-P8), and P7/P8
+          // OUT, DIR, SEL.
+          T.Latches.insert(T.Latches.end(), {0x27, 0x2F, 0x10, 0x11, 0x12, 0x13,
+                                             0x14, 0x15, 0x3A, 0x3B, 0x3C, 0x3D,
+                                             0x3E, 0x3F});
+      }
       return T;
     }
     Known += Known.empty() ? "" : ", ";

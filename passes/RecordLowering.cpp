@@ -3,7 +3,7 @@
 // spec/instrumentation.md, "Record lowering". The inline sequences are the
 // short ones of the trace runtime's port layer (trace-runtime/src/port.h):
 //   AVR     in rX, 0x3f ; cli            ...   out 0x3f, rX
-//   MSP430  mov r2, rX ; dint ; nop      ...   mov rX, r2
+//   MSP430  mov r2, rX ; dint ; nop      ...   nop ; bis rX & 8, r2 ; nop
 // (dint takes effect one instruction later, hence the nop.) Between them the
 // #gv_reference update is a plain load/add/store of @__wsn_gv_reference that
 // the backends fold (MSP430: one `add #n, &__wsn_gv_reference`). The asm
@@ -182,9 +182,17 @@ void RecordLowerer::irqRestore(IRBuilder<> &B, Value *State) {
                               "out 0x3f, $0", "r,~{memory},~{sreg}", true);
     B.CreateCall(IA, {State});
   } else {
+    // Set GIE again only if it was set (as the runtime's port.h does): `bis`
+    // leaves the flags alone. Writing the whole saved SR back (`mov rX, r2`)
+    // also restored the flags of the save point, and the MSP430 backend does
+    // not keep a flag result alive across the asm: a compare inside the region
+    // whose Z the code read after it saw the old Z (a held invariant recorded
+    // as violated and vice versa; progfuzz --mcu msp430f1611, program 9).
+    Value *Gie = B.CreateAnd(State, i16(0x0008), "wsn.gie");
     auto *IA = InlineAsm::get(FunctionType::get(VoidTy, {I16}, false),
-                              "mov $0, r2", "r,~{memory},~{r2}", true);
-    B.CreateCall(IA, {State});
+                              "nop\n\tbis $0, r2\n\tnop", "r,~{memory},~{r2}",
+                              true);
+    B.CreateCall(IA, {Gie});
   }
 }
 

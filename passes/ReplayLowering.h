@@ -147,6 +147,11 @@ struct ReplayGlobal {
   /// The oracle uses them: a pointer to a local differs between the mote
   /// stack and the replay stack without the replay being wrong.
   std::vector<uint32_t> PointerOffsets;
+  /// Offsets of the padding bytes inside the global (mote layout: on MSP430
+  /// a uint16_t after a uint8_t leaves a hole). C leaves their values
+  /// unspecified (a struct copy carries whatever the source's padding held,
+  /// e.g. stack bytes), so the oracle does not compare them.
+  std::vector<uint32_t> PaddingOffsets;
 };
 
 /// What the lowering decided; the engine uses it to compare memory images.

@@ -2,12 +2,13 @@
 """Fidelity harness: record in wsn-sim, replay with wsn-replay, require the same stop point and
 byte-identical sliced globals (issue 6, item 5; DESIGN-BRIEF section 6).
 
-usage: bench/fidelity/fidelity.py [--bin DIR] [--seeds N] [--start S] [-j J]
+usage: bench/fidelity/fidelity.py [--bin DIR] [--mcu MCU] [--seeds N] [--start S] [-j J]
                                   [--examples blink,sense-send] [--modes violation,check,...]
                                   [--work DIR] [--keep] [--check] [--json-out FILE]
 
 For every example of EXAMPLES (one line each), the firmware is built once per ring geometry with
-wsn-cc (atmega128), then for every seed S in [start, start+N):
+wsn-cc for --mcu (atmega128, the MicaZ, by default; msp430f1611, the TelosB; msp430f2617, the
+Z1's part: see MCUS for what differs), then for every seed S in [start, start+N):
 
   violation       wsn-sim runs the firmware with the example's seeded stimulus until the
                   invariant is violated; wsn-replay replays the trace with --expect-sram.
@@ -34,7 +35,10 @@ wsn-cc (atmega128), then for every seed S in [start, start+N):
                   program opens (or to its sleep) before taking the snapshot. When an
                   interrupt comes first, the point where it struck is not one the trace can
                   name; B then moves on by 997 cycles (at most 50 times), as it does when the
-                  stop comes before the first checkpoint (nothing to replay from) or inside a
+                  stop comes before the first checkpoint or before the runtime has written
+                  the trace header (nothing to replay from), or right after a CHECK record
+                  with no record open (the trace reads as one stopped at that check), or
+                  inside a
                   skipped (uninstrumented) call, whose writes the trace only gives in the
                   EFFECT record at its end (also when that EFFECT is the open record). The report counts the stops that fell inside a
                   record and the moved bounds.
@@ -86,6 +90,50 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
+class McuProfile:
+    """What the harness needs to know about one MCU: wsn-cc's target, the offset of data symbols
+    in the ELF, the examples' stimulus spelled for wsn-sim on that part, extra build flags, and
+    which examples the simulated board can run (missing: why not)."""
+
+    def __init__(self, name, target, data_offset, adc_max, switch_port, ext_irq, cflags=(),
+                 missing=None):
+        self.name, self.target, self.data_offset = name, target, data_offset
+        self.adc_max = adc_max          # full scale of the ADC (10 or 12 bits)
+        self.switch_port = switch_port  # the port hal_input_bits() reads (wsn-sim --switches)
+        self.ext_irq = ext_irq          # the pin of HAL_EXT_ISR (wsn-sim --irq NAME:MEAN)
+        self.cflags = list(cflags)      # extra wsn-cc options for every example
+        self.missing = dict(missing or {})  # example -> why this MCU cannot run it yet
+
+
+# The MSP430 HAL's Timer_A tick is 1000 SMCLK cycles by default (untraced builds); the DCO runs
+# at about 800 kHz from reset, and a traced tick handler with its records takes about 2000
+# cycles, so at 1000 the tasks never ran (every tick posted to a full queue). 4000 cycles
+# (200 Hz) leaves the main loop about half of the CPU, as the AVR's 1 kHz tick at 7.37 MHz does.
+# The examples' external line is P1.7 on MSP430 (P1.0 is the TelosB CC2420's FIFOP).
+MSP430_UART_MISSING = "wsn-sim models no UART on %s yet (--uart)"
+MCUS = {
+    "atmega128": McuProfile("atmega128", "avr", 0x800000, 1023, "C", "int0"),
+    "msp430f1611": McuProfile(
+        "msp430f1611", "msp430", 0, 4095, "2", "p1.7", ["-DHAL_TIMER_PERIOD=4000"],
+        missing={"uart-cmd": MSP430_UART_MISSING % "msp430f1611",
+                 "radio-sense": "examples/radio/cc2420.c drives the MicaZ's pins (AVR only)"}),
+    "msp430f2617": McuProfile(
+        "msp430f2617", "msp430", 0, 4095, "2", "p1.7", ["-DHAL_TIMER_PERIOD=4000"],
+        missing={"uart-cmd": MSP430_UART_MISSING % "msp430f2617",
+                 "sense-send": "wsn-sim models no USCI_A0 on msp430f2617: hal_uart_put waits "
+                               "out its 65535 polls for every byte",
+                 "radio-sense": "examples/radio/cc2420.c drives the MicaZ's pins (AVR only)"}),
+}
+PROFILE = MCUS["atmega128"]
+
+
+def set_mcu(name):
+    """Selects the MCU every build and simulator run of this process uses."""
+    global PROFILE, MCU
+    PROFILE = MCUS[name]
+    MCU = name
+
+
 # uart-cmd's stimulus: ranges of the mean gaps (cycles) between received bytes and between
 # INT0 pulses, one mean of each drawn per seed.
 UART_GAP = (15000, 40000)
@@ -95,8 +143,9 @@ PULSE_GAP = (100000, 300000)
 class Example:
     """One firmware under test.
 
-    sources: globs relative to the repository root; stimulus(rng): extra wsn-sim options drawn
-    from a generator seeded with the seed (the seed itself is passed as --seed too); wrap:
+    sources: globs relative to the repository root; stimulus(rng, mcu): extra wsn-sim options
+    drawn from a generator seeded with the seed (the seed itself is passed as --seed too),
+    spelled for the McuProfile mcu; wrap:
     (ring bytes, segment bytes) of the small ring of the wrap-* modes: small enough that every
     run wraps, large enough that a segment holds a checkpoint; corrupt: a global of the
     invariant's slice, whose byte the negative control flips in the snapshot."""
@@ -125,21 +174,24 @@ class Example:
 # in 6000 did not (the harness then moves K; see wrap-check above).
 EXAMPLES = [
     Example("blink", ["examples/blink/*.c", "examples/common/scheduler.c"],
-            lambda rng: ["--switches", "C:300000"], wrap=(192, 64),
+            lambda rng, mcu: ["--switches", "%s:300000" % mcu.switch_port], wrap=(192, 64),
             corrupt="BlinkC$ticks"),
     Example("sense-send", ["examples/sense-send/*.c", "examples/common/scheduler.c"],
-            lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="SenseC$period"),
+            lambda rng, mcu: ["--adc", "0:%d" % mcu.adc_max], wrap=(256, 128),
+            corrupt="SenseC$period"),
     Example("uart-cmd", ["examples/uart-cmd/*.c", "examples/common/scheduler.c"],
-            lambda rng: ["--uart", str(rng.randint(UART_GAP[0], UART_GAP[1])),
-                         "--irq", "int0:%d" % rng.randint(PULSE_GAP[0], PULSE_GAP[1]),
-                         "--switches", "C:400000"],
+            lambda rng, mcu: ["--uart", str(rng.randint(UART_GAP[0], UART_GAP[1])),
+                              "--irq", "%s:%d" % (mcu.ext_irq,
+                                                  rng.randint(PULSE_GAP[0], PULSE_GAP[1])),
+                              "--switches", "%s:400000" % mcu.switch_port],
             wrap=(320, 80), corrupt="UartCmdC$events"),
     # Sense and send over the MicaZ's CC2420 (examples/radio/cc2420.c on wsn-sim's CC2420
     # model): the replay feeds every SPI status byte and pin level the driver polls, and the
     # seeded ADC values decide which samples raise an alarm report long enough to lose one.
     Example("radio-sense", ["examples/radio-sense/*.c", "examples/radio/cc2420.c",
                             "examples/common/scheduler.c"],
-            lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="RadioSenseC$sent",
+            lambda rng, mcu: ["--adc", "0:%d" % mcu.adc_max], wrap=(256, 128),
+            corrupt="RadioSenseC$sent",
             includes=["examples/radio"]),
 ]
 
@@ -231,8 +283,9 @@ class Build:
                 self.error = "no source matches %s" % pattern
                 return self
             srcs += found
-        cmd = [os.path.join(bindir, "wsn-cc"), "--target=avr", "--mcu=" + MCU,
+        cmd = [os.path.join(bindir, "wsn-cc"), "--target=" + PROFILE.target, "--mcu=" + MCU,
                "-I", os.path.join(ROOT, "examples", "common"), "-o", self.prefix]
+        cmd += PROFILE.cflags
         for inc in self.example.includes:
             cmd += ["-I", os.path.join(ROOT, inc)]
         if self.geometry:
@@ -246,7 +299,7 @@ class Build:
         for line in (out or "").splitlines():
             f = line.split()
             if len(f) == 3 and f[2] == self.example.corrupt:
-                self.corrupt_addr = int(f[0], 16) - 0x800000  # AVR data space offset
+                self.corrupt_addr = int(f[0], 16) - PROFILE.data_offset  # AVR: 0x800000
         return self
 
 
@@ -265,23 +318,30 @@ class Harness:
         self.dump = os.path.join(self.bin, "wsn-trace-dump")
 
     def tail_state(self, trace):
-        """(has a CHECKPOINT, ends inside a skipped call) for the retained tail of a trace."""
+        """(has a CHECKPOINT, ends inside a skipped call, a closed trace ends with a CHECK) for
+        the retained tail of a trace. A closed trace that ends with a CHECK reads as one stopped
+        at that check (wsn-sim --stop-after-checks stops at the check hook): replay stops there,
+        not where the node went on to (blink on msp430f1611: 3 of 250 seeds)."""
         p = subprocess.run([self.dump, "--json", trace], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True, timeout=self.args.timeout)
         if p.returncode != 0:
-            return True, False  # let the replay report what is wrong with it
+            return True, False, False  # let the replay report what is wrong with it
         try:
             recs = json.loads(p.stdout).get("records", [])
         except ValueError:
-            return True, False
+            return True, False, False
         depth = 0
         for r in recs:
             depth += {"SKIP_BEGIN": 1, "SKIP_END": -1}.get(r.get("kind"), 0)
         # An effect call writes SKIP_END and the EFFECT with the callee's writes one after
-        # the other: an open record after a SKIP_END is that EFFECT, torn.
-        torn_effect = bool(trace_open(trace)) and bool(recs) and \
-            recs[-1].get("kind") == "SKIP_END"
-        return any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect
+        # the other: an open record after a SKIP_END is that EFFECT, torn; and a trace that
+        # ends with the SKIP_END (the stop fell between closing it and opening the EFFECT,
+        # a few instructions with interrupts off: blink on msp430f1611, 12 of 250 seeds) is
+        # inside the skipped call as well.
+        torn_effect = bool(recs) and recs[-1].get("kind") == "SKIP_END"
+        at_check = not trace_open(trace) and bool(recs) and recs[-1].get("kind") == "CHECK"
+        return (any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect,
+                at_check)
 
     def has_checkpoint(self, trace):
         """Whether the retained tail of a trace holds a CHECKPOINT record (wsn-trace-dump)."""
@@ -300,7 +360,7 @@ class Harness:
         ex = build.example
         return simulate(self.sim, build.elf, seed, outdir,
                         self.args.max_cycles or ex.max_cycles,
-                        ex.stimulus(rng_for(ex.name, seed, "stimulus")), stop_after,
+                        ex.stimulus(rng_for(ex.name, seed, "stimulus"), PROFILE), stop_after,
                         self.args.timeout)
 
     # -- one replay and its verdict -------------------------------------------------------
@@ -511,13 +571,19 @@ class Harness:
         bdir = os.path.join(base, "bound")
         for moves in range(51):
             cmd, rc, info, err = simulate(self.sim, build.elf, seed, bdir, b,
-                                          ex.stimulus(rng_for(ex.name, seed, "stimulus")),
+                                          ex.stimulus(rng_for(ex.name, seed, "stimulus"), PROFILE),
                                           None, self.args.timeout, settle=True)
             if rc != 0 or b + 997 >= cycles:
                 break
-            has_cp, in_skip = self.tail_state(os.path.join(bdir, "trace.wtr"))
-            if info.get("settle") != "interrupt" and has_cp and not in_skip:
+            has_cp, in_skip, at_check = self.tail_state(os.path.join(bdir, "trace.wtr"))
+            if trace_header(os.path.join(bdir, "trace.wtr")) is None:
+                # Stopped before the runtime wrote the trace header (the startup code was
+                # still clearing RAM: the MSP430's crt0 at 800 kHz takes a few thousand
+                # cycles): no trace yet, so nothing to replay from.
+                has_cp = False
+            if info.get("settle") != "interrupt" and has_cp and not in_skip and not at_check:
                 break
+            r.detail["after_check"] = at_check
             r.detail["before_first_checkpoint"] = not has_cp
             r.detail["in_skipped_call"] = in_skip
             b += 997
@@ -700,6 +766,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", help="directory of wsn-cc, wsn-sim, wsn-replay")
+    ap.add_argument("--mcu", default="atmega128", choices=sorted(MCUS),
+                    help="the part every example is built for and simulated on "
+                         "(default atmega128)")
     ap.add_argument("--seeds", type=int, default=1000, help="seeds per example and mode")
     ap.add_argument("--start", type=int, default=1, help="first seed")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
@@ -732,15 +801,18 @@ def main():
                          "ring and of a segment); repeatable")
     args = ap.parse_args()
 
+    set_mcu(args.mcu)
     names = [e.name for e in EXAMPLES]
     if args.examples:
         want = [x.strip() for x in args.examples.split(",") if x.strip()]
         for w in want:
             if w not in names:
                 ap.error("unknown example %r (known: %s)" % (w, ", ".join(names)))
+            if w in PROFILE.missing:
+                ap.error("example %r cannot run on %s: %s" % (w, MCU, PROFILE.missing[w]))
         examples = [e for e in EXAMPLES if e.name in want]
     else:
-        examples = list(EXAMPLES)
+        examples = [e for e in EXAMPLES if e.name not in PROFILE.missing]
     for w in args.wrap:
         m = re.fullmatch(r"([\w-]+)=(\d+):(\d+)", w)
         if not m or m.group(1) not in names:
@@ -810,8 +882,11 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(work, jobs))
 
-    print("fidelity: %d seeds from %d, tools %s, %d jobs, build %.1fs, total %.1fs" %
-          (args.seeds, args.start, h.bin, args.jobs, t_build, time.perf_counter() - t0))
+    print("fidelity: %s, %d seeds from %d, tools %s, %d jobs, build %.1fs, total %.1fs" %
+          (MCU, args.seeds, args.start, h.bin, args.jobs, t_build, time.perf_counter() - t0))
+    for name, why in sorted(PROFILE.missing.items()):
+        if not args.examples:
+            print("fidelity: %s skipped on %s: %s" % (name, MCU, why))
     failed = print_report(results, args, examples, modes)
     if args.json_out:
         with open(args.json_out, "w") as f:

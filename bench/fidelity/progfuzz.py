@@ -2,7 +2,7 @@
 """Random-program fidelity fuzzer: generate mote programs, record them in wsn-sim, replay them
 with wsn-replay, require the same stop point and byte-identical sliced globals.
 
-usage: bench/fidelity/progfuzz.py [--programs N] [--start P | --seeds P,...] [--runs R]
+usage: bench/fidelity/progfuzz.py [--mcu MCU] [--programs N] [--start P | --seeds P,...] [--runs R]
                                   [-j J] [--bin DIR] [--work DIR] [--max-cycles C]
                                   [--rings default,wrap] [--without FEATURE,...]
                                   [--keep] [--check] [--emit P]
@@ -51,6 +51,12 @@ without counting, so an interrupt inside it cannot be placed).
 localbuf, cursor, O0, indirect (calls through the table and the hook; structret also exists);
 the same seed then gives another program.
 
+--mcu (fidelity.py's MCUS: atmega128 by default, msp430f1611, msp430f2617) picks the part the
+programs are built for and simulated on. The AVR programs are exactly those of earlier sessions;
+on MSP430 the window helpers close with `dint; nop` instead of `cli`, an "ISR_NOBLOCK" external
+handler acknowledges its port flag and re-enables interrupts first, and no program has a UART
+handler while wsn-sim models no UART there (the same seed then gives another program).
+
 Campaign: each program is built with wsn-cc twice, with the default ring and with a small
 ring that wraps (wrap modes; as fidelity.py's wrap-*). For each run seed R (1..--runs) and
 ring, a probe run in wsn-sim (--max-cycles, seeded stimulus means drawn from (P, R)) gives
@@ -84,7 +90,6 @@ sys.path.insert(0, HERE)
 import fidelity  # noqa: E402  (the judging code: Harness.replay_and_judge, Result, run)
 
 ROOT = fidelity.ROOT
-MCU = fidelity.MCU
 
 # The small ring of the wrap modes (ring, segment). The checkpoint of a generated program
 # (every global an instrumented function references) is about 40-90 bytes and must fit a
@@ -98,6 +103,16 @@ MODES = ["violation", "check", "wrap-violation", "wrap-check", "negative"]
 UART_GAP = (8000, 40000)
 PULSE_GAP = (15000, 150000)
 SWITCH_GAP = (100000, 600000)
+# MSP430 parts run the generated programs in wsn-sim at about 800 kHz (DCO at reset) on a
+# 16-bit core with software 64-bit arithmetic, so a handler takes several times the AVR's cycles
+# and the AVR's rates nest handlers until the stack runs through the globals: on MSP430 the HAL
+# tick, the stimulus gaps and the probe's cycle bound are SLOW times the AVR's (the gaps are
+# drawn as on the AVR, then scaled, so a seed gives the same program and draws on both).
+SLOW = {"avr": 1, "msp430": 10}
+
+
+def slow():
+    return SLOW[fidelity.PROFILE.target]
 
 TYPES = {8: "uint8_t", 16: "uint16_t", 32: "uint32_t"}
 HANDLERS = ["timer", "int0", "uart", "adc"]
@@ -110,8 +125,9 @@ class Program:
     """One generated program: files {name: text}, the handlers it has, the wsn-sim stimulus
     options it needs (as a function of a run generator), and whether it uses the scheduler."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, mcu):
         self.seed = seed
+        self.mcu = mcu  # fidelity.McuProfile
         self.files = OrderedDict()
         self.handlers = []
         self.scheduler = False
@@ -121,14 +137,15 @@ class Program:
     def stimulus(self, rng):
         opts = []
         if "uart" in self.handlers:
-            opts += ["--uart", str(rng.randint(*UART_GAP))]
+            opts += ["--uart", str(rng.randint(*UART_GAP) * slow())]
         if "int0" in self.handlers:
-            opts += ["--irq", "int0:%d" % rng.randint(*PULSE_GAP)]
+            opts += ["--irq", "%s:%d" % (self.mcu.ext_irq, rng.randint(*PULSE_GAP) * slow())]
         if "adc" in self.handlers:
             lo = rng.randint(0, 900)
             opts += ["--adc", "%d:%d" % (lo, rng.randint(lo, 1023))]
         if self.switches:
-            opts += ["--switches", "C:%d" % rng.randint(*SWITCH_GAP)]
+            opts += ["--switches", "%s:%d" % (self.mcu.switch_port,
+                                              rng.randint(*SWITCH_GAP) * slow())]
         return opts
 
 
@@ -136,10 +153,12 @@ class Gen:
     """Writes one program from a seeded generator. Everything is drawn from self.r, in a fixed
     order, so a seed always gives the same text."""
 
-    def __init__(self, seed, without=()):
+    def __init__(self, seed, without=(), mcu=None):
         self.without = set(without)
+        self.mcu = mcu or fidelity.PROFILE
+        self.msp430 = self.mcu.target == "msp430"
         self.r = fidelity.rng_for("progfuzz", seed)
-        self.p = Program(seed)
+        self.p = Program(seed, self.mcu)
         self.m = self.r.choice(["FuzzC", "ProgC", "MoteAppC", "SenseFilterP", "CountC"])
 
     # -- names ----------------------------------------------------------------------------
@@ -410,7 +429,8 @@ class Gen:
         p.opt = r.choice(["-Os", "-Os", "-Os", "-O1", "-O2"] +
                          ([] if "O0" in self.without else ["-O0"]))
         self.nonblocking_int0 = r.random() < 0.15
-        p.handlers = sorted(r.sample(HANDLERS, r.randint(1, 3)), key=HANDLERS.index)
+        pool = [h for h in HANDLERS if not (h == "uart" and "uart-cmd" in self.mcu.missing)]
+        p.handlers = sorted(r.sample(pool, r.randint(1, 3)), key=HANDLERS.index)
         if not p.scheduler and "timer" not in p.handlers and r.random() < 0.5:
             p.handlers = ["timer"] + p.handlers[:2]
         self.vars = []
@@ -512,7 +532,8 @@ class Gen:
                 out.append("    ;")
                 if r.random() < 0.5:
                     out += self.stmts("helper", r.randint(1, 2), 1, ("x",))
-                out.append('  __asm__ __volatile__("cli" ::: "memory");')
+                out.append('  __asm__ __volatile__("%s" ::: "memory");' %
+                           ("dint\\n\\tnop" if self.msp430 else "cli"))
             elif h["kind"] == "swindow":
                 out.append("  /* an interrupt window that restores the caller's state */")
                 out.append("  __nesc_atomic_t s = __nesc_atomic_start();")
@@ -558,13 +579,16 @@ class Gen:
         macro = {"timer": "HAL_TIMER_ISR", "int0": "HAL_EXT_ISR", "uart": "HAL_UART_RX_ISR",
                  "adc": "HAL_ADC_ISR"}[h]
         out = ["%s() {" % macro]
-        if h == "int0" and self.nonblocking_int0:
+        if h == "int0" and self.nonblocking_int0 and not self.msp430:
             # avr-libc's ISR_NOBLOCK: entered with interrupts enabled (nests at once)
             out = ["void __vector_1(void) __attribute__((interrupt, used)); /* INT0 */",
                    "void __vector_1(void) {"]
         locals_ = []
         if h == "int0":
             out.append("  hal_ext_ack();")
+            if self.nonblocking_int0 and self.msp430:
+                # MSP430 has no ISR_NOBLOCK: clear the port flag, then enable at once
+                out.append("  __nesc_enable_interrupt();")
         if h == "uart":
             out.append("  uint8_t b = hal_uart_rx_byte(); /* clears the receive flag */")
             locals_.append("b")
@@ -682,7 +706,13 @@ class Gen:
                "handlers %s, wsn-cc %s */" % (self.m, p.seed, "scheduler" if p.scheduler
                                               else "main loop", ", ".join(p.handlers), p.opt)]
         out.append('#include "scheduler.h"' if p.scheduler else '#include "hal.h"')
-        out += ["#include <string.h>", "#include <wsn/invariant.h>", ""]
+        if self.msp430:
+            # No libc for MSP430 here: the trace runtime links memcpy and memset
+            # (trace-runtime/platform/msp430/mspabi.c); declare them as string.h would.
+            out += ["#include <stddef.h>", "void *memcpy(void *, const void *, size_t);",
+                    "void *memset(void *, int, size_t);", "#include <wsn/invariant.h>", ""]
+        else:
+            out += ["#include <string.h>", "#include <wsn/invariant.h>", ""]
         out += self.decls()
         out.append("")
         out.append("/*@INVARIANTS@*/")
@@ -846,8 +876,8 @@ class Gen:
 FEATURES = ["localbuf", "cursor", "O0", "indirect", "structret"]
 
 
-def generate(seed, without=()):
-    return Gen(seed, without).generate()
+def generate(seed, without=(), mcu=None):
+    return Gen(seed, without, mcu).generate()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -891,8 +921,10 @@ class Campaign:
         for ring in ring_list:
             b = ProgBuild(pdir, ring)
             os.makedirs(os.path.dirname(b.prefix), exist_ok=True)
-            cmd = [self.cc, "--target=avr", "--mcu=" + MCU, prog.opt, "-I",
-                   os.path.join(ROOT, "examples", "common"), "-o", b.prefix]
+            cmd = [self.cc, "--target=" + fidelity.PROFILE.target, "--mcu=" + fidelity.MCU,
+                   prog.opt, "-I", os.path.join(ROOT, "examples", "common"), "-o", b.prefix]
+            if fidelity.PROFILE.target == "msp430":
+                cmd += ["-DHAL_TIMER_PERIOD=%d" % (4000 * slow())]
             if ring:
                 cmd += ["--trace-buf=%d" % ring[0], "--trace-seg=%d" % ring[1]]
             cmd += srcs
@@ -925,7 +957,10 @@ class Campaign:
         """A message when the mote's stack pointer at the stop (SPL/SPH, data 0x5D/0x5E of the
         snapshot) lies below the end of the firmware's data (_end): the stack ran through the
         globals and the trace ring (deeply nested handlers), so the run is no valid recording.
-        Only the stop is seen: an overflow that unwound before it goes unnoticed."""
+        Only the stop is seen: an overflow that unwound before it goes unnoticed. (AVR only: the
+        MSP430's SP is a CPU register, not in the snapshot.)"""
+        if fidelity.PROFILE.target != "avr":
+            return None
         if not hasattr(b, "data_end"):
             b.data_end = None
             rc, out, err = fidelity.run([fidelity.LLVM_NM, b.elf], 60)
@@ -1041,7 +1076,7 @@ class Campaign:
         for line in (out or "").splitlines():
             f = line.split()
             if len(f) == 3 and f[2] == name:
-                addr = int(f[0], 16) - 0x800000
+                addr = int(f[0], 16) - fidelity.PROFILE.data_offset
         if addr is None:
             o.kind, o.message = "sim", "no symbol %s in %s" % (name, b.elf)
             return o
@@ -1149,10 +1184,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="run seeds per program and ring")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="parallel programs (at most 2)")
     ap.add_argument("--bin", help="directory of wsn-cc, wsn-sim, wsn-replay, wsn-trace-dump")
+    ap.add_argument("--mcu", default="atmega128", choices=sorted(fidelity.MCUS),
+                    help="the part programs are built for and simulated on (default atmega128)")
     ap.add_argument("--work", help="work directory (default: a temporary one)")
     ap.add_argument("--rings", default="default,wrap", help="default,wrap or one of them")
-    ap.add_argument("--max-cycles", type=int, default=MAX_CYCLES,
-                    help="cycles of the probe run that counts the checks")
+    ap.add_argument("--max-cycles", type=int,
+                    help="cycles of the probe run that counts the checks (default %d, times "
+                         "%d on MSP430)" % (MAX_CYCLES, SLOW["msp430"]))
     ap.add_argument("--timeout", type=float, default=120, help="seconds per tool run")
     ap.add_argument("--live-every", type=int, default=0,
                     help="replay every N-th run seed again with --live-events (fidelity.py)")
@@ -1169,6 +1207,9 @@ def main():
                     help="print the program of seed P and exit")
     args = ap.parse_args()
     args.without = [x.strip() for x in args.without.split(",") if x.strip()]
+    fidelity.set_mcu(args.mcu)
+    if args.max_cycles is None:
+        args.max_cycles = MAX_CYCLES * slow()
     for w in args.without:
         if w not in FEATURES:
             ap.error("--without: unknown feature %r (known: %s)" % (w, ", ".join(FEATURES)))
@@ -1214,10 +1255,10 @@ def main():
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(work, seeds))
-    print("progfuzz: programs %s, %d run seeds, rings %s%s, tools %s, %.1fs" % (
+    print("progfuzz: programs %s, %d run seeds, rings %s%s, %s, tools %s, %.1fs" % (
         args.seeds if args.seeds else "%d..%d" % (seeds[0], seeds[-1]), args.runs,
         ",".join(args.rings), ", without " + ",".join(args.without) if args.without else "",
-        c.bin, time.perf_counter() - t0))
+        fidelity.MCU, c.bin, time.perf_counter() - t0))
     failed = print_report(outs, args)
     kept = any(o.kind in ("fail", "build", "toolchain", "sim") for o in outs)
     if temp and not args.keep and not kept:

@@ -21,7 +21,7 @@
  *   hal_uart_rx_start()        enable the receiver; each byte calls HAL_UART_RX_ISR
  *   hal_uart_rx_byte()         the received byte (read it in the handler: clears the flag)
  *   hal_ext_start()            falling-edge interrupt on the line (AVR INT0 on PD0, MSP430
- *                              P1.0); each edge calls HAL_EXT_ISR
+ *                              P1.7); each edge calls HAL_EXT_ISR
  *   hal_ext_ack()              first thing in HAL_EXT_ISR (clears the flag where the
  *                              hardware does not)
  * All handlers are entered with interrupts disabled; one may re-enable them with

@@ -155,14 +155,15 @@ static inline void hal_uart_rx_start(void) { HAL_REG8(0x0001) |= 0x01; /* IE2 |=
 static inline uint8_t hal_uart_rx_byte(void) { return HAL_REG8(0x0066); /* UCA0RXBUF */ }
 #endif
 
-/* P1.0, falling edge; the port flag must be cleared by software. */
+/* P1.7, falling edge; the port flag must be cleared by software. (Not P1.0, P1.2-P1.4: the
+ * CC2420's FIFOP, FIFO and CCA on the TelosB (P1.0) and the Z1 (P1.2).) */
 static inline void hal_ext_start(void) {
-  HAL_P1DIR &= ~0x01;
-  HAL_P1IES |= 0x01;
-  HAL_P1IFG &= ~0x01;
-  HAL_P1IE |= 0x01;
+  HAL_P1DIR &= ~0x80;
+  HAL_P1IES |= 0x80;
+  HAL_P1IFG &= ~0x80;
+  HAL_P1IE |= 0x80;
 }
-static inline void hal_ext_ack(void) { HAL_P1IFG &= ~0x01; }
+static inline void hal_ext_ack(void) { HAL_P1IFG &= ~0x80; }
 
 static inline void hal_sleep(void) {
   __asm__ __volatile__("nop\n\teint\n\tnop\n\tdint\n\tnop" ::: "memory");

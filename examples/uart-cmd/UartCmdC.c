@@ -6,7 +6,7 @@
  *    a 16-byte ring shared with the parse task and posts the task; the task takes bytes out
  *    in atomic sections and interprets them: 0xF0..0xFF set the pulse filter's rate (the low
  *    nibble), any other byte is data folded into a checksum;
- *  - the external interrupt (AVR INT0, MSP430 P1.0) counts a pulse. It re-enables interrupts
+ *  - the external interrupt (AVR INT0, MSP430 P1.7) counts a pulse. It re-enables interrupts
  *    at once (the filter work that follows is long, and ticks and serial bytes must not
  *    wait), so timer, receive and further external interrupts nest inside it;
  *  - the periodic tick counts time and posts the report task every REPORT_TICKS ticks.

@@ -286,6 +286,23 @@ void adoptStatusFlags(uint32_t Anchor, ArrayRef<uint8_t> Bytes,
   }
 }
 
+/// Takes the recorded bytes of a checkpoint at the padding bytes of its globals: C leaves
+/// them unspecified (a struct copy carries the mote's stack bytes), so replay continues with
+/// the mote's, as it does with the status bits it does not model (spec/replay.md section 4).
+void adoptPadding(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes) {
+  ReplayMachine &RM = *Current;
+  if (RM.PaddingByte.empty())
+    return;
+  size_t Off = 0;
+  for (const ReplayMachine::Var &V : Vars) {
+    if (V.Global && uint64_t(V.Addr) + V.Size <= RM.PaddingByte.size())
+      for (uint32_t K = 0; K < V.Size && Off + K < Bytes.size(); ++K)
+        if (RM.PaddingByte[V.Addr + K])
+          RM.Mem[V.Addr + K] = Bytes[Off + K];
+    Off += V.Size;
+  }
+}
+
 /// True when the variables hold exactly Bytes (and Bytes has their size).
 bool varsEqual(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
                const uint32_t *Locals, uint32_t NLocals) {
@@ -379,6 +396,7 @@ void doAnchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
   }
   if (*R) {
     adoptStatusFlags(Anchor, (*R)->Payload, Locals, N);
+    adoptPadding(Vars, (*R)->Payload);
     // Equal bytes (the normal case) are seen in place; a difference is
     // located and named by the log.
     if (!varsEqual(Vars, (*R)->Payload, Locals, N)) {
@@ -592,6 +610,7 @@ static void cb_anchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
     if (const TraceRecord *R = L->peekFast(RecordKind::Checkpoint, Anchor);
         R && Anchor < RM.AnchorVars.size()) {
       adoptStatusFlags(Anchor, R->Payload, Locals, N);
+      adoptPadding(RM.AnchorVars[Anchor], R->Payload);
       if (varsEqual(RM.AnchorVars[Anchor], R->Payload, Locals, N)) {
         L->consumeFast();
         return;
@@ -1058,6 +1077,14 @@ Error ReplayRunner::prepareTrace() {
     }
     return Error::success();
   };
+  RM.PaddingByte.clear();
+  for (const ReplayGlobal &G : Info.Globals)
+    for (uint32_t Off : G.PaddingOffsets)
+      if (uint64_t(G.Addr) + Off < ReplayMemBytes) {
+        if (RM.PaddingByte.empty())
+          RM.PaddingByte.assign(ReplayMemBytes, false);
+        RM.PaddingByte[G.Addr + Off] = true;
+      }
   RM.InvInputs.assign(1, {});
   for (const TraceMap::Invariant &I : Map.Invariants) {
     if (RM.InvInputs.size() <= I.Id)
@@ -1501,6 +1528,9 @@ CompareSummary compareGlobals(const ReplayLoweringResult &Info, ArrayRef<uint8_t
       continue;
     ++Sum.Compared;
     std::vector<bool> Skip(G.Size, false);
+    for (uint32_t Off : G.PaddingOffsets)
+      if (Off < G.Size)
+        Skip[Off] = true;
     for (uint32_t Off : G.PointerOffsets) {
       if (Off + 2 > G.Size)
         continue;

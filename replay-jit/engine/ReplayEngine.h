@@ -150,6 +150,9 @@ struct ReplayMachine {
     /// (the interrupt-enable bit), little endian; 0 for any other variable.
     uint16_t StatusMask = 0;
   };
+  /// Data-space addresses that are padding bytes of a global (ReplayGlobal::PaddingOffsets):
+  /// their values are unspecified, so a checkpoint's bytes there are adopted, not compared.
+  std::vector<bool> PaddingByte;
   std::vector<std::vector<Var>> InvInputs;   ///< by invariant id
   std::vector<std::vector<Var>> AnchorVars;  ///< by anchor id (locals: Global=false)
   /// The status-register copies among an anchor's variables (StatusMask set):

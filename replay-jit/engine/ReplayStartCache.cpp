@@ -248,6 +248,9 @@ ReplayStartCache::lookup(const ReplayRunOptions &RO) const {
       if (const json::Array *PO = Rd.arr(GO, "pointers"))
         for (size_t K = 0; K < PO->size(); ++K)
           RG.PointerOffsets.push_back(uint32_t(Rd.at(PO, K)));
+      if (const json::Array *PD = Rd.arr(GO, "padding"))
+        for (size_t K = 0; K < PD->size(); ++K)
+          RG.PaddingOffsets.push_back(uint32_t(Rd.at(PD, K)));
       Info.Globals.push_back(std::move(RG));
     }
   if (const json::Array *FT = Rd.arr(I, "function_table"))
@@ -311,12 +314,16 @@ void ReplayStartCache::store(const ReplayRunner &R, const TraceMap &ProgramMap) 
     json::Array Ptrs;
     for (uint32_t P : G.PointerOffsets)
       Ptrs.push_back(int64_t(P));
+    json::Array Pads;
+    for (uint32_t P : G.PaddingOffsets)
+      Pads.push_back(int64_t(P));
     Globals.push_back(json::Object{{"name", G.Name},
                                    {"addr", int64_t(G.Addr)},
                                    {"size", int64_t(G.Size)},
                                    {"elf", int64_t(G.FromElf)},
                                    {"constant", int64_t(G.Constant)},
-                                   {"pointers", std::move(Ptrs)}});
+                                   {"pointers", std::move(Ptrs)},
+                                   {"padding", std::move(Pads)}});
   }
   for (const auto &[Name, Value] : Info.FunctionTable)
     Table.push_back(json::Object{{"name", Name}, {"value", int64_t(Value)}});

@@ -215,7 +215,7 @@ TEST(RecordLowering, NativeSequencesPerTarget) {
     const char *Triple, *Layout, *Save, *Restore;
   } Cases[] = {
       {"msp430", "e-m:e-p:16:16-i32:16-i64:16-f32:16-f64:16-a:8-n8:16-S16",
-       "dint", "mov $0, r2"},
+       "dint", "bis $0, r2"},
       {"x86_64-pc-linux-gnu", "e-m:e-i64:64-n8:16:32:64-S128", nullptr,
        nullptr},
   };
