@@ -94,7 +94,7 @@ private:
   /// needs no definition of the symbol.
   Constant *varAddr(GlobalVariable *G) const;
   bool effectFitsTable(const TraceEffectMD &MD) const {
-    return WsnRecordTables && MD.ReturnSize <= 2;
+    return WsnRecordTables && MD.ReturnSize <= 4;
   }
 
   Error lower(TraceOp &Op);
@@ -117,6 +117,8 @@ private:
   /// several checks: emitted once as an internal helper (code size).
   std::map<VarList, unsigned> PutUses, CrcUses;
   std::map<VarList, Function *> PutHelpers, CrcHelpers;
+  /// The tables made so far, by content (shared by every record with the same layout).
+  DenseMap<Constant *, GlobalVariable *> Tables;
   /// Handlers using irq_enter/irq_leave: the interrupted count returned by the entry
   /// call, passed back at every exit.
   DenseMap<const Function *, Value *> HandlerCounts;
@@ -290,12 +292,16 @@ Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L) 
   Fields.push_back(ConstantInt::get(I8, Pairs));
   Fields.append(PairFields.begin(), PairFields.end());
   Constant *Init = ConstantStruct::getAnon(Ctx, Fields, /*Packed=*/true);
+  // Records with the same layout share one table (effects carry no site id for that).
+  if (GlobalVariable *Old = Tables.lookup(Init))
+    return ConstantExpr::getPtrToInt(Old, IntPtr);
   unsigned AS = T == RecordTarget::AVR ? DL.getProgramAddressSpace() : 0;
   auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
                                 GlobalValue::PrivateLinkage, Init, "__wsn_tbl", nullptr,
                                 GlobalValue::NotThreadLocal, AS);
   GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
   GV->setAlignment(Align(1));
+  Tables[Init] = GV;
   return ConstantExpr::getPtrToInt(GV, IntPtr);
 }
 
@@ -330,12 +336,29 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
   B.CreateCall(rt("__wsn_rt_checkpoint_begin", VoidTy, {I16, I16}),
                {i16(Op.anchor()), i16(Len)});
   FunctionCallee Put = rt("__wsn_rt_put", VoidTy, {PtrTy, I16});
+  // Runs of globals go through one table each (__wsn_rt_put_t), the locals one put each.
+  VarList Run;
+  auto FlushRun = [&] {
+    if (Run.size() >= 2 && WsnRecordTables) {
+      uint32_t Bytes = 0;
+      for (auto &[P, Size] : Run)
+        Bytes += Size;
+      Constant *Tbl = makeTable({ConstantInt::get(I16, Bytes)}, Run);
+      B.CreateCall(rt("__wsn_rt_put_t", VoidTy, {Tbl->getType()}), {Tbl});
+    } else {
+      for (auto &[P, Size] : Run)
+        B.CreateCall(Put, {P, i16(Size)});
+    }
+    Run.clear();
+  };
   auto Locals = Op.locals().begin();
   for (const TraceVarRef &V : MD.Vars) {
     Value *P;
     if (V.isGlobal()) {
-      P = varAddr(V.Global);
+      Run.push_back({varAddr(V.Global), V.Size});
+      continue;
     } else {
+      FlushRun();
       if (Locals == Op.locals().end())
         return makeError(formatv("anchor {0}: !wsn.anchors lists more locals "
                                  "than the op passes",
@@ -345,6 +368,7 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
     }
     B.CreateCall(Put, {P, i16(V.Size)});
   }
+  FlushRun();
   B.CreateStore(i16(0), counter());
   B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
   return Error::success();
@@ -368,17 +392,25 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
     VarList L;
     for (const TraceVarRef &V : MD.Writes)
       L.push_back({varAddr(V.Global), V.Size});
-    uint8_t Flags = (EffectsAfterSkip.count(&Op) ? 1 : 0) | (MD.ReturnSize << 1);
-    Constant *Tbl = makeTable({ConstantInt::get(I16, Op.site()), ConstantInt::get(I16, Len),
-                               ConstantInt::get(I8, Flags)},
+    Constant *Tbl = makeTable({ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)},
                               L);
     Value *Ret = Op.returnValue();
-    Value *R16 = i16(0);
+    // Return values of up to 2 bytes in a 16-bit argument, up to 4 in a 32-bit one.
+    Type *RetTy = MD.ReturnSize <= 2 ? I16 : I32;
+    Value *RV = ConstantInt::get(RetTy, 0);
     if (Ret) {
-      R16 = B.CreateZExtOrTrunc(Ret, I16);
-      Op.replaceAllUsesWith(Ret);
+      if (Ret->getType()->isPointerTy())
+        Ret = B.CreatePtrToInt(Ret, M.getDataLayout().getIntPtrType(Ctx, 0));
+      RV = B.CreateZExtOrTrunc(Ret, RetTy);
+      Op.replaceAllUsesWith(Op.returnValue());
     }
-    B.CreateCall(rt("__wsn_rt_effect_t", VoidTy, {Tbl->getType(), I16}), {Tbl, R16});
+    // The table has no site id (call sites with the same layout share it): the site is an
+    // argument, and a merged SKIP_END is a second entry point.
+    bool Skip = EffectsAfterSkip.count(&Op);
+    StringRef Entry = MD.ReturnSize <= 2
+                          ? (Skip ? "__wsn_rt_skip_effect_t" : "__wsn_rt_effect_t")
+                          : (Skip ? "__wsn_rt_skip_effect32_t" : "__wsn_rt_effect32_t");
+    B.CreateCall(rt(Entry, VoidTy, {I16, Tbl->getType(), RetTy}), {i16(Op.site()), Tbl, RV});
     return Error::success();
   }
   B.CreateCall(rt("__wsn_rt_effect_begin", VoidTy, {I16, I16}),
