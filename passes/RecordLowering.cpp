@@ -43,6 +43,13 @@ static cl::opt<bool> WsnRecordTables(
     cl::desc("wsn-lower<record>: one call with a constant table per effect, check and "
              "checkpoint (false: per-variable call chains)"));
 
+// AVR region ends call the runtime's __wsn_rt_countN (N <= 8) instead of an inline
+// #gv_reference update (spec/instrumentation.md section 10). Off: inline updates.
+static cl::opt<bool> WsnCountHelper(
+    "wsn-count-helper", cl::init(true),
+    cl::desc("wsn-lower<record>: on AVR, region ends call __wsn_rt_countN (false: inline "
+             "load/add/store of __wsn_gv_reference)"));
+
 namespace wsn {
 
 RecordTarget recordTargetOf(const Module &M) {
@@ -192,6 +199,16 @@ void RecordLowerer::irqRestore(IRBuilder<> &B, Value *State) {
 
 void RecordLowerer::addToCounter(IRBuilder<> &B, uint32_t N) {
   GlobalVariable *C = counter();
+  if (T == RecordTarget::AVR && WsnCountHelper && N >= 1 && N <= 8) {
+    // The runtime's register-preserving helper (trace.c): a 4-byte call instead of an
+    // 18-byte load/add/store; it changes SREG only, and interrupts are off here.
+    (void)C; // the helper names __wsn_gv_reference itself; keep the declaration for replay
+    auto *IA = InlineAsm::get(FunctionType::get(VoidTy, false),
+                              ("call __wsn_rt_count" + Twine(N)).str(),
+                              "~{memory},~{sreg}", /*hasSideEffects=*/true);
+    B.CreateCall(IA, {});
+    return;
+  }
   Value *V = B.CreateLoad(I16, C, "wsn.gvref");
   B.CreateStore(B.CreateAdd(V, i16(N)), C);
 }

@@ -748,6 +748,42 @@ uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n) {
   return crc;
 }
 
+#if defined(__AVR__)
+/* Region ends on AVR (spec/instrumentation.md section 10): the lowering emits
+ * `call __wsn_rt_countN` (N = 1..8) with interrupts disabled; it adds N to #gv_reference and
+ * preserves every register but SREG (the caller restores SREG right after, or declares it
+ * clobbered). 4 bytes at each region end instead of an 18-byte lds/lds/adiw/sts/sts. */
+WSN_NAKED void __wsn_rt_count(void) {
+  __asm__ __volatile__(
+#define WSN_COUNT_ENTRY(n)                                                                    \
+  ".global __wsn_rt_count" #n "\n"                                                             \
+  "__wsn_rt_count" #n ":\n"                                                                    \
+  "  push r24\n"                                                                               \
+  "  ldi r24, " #n "\n"                                                                        \
+  "  rjmp 1f\n"
+      WSN_COUNT_ENTRY(8) WSN_COUNT_ENTRY(7) WSN_COUNT_ENTRY(6) WSN_COUNT_ENTRY(5)
+      WSN_COUNT_ENTRY(4) WSN_COUNT_ENTRY(3) WSN_COUNT_ENTRY(2)
+#undef WSN_COUNT_ENTRY
+      ".global __wsn_rt_count1\n"
+      "__wsn_rt_count1:\n"
+      "  push r24\n"
+      "  ldi r24, 1\n"
+      "1:\n"
+      "  push r25\n"
+      "  lds r25, __wsn_gv_reference\n"
+      "  add r25, r24\n"
+      "  sts __wsn_gv_reference, r25\n"
+      "  brcc 2f\n"
+      "  lds r25, __wsn_gv_reference+1\n"
+      "  inc r25\n"
+      "  sts __wsn_gv_reference+1, r25\n"
+      "2:\n"
+      "  pop r25\n"
+      "  pop r24\n"
+      "  ret\n");
+}
+#endif
+
 /*---------------------------------------------------------------------------------------------
  * Table-driven records (spec/trace-format.md section 4). The lowering describes an effect,
  * a check or a checkpoint by one constant table, so that a site costs one call:
