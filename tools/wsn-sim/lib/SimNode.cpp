@@ -325,7 +325,14 @@ StopKind Node::runUntil(uint64_t Target) {
   const uint32_t CheckPc = FW.CheckHook, ViolPc = FW.ViolationHook;
   const bool Hooks = FW.HasRuntime;
   while (Avr->cycle < Target) {
+    // A step taken while asleep jumps over the sleeping time (to the next
+    // timer or interrupt); the others execute an instruction or enter an
+    // interrupt, which is active time.
+    const bool Awake = Avr->state != cpu_Sleeping;
+    const uint64_t Before = Avr->cycle;
     int State = avr_run(Avr);
+    if (Awake)
+      ActiveCycles += Avr->cycle - Before;
     // After SEI (or RETI, or an SREG write that sets I) the AVR executes
     // exactly one more instruction before a pending interrupt ("Reset and
     // Interrupt Handling": "the instruction following SEI will be executed

@@ -95,6 +95,9 @@ public:
   StopKind runUntil(uint64_t Target);
 
   uint64_t cycle() const;
+  /// Cycles the core spent awake (not in a SLEEP mode), from reset; the
+  /// overhead targets of the trace compare these (spec/wsn-sim.md).
+  uint64_t activeCycles() const { return ActiveCycles; }
   uint16_t id() const { return Opts.NodeId; }
   const NodeOptions &options() const { return Opts; }
   const FirmwareInfo &firmware() const { return FW; }
@@ -190,6 +193,7 @@ private:
   NodeStats Stats;
   std::vector<std::string> Warnings;
   std::vector<PcCount> PcCounts;
+  uint64_t ActiveCycles = 0;
 
   // MicaZ board
   std::unique_ptr<AsyncTimer0> Timer0;

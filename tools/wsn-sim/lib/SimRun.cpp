@@ -22,6 +22,7 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
   R.NodeId = N.id();
   R.Stop = Stop;
   R.Cycles = N.cycle();
+  R.ActiveCycles = N.activeCycles();
   if (Stop == StopKind::Violation) {
     R.Violated = true;
     R.ViolationId = N.violationId();
@@ -98,6 +99,7 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
     json::OStream J(JS, 2);
     J.object([&] {
       J.attribute("cycles", R.Cycles);
+      J.attribute("active_cycles", R.ActiveCycles);
       J.attribute("stop", stopKindName(R.Stop));
       if (R.Violated)
         J.attributeObject("violation", [&] {

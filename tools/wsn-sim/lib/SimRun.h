@@ -31,6 +31,7 @@ struct NodeResult {
   uint16_t NodeId = 0;
   StopKind Stop = StopKind::None;
   uint64_t Cycles = 0;
+  uint64_t ActiveCycles = 0; ///< cycles awake (not sleeping)
   bool Violated = false;
   uint16_t ViolationId = 0;
   uint64_t ViolationCycle = 0;
