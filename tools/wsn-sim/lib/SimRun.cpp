@@ -99,7 +99,6 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
     json::OStream J(JS, 2);
     J.object([&] {
       J.attribute("cycles", R.Cycles);
-      J.attribute("active_cycles", R.ActiveCycles);
       J.attribute("stop", stopKindName(R.Stop));
       if (R.Violated)
         J.attributeObject("violation", [&] {
@@ -128,6 +127,7 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         J.attribute("settle", R.Settle);
         J.attribute("settle_cycles", R.SettleCycles);
       }
+      J.attribute("active_cycles", R.ActiveCycles);
       J.attributeObject("inputs", [&] {
         J.attribute("irq_pulses", R.Stats.IrqPulses);
         J.attribute("uart_bytes", R.Stats.UartBytes);
