@@ -3,6 +3,8 @@
 #include "AsyncTimer0.h"
 #include "MicaZBoard.h"
 
+#include <algorithm>
+
 extern "C" {
 #include <simavr/avr_adc.h>
 #include <simavr/avr_ioport.h>
@@ -86,9 +88,15 @@ static void simLogger(avr_t *Avr, const int Level, const char *Fmt, va_list Ap) 
     errs() << "wsn-sim: simavr: " << Buf << "\n";
 }
 
-static void noSleep(avr_t *, avr_cycle_count_t) {
-  // Simulated time only: the core already advanced its cycle counter past the
-  // sleep; never wait in real time (libsimavr's raw callback calls usleep).
+/// Cycles libsimavr skipped while the core slept, since runUntil last took
+/// them (one process simulates its nodes one after another, on one thread).
+static uint64_t SleptCycles = 0;
+
+static void noSleep(avr_t *, avr_cycle_count_t HowLong) {
+  // Simulated time only: the core advances its cycle counter past the sleep
+  // (by 1 + HowLong, right after this call); never wait in real time
+  // (libsimavr's raw callback calls usleep).
+  SleptCycles += 1 + HowLong;
 }
 
 static avr_uart_t *findUart(avr_t *Avr, int N) {
@@ -325,14 +333,13 @@ StopKind Node::runUntil(uint64_t Target) {
   const uint32_t CheckPc = FW.CheckHook, ViolPc = FW.ViolationHook;
   const bool Hooks = FW.HasRuntime;
   while (Avr->cycle < Target) {
-    // A step taken while asleep jumps over the sleeping time (to the next
-    // timer or interrupt); the others execute an instruction or enter an
-    // interrupt, which is active time.
-    const bool Awake = Avr->state != cpu_Sleeping;
+    // A step that sleeps jumps over the sleeping time (to the next timer or
+    // interrupt), which the sleep callback reports; the rest is active time.
     const uint64_t Before = Avr->cycle;
+    SleptCycles = 0;
     int State = avr_run(Avr);
-    if (Awake)
-      ActiveCycles += Avr->cycle - Before;
+    const uint64_t Step = Avr->cycle - Before;
+    ActiveCycles += Step - std::min<uint64_t>(Step, SleptCycles);
     // After SEI (or RETI, or an SREG write that sets I) the AVR executes
     // exactly one more instruction before a pending interrupt ("Reset and
     // Interrupt Handling": "the instruction following SEI will be executed
