@@ -31,6 +31,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -94,7 +95,16 @@ private:
   /// The address (as the runtime's uintptr_t) of a constant table: \p Head, then the
   /// number of (address, size) pairs and the pairs of \p L (variables over 255 bytes take
   /// several). On AVR it goes to program memory.
-  Constant *makeTable(ArrayRef<Constant *> Head, const VarList &L);
+  Constant *makeTable(ArrayRef<Constant *> Head, const VarList &L, Constant *Link = nullptr);
+  /// Effect variable lists end in what interrupt handlers may write, the same at every
+  /// interruptible site (spec/instrumentation.md section 7): every suffix (of at least 3
+  /// variables) that two lists share becomes a table of its own, (n, pairs), and a table
+  /// that ends with one holds a link to it instead (a pair of size 0).
+  void planEffectTails();
+  /// The table of \p Head and \p L, with L's longest shared tail (shorter than L if
+  /// \p Proper) linked instead of listed, recursively.
+  Constant *linkedTable(ArrayRef<Constant *> Head, const VarList &L, bool Proper);
+  std::set<VarList> Tails;
   /// Where the recorded image finds a variable: the global itself, or for a latch
   /// register's stand-in symbol ("__wsn_io_0x3b", declared by the instrumentation for
   /// checkpoints and effects) the register's constant address, so that the recorded image
@@ -289,23 +299,30 @@ Constant *RecordLowerer::varAddr(GlobalVariable *G) const {
   return G;
 }
 
-Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L) {
+Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L,
+                                   Constant *Link) {
   const DataLayout &DL = M.getDataLayout();
   IntegerType *IntPtr = DL.getIntPtrType(Ctx, 0);
   SmallVector<Constant *, 16> Fields(Head.begin(), Head.end());
   unsigned Pairs = 0;
   SmallVector<Constant *, 16> PairFields;
+  auto Pair = [&](Constant *Addr, uint8_t Size) {
+    PairFields.push_back(Addr);
+    PairFields.push_back(ConstantInt::get(I8, Size));
+    ++Pairs;
+  };
   for (auto &[P, Size] : L) {
     auto *C = cast<Constant>(P);
     for (uint32_t Off = 0; Off < Size; Off += 255) {
       Constant *Addr = C;
       if (Off)
         Addr = ConstantExpr::getGetElementPtr(I8, C, ConstantInt::get(IntPtr, Off));
-      PairFields.push_back(ConstantExpr::getPtrToInt(Addr, IntPtr));
-      PairFields.push_back(ConstantInt::get(I8, std::min<uint32_t>(255, Size - Off)));
-      ++Pairs;
+      Pair(ConstantExpr::getPtrToInt(Addr, IntPtr), std::min<uint32_t>(255, Size - Off));
     }
   }
+  // A pair of size 0 continues with the (n, pairs) table at its address.
+  if (Link)
+    Pair(Link, 0);
   Fields.push_back(ConstantInt::get(I8, Pairs));
   Fields.append(PairFields.begin(), PairFields.end());
   Constant *Init = ConstantStruct::getAnon(Ctx, Fields, /*Packed=*/true);
@@ -317,7 +334,9 @@ Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L) 
                                 GlobalValue::PrivateLinkage, Init, "__wsn_tbl", nullptr,
                                 GlobalValue::NotThreadLocal, AS);
   GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-  GV->setAlignment(Align(1));
+  // A linked table (no head): on AVR its address in the linking table is a word address
+  // (the backend writes pm()), so it must be 2-byte aligned.
+  GV->setAlignment(Align(Head.empty() && T == RecordTarget::AVR ? 2 : 1));
   Tables[Init] = GV;
   return ConstantExpr::getPtrToInt(GV, IntPtr);
 }
@@ -405,12 +424,13 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
     Len += V.Size;
   IRBuilder<> B(&Op);
   if (effectFitsTable(MD)) {
-    // One call: [SKIP_END,] EFFECT with the return value (<= 2 bytes) as an argument.
+    // One call: [SKIP_END,] EFFECT with the return value (<= 4 bytes) as an argument.
     VarList L;
     for (const TraceVarRef &V : MD.Writes)
       L.push_back({varAddr(V.Global), V.Size});
-    Constant *Tbl = makeTable({ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)},
-                              L);
+    Constant *Tbl = linkedTable(
+        {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
+        /*Proper=*/false);
     Value *Ret = Op.returnValue();
     // Return values of up to 2 bytes in a 16-bit argument, up to 4 in a 32-bit one.
     Type *RetTy = MD.ReturnSize <= 2 ? I16 : I32;
@@ -445,6 +465,46 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
   emitPuts(B, L, *Op.getFunction());
   B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
   return Error::success();
+}
+
+void RecordLowerer::planEffectTails() {
+  const size_t MinTail = 3; // a link costs one pair
+  std::vector<VarList> Lists;
+  for (auto &[Site, MD] : Effects) {
+    if (!effectFitsTable(MD))
+      continue;
+    VarList L;
+    for (const TraceVarRef &V : MD.Writes)
+      L.push_back({varAddr(V.Global), V.Size});
+    Lists.push_back(std::move(L));
+  }
+  llvm::sort(Lists);
+  Lists.erase(std::unique(Lists.begin(), Lists.end()), Lists.end());
+  // Every suffix that two different lists have in common (the longest for each pair).
+  for (size_t I = 0; I < Lists.size(); ++I)
+    for (size_t J = I + 1; J < Lists.size(); ++J) {
+      const VarList &A = Lists[I], &B = Lists[J];
+      size_t K = 0;
+      while (K < A.size() && K < B.size() && A[A.size() - 1 - K] == B[B.size() - 1 - K])
+        ++K;
+      if (K >= MinTail)
+        Tails.insert(VarList(A.end() - K, A.end()));
+    }
+}
+
+Constant *RecordLowerer::linkedTable(ArrayRef<Constant *> Head, const VarList &L,
+                                     bool Proper) {
+  // The longest shared tail that L ends with (shorter than L when L is a tail itself).
+  const VarList *Best = nullptr;
+  for (const VarList &T : Tails)
+    if ((T.size() < L.size() || (!Proper && T.size() == L.size())) &&
+        (!Best || T.size() > Best->size()) &&
+        std::equal(T.begin(), T.end(), L.end() - T.size()))
+      Best = &T;
+  if (!Best)
+    return makeTable(Head, L);
+  Constant *Link = linkedTable({}, *Best, /*Proper=*/true);
+  return makeTable(Head, VarList(L.begin(), L.end() - Best->size()), Link);
 }
 
 /// Invariant check: the CRC-16 of the invariant's inputs and the CHECK /
@@ -651,6 +711,8 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
       EffectsAfterSkip.insert(E);
     }
   }
+  if (WsnRecordTables)
+    planEffectTails();
   for (TraceOp *Op : Ops) {
     if (auto *E = dyn_cast<EffectOp>(Op)) {
       auto It = Effects.find(E->site());

@@ -794,7 +794,11 @@ WSN_NAKED void __wsn_rt_count(void) {
  *   variables   bytes u16, n u8, n x (addr, size u8)                 (__wsn_rt_put_t)
  *
  * All little-endian; addr is pointer-sized (2 bytes on AVR and MSP430, 8 on a 64-bit host);
- * a variable larger than 255 bytes takes several pairs.
+ * a variable larger than 255 bytes takes several pairs. A pair of size 0 is a link: the walk
+ * goes on with the (n, pairs) table at its address (effect tables share the variables that
+ * interrupt handlers may write this way); on AVR the link is the table's word address, as
+ * clang and avr-gcc write a program-memory address in data (pm()), so linked tables are
+ * 2-byte aligned.
  *
  * An effect table has no site id: every call site whose record has the same layout shares
  * it, and passes its site to __wsn_rt_effect_t, or to __wsn_rt_skip_effect_t, which writes
@@ -844,6 +848,15 @@ static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
     const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
     uint8_t size = tbl8(t + 1 + ASZ);
     t += 1 + ASZ;
+    if (!size) { /* a link: go on with the (n, pairs) table at that address */
+#if defined(__AVR__)
+      t = (uintptr_t)src << 1; /* a word address (pm()), as compilers write flash addresses */
+#else
+      t = (uintptr_t)src;
+#endif
+      n = tbl8(t);
+      continue;
+    }
     while (size--) {
       uint8_t b = *src++;
       if (d)
@@ -873,6 +886,13 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
       "  lpm r28, Z+\n"               /* Y = address */
       "  lpm r29, Z+\n"
       "  lpm r22, Z+\n"               /* size */
+      "  cpi r22, 0\n"                /* size 0: a link to another (n, pairs) table */
+      "  brne 2f\n"
+      "  movw r30, r28\n"
+      "  lsl r30\n"                   /* a word address (pm()): Z = 2 * link */
+      "  rol r31\n"
+      "  lpm r23, Z+\n"
+      "  rjmp 1b\n"
       "2:\n"
       "  subi r22, 1\n"
       "  brcs 1b\n"
@@ -920,6 +940,11 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
       "  swpb r10\n"
       "  bis r10, r11\n"
       "  mov.b @r15+, r10\n"
+      "  tst r10\n"                    /* size 0: a link to another (n, pairs) table */
+      "  jnz 2f\n"
+      "  mov r11, r15\n"
+      "  mov.b @r15+, r14\n"
+      "  jmp 1b\n"
       "2:\n"
       "  dec r10\n"
       "  jnc 1b\n"

@@ -406,6 +406,29 @@ TEST_F(TraceFormat, TableEntryPointsRoundTrip) {
   EXPECT_EQ(R[12].Kind, RecordKind::Violation);
 }
 
+// A pair of size 0 links to another (n, pairs) table, where the walk goes on: an effect and
+// a check that share their last variables through one tail table write the same bytes and
+// the same CRC as with the variables listed in full.
+TEST_F(TraceFormat, TableLinkToSharedTail) {
+  TraceWriter W = makeWriter();
+  uint8_t A[3] = {1, 2, 3}, Bv[2] = {4, 5};
+  uint16_t C = 0x0706;
+  Table Tail;
+  Tail.pairs({{Bv, 2}, {&C, 2}});
+  Table Ef, Ck, CkFull;
+  Ef.u16(3 + 2 + 2).u8(0).pairs({{A, 3}, {reinterpret_cast<const void *>(Tail.addr()), 0}});
+  Ck.u16(5).pairs({{A + 1, 1}, {reinterpret_cast<const void *>(Tail.addr()), 0}});
+  CkFull.u16(5).pairs({{A + 1, 1}, {Bv, 2}, {&C, 2}});
+  __wsn_rt_effect_t(40, Ef.addr(), 0);
+  W.effect(40, std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7});
+  __wsn_rt_check_t(Ck.addr(), 1);
+  __wsn_rt_check_t(CkFull.addr(), 1);
+  uint16_t Crc = crc16(std::vector<uint8_t>{2, 4, 5, 6, 7});
+  W.check(5, true, Crc);
+  W.check(5, true, Crc);
+  EXPECT_EQ(W.bytes(), std::vector<uint8_t>(runtimeBytes().begin(), runtimeBytes().end()));
+}
+
 // A frozen (black-box) trace: table checkpoints neither write nor reset the count; checks
 // still count.
 TEST_F(TraceFormat, TableEntryPointsWhenFrozen) {

@@ -28,6 +28,10 @@ struct eff0 {
   uint16_t len;
   uint8_t ret_bytes, n;
 } __attribute__((packed));
+struct tail2 {
+  uint8_t n;
+  struct pair p[2];
+} __attribute__((packed));
 struct vars2 {
   uint16_t bytes;
   uint8_t n;
@@ -55,6 +59,11 @@ static TBL struct eff2 ef_b = {1 + 40 + 1, 1, 2, {{big, 40}, {g1 + 1, 1}}};
 static TBL struct eff0 ef_c = {0, 0, 0};
 static TBL struct eff2 ef_d = {4 + 3 + 2, 4, 2, {{g1, 3}, {&g2, 2}}};
 static TBL struct vars2 vs_a = {3 + 2, 2, {{g1, 3}, {&g2, 2}}};
+/* A shared tail: the last pair of ef_e and ck_b (size 0) links to it (on AVR by its word
+ * address, pm(), hence the alignment). */
+static TBL struct tail2 tl_a __attribute__((aligned(2))) = {2, {{big + 10, 5}, {&g2, 2}}};
+static TBL struct eff2 ef_e = {1 + 3 + 5 + 2, 1, 2, {{g1, 3}, {(const void *)(uintptr_t)&tl_a, 0}}};
+static TBL struct chk2 ck_b = {3, 2, {{g1 + 1, 2}, {(const void *)(uintptr_t)&tl_a, 0}}};
 static TBL struct chk2 ck_a = {2, 2, {{&g2, 2}, {big + 3, 7}}};
 static TBL struct ckp3 cp_a = {1, 3 + 2 + 40, 3, {{g1, 3}, {&g2, 2}, {big, 40}}};
 
@@ -102,6 +111,7 @@ int main(void) {
     case 11:
       __wsn_rt_effect_t(300, (uintptr_t)&ef_b, v);
       __wsn_rt_effect32_t(301, (uintptr_t)&ef_d, ((uint32_t)r << 16) | v);
+      __wsn_rt_effect_t(302, (uintptr_t)&ef_e, r);
       break;
     case 12:
       __wsn_rt_skip_begin(5);
@@ -119,7 +129,10 @@ int main(void) {
         __wsn_rt_record_end();
       }
       break;
-    case 15: __wsn_rt_check_t((uintptr_t)&ck_a, 1); break;
+    case 15:
+      __wsn_rt_check_t((uintptr_t)&ck_a, 1);
+      __wsn_rt_check_t((uintptr_t)&ck_b, 1);
+      break;
     default:
       __wsn_rt_check((uint16_t)(v % 5), 1, __wsn_crc16(0xFFFF, big, 8));
       __wsn_rt_effect_begin(9, 3);
