@@ -622,21 +622,17 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   bool Interruptible = Ts.empty() || !IState->offBefore(CB);
   for (const Function *T : Ts)
     Interruptible |= !IState->keepsOff(*T);
+  if (Interruptible) {
+    const DenseSet<unsigned> &H = handlerWrites();
+    S.Ids.insert(H.begin(), H.end());
+  }
   // Only what replay reads (replayReads): a global replay never reads may
   // differ between the mote and replay without changing anything replay
   // computes or compares.
   const DenseSet<const GlobalVariable *> &Needed = replayReads();
-  auto Wanted = [&](const GlobalVariable *GV) {
-    return !GV->isConstant() && !isNoInstrumentName(GV->getName()) && Needed.count(GV);
-  };
-  // Record order: the callee's own writes (module order), its latch registers, then, when
-  // handlers may run inside the call, everything they may write (module order). The
-  // handlers' part is the same at every interruptible site, so the record lowering shares
-  // one table for it (spec/trace-format.md section 4).
-  const DenseSet<unsigned> *H = Interruptible ? &handlerWrites() : nullptr;
   std::vector<GlobalVariable *> Out;
   for (const GlobalVariable *GV : MM.globals(S))
-    if (Wanted(GV) && !(H && H->count(MM.globalId(GV))))
+    if (!GV->isConstant() && !isNoInstrumentName(GV->getName()) && Needed.count(GV))
       Out.push_back(const_cast<GlobalVariable *>(GV));
   // Latch registers the callee writes: replay reads them from memory later.
   if (!LatchGVs.empty()) {
@@ -651,13 +647,6 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
     for (auto &[A, GV] : LatchGVs)
       if (W.All || W.Addrs.count(A))
         Out.push_back(GV);
-  }
-  if (H) {
-    GlobalSet HS;
-    HS.Ids.insert(H->begin(), H->end());
-    for (const GlobalVariable *GV : MM.globals(HS))
-      if (Wanted(GV))
-        Out.push_back(const_cast<GlobalVariable *>(GV));
   }
   return Out;
 }
