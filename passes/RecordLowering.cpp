@@ -45,9 +45,12 @@ static cl::opt<bool> WsnRecordTables(
              "checkpoint (false: per-variable call chains)"));
 
 // AVR region ends call the runtime's __wsn_rt_countN (N <= 8) instead of an inline
-// #gv_reference update (spec/instrumentation.md section 10). Off: inline updates.
+// #gv_reference update (spec/instrumentation.md section 10): RadioCountToLeds level 1
+// -750 bytes. Off by default: the ~16 more cycles per region shift interrupt timing enough
+// that fidelity's progfuzz program 126 no longer shows its violation with the test's seeds
+// (the seeds need re-picking first).
 static cl::opt<bool> WsnCountHelper(
-    "wsn-count-helper", cl::init(true),
+    "wsn-count-helper", cl::init(false),
     cl::desc("wsn-lower<record>: on AVR, region ends call __wsn_rt_countN (false: inline "
              "load/add/store of __wsn_gv_reference)"));
 
