@@ -748,20 +748,64 @@ uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n) {
   return crc;
 }
 
+#if defined(__AVR__)
+/* Region ends on AVR (spec/instrumentation.md section 10): the lowering emits
+ * `call __wsn_rt_countN` (N = 1..8) with interrupts disabled; it adds N to #gv_reference and
+ * preserves every register but SREG (the caller restores SREG right after, or declares it
+ * clobbered). 4 bytes at each region end instead of an 18-byte lds/lds/adiw/sts/sts. */
+WSN_NAKED void __wsn_rt_count(void) {
+  __asm__ __volatile__(
+#define WSN_COUNT_ENTRY(n)                                                                    \
+  ".global __wsn_rt_count" #n "\n"                                                             \
+  "__wsn_rt_count" #n ":\n"                                                                    \
+  "  push r24\n"                                                                               \
+  "  ldi r24, " #n "\n"                                                                        \
+  "  rjmp 1f\n"
+      WSN_COUNT_ENTRY(8) WSN_COUNT_ENTRY(7) WSN_COUNT_ENTRY(6) WSN_COUNT_ENTRY(5)
+      WSN_COUNT_ENTRY(4) WSN_COUNT_ENTRY(3) WSN_COUNT_ENTRY(2)
+#undef WSN_COUNT_ENTRY
+      ".global __wsn_rt_count1\n"
+      "__wsn_rt_count1:\n"
+      "  push r24\n"
+      "  ldi r24, 1\n"
+      "1:\n"
+      "  push r25\n"
+      "  lds r25, __wsn_gv_reference\n"
+      "  add r25, r24\n"
+      "  sts __wsn_gv_reference, r25\n"
+      "  brcc 2f\n"
+      "  lds r25, __wsn_gv_reference+1\n"
+      "  inc r25\n"
+      "  sts __wsn_gv_reference+1, r25\n"
+      "2:\n"
+      "  pop r25\n"
+      "  pop r24\n"
+      "  ret\n");
+}
+#endif
+
 /*---------------------------------------------------------------------------------------------
  * Table-driven records (spec/trace-format.md section 4). The lowering describes an effect,
  * a check or a checkpoint by one constant table, so that a site costs one call:
  *
- *   effect      id u16, len u16, flags u8, n u8, n x (addr, size u8)
+ *   effect      len u16, ret-bytes u8, n u8, n x (addr, size u8)   (site id: an argument)
  *   check       id u16, n u8, n x (addr, size u8)
  *   checkpoint  id u16, len u16, n u8, n x (addr, size u8)
+ *   variables   bytes u16, n u8, n x (addr, size u8)                 (__wsn_rt_put_t)
  *
  * All little-endian; addr is pointer-sized (2 bytes on AVR and MSP430, 8 on a 64-bit host);
- * a variable larger than 255 bytes takes several pairs.
+ * a variable larger than 255 bytes takes several pairs. A pair of size 0 is a link: the walk
+ * goes on with the (n, pairs) table at its address (effect tables share the variables that
+ * interrupt handlers may write this way); on AVR the link is the table's word address, as
+ * clang and avr-gcc write a program-memory address in data (pm()), so linked tables are
+ * 2-byte aligned.
  *
- * Effect flags: bit 0 = write SKIP_END id first (the skip span's end and the effect in one
- * atomic step), bits 1-2 = bytes of the return value (0-2, little-endian, from `ret`), which
- * come first in the payload. The (addr, size) pairs list the variables in trace-map order;
+ * An effect table has no site id: every call site whose record has the same layout shares
+ * it, and passes its site to __wsn_rt_effect_t, or to __wsn_rt_skip_effect_t, which writes
+ * SKIP_END site first (the skip span's end and the effect in one atomic step); the *32_t
+ * entries take a return value of up to 4 bytes. ret-bytes (0-4) of the return value `ret`
+ * come first in the payload, little-endian. The (addr, size)
+ * pairs list the variables in trace-map order;
  * `len` is the payload length. On AVR the table lives in flash (read with lpm); elsewhere it
  * is ordinary constant data.
  *-------------------------------------------------------------------------------------------*/
@@ -804,6 +848,15 @@ static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
     const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
     uint8_t size = tbl8(t + 1 + ASZ);
     t += 1 + ASZ;
+    if (!size) { /* a link: go on with the (n, pairs) table at that address */
+#if defined(__AVR__)
+      t = (uintptr_t)src << 1; /* a word address (pm()), as compilers write flash addresses */
+#else
+      t = (uintptr_t)src;
+#endif
+      n = tbl8(t);
+      continue;
+    }
     while (size--) {
       uint8_t b = *src++;
       if (d)
@@ -833,6 +886,13 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
       "  lpm r28, Z+\n"               /* Y = address */
       "  lpm r29, Z+\n"
       "  lpm r22, Z+\n"               /* size */
+      "  cpi r22, 0\n"                /* size 0: a link to another (n, pairs) table */
+      "  brne 2f\n"
+      "  movw r30, r28\n"
+      "  lsl r30\n"                   /* a word address (pm()): Z = 2 * link */
+      "  rol r31\n"
+      "  lpm r23, Z+\n"
+      "  rjmp 1b\n"
       "2:\n"
       "  subi r22, 1\n"
       "  brcs 1b\n"
@@ -880,6 +940,11 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
       "  swpb r10\n"
       "  bis r10, r11\n"
       "  mov.b @r15+, r10\n"
+      "  tst r10\n"                    /* size 0: a link to another (n, pairs) table */
+      "  jnz 2f\n"
+      "  mov r11, r15\n"
+      "  mov.b @r15+, r14\n"
+      "  jmp 1b\n"
       "2:\n"
       "  dec r10\n"
       "  jnc 1b\n"
@@ -908,26 +973,53 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
 }
 #endif
 
-void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
+/* One effect table serves every call site with the same record layout (callee return size
+ * and variables), so the site id comes as an argument; `skip` writes SKIP_END site first. */
+static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  uint16_t id = tbl16(t);
-  uint8_t flags = tbl8(t + 4);
+  uint8_t rbytes = tbl8(t + 2);
   uint8_t *p;
-  if (flags & 1u) {
-    emit(id, WSN_REC_SKIP_END, 0, 0);
+  if (skip) {
+    emit(site, WSN_REC_SKIP_END, 0, 0);
     CLOSE(); /* complete; the EFFECT opens its own record */
   }
-  p = emit(id, WSN_REC_EFFECT | F_B, tbl16(t + 2), tbl16(t + 2));
+  p = emit(site, WSN_REC_EFFECT | F_B, tbl16(t), tbl16(t));
   if (p) {
-    flags >>= 1;
-    while (flags--) {
+    while (rbytes--) {
       *p++ = (uint8_t)ret;
       ret >>= 8;
     }
-    walk(t + 5, p);
+    walk(t + 3, p);
   }
   CLOSE();
   wsn_port_irq_restore(s);
+}
+
+void __wsn_rt_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
+  effect_t(site, t, ret, 0);
+}
+
+void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
+  effect_t(site, t, ret, 1);
+}
+
+void __wsn_rt_effect32_t(uint16_t site, uintptr_t t, uint32_t ret) {
+  effect_t(site, t, ret, 0);
+}
+
+void __wsn_rt_skip_effect32_t(uint16_t site, uintptr_t t, uint32_t ret) {
+  effect_t(site, t, ret, 1);
+}
+
+/* The variables of a table `bytes u16, n u8, n pairs` appended to the record a *_begin
+ * opened (a checkpoint with locals: its globals by table, then the locals by __wsn_rt_put). */
+void __wsn_rt_put_t(uintptr_t t) {
+  uint16_t b = tbl16(t);
+  if (rt_cursor && b <= rt_left) {
+    walk(t + 2, rt_cursor);
+    rt_cursor += b;
+    rt_left = (uint16_t)(rt_left - b);
+  }
 }
 
 void __wsn_rt_check_t(uintptr_t t, uint8_t ok) {

@@ -343,17 +343,33 @@ TEST_F(TraceFormat, TableEntryPointsRoundTrip) {
   EXPECT_EQ(__wsn_gv_reference, 3);
 
   // SKIP_END merged into the effect, a 2-byte return value first, one variable in two pairs.
+  // The table has no site id: sites 200 and 201 share it.
   Table Ef;
-  Ef.u16(200).u16(2 + 150).u8(1 | (2 << 1)).pairs({{Big, 100}, {Big + 100, 50}});
-  __wsn_rt_skip_begin(200);                 W.skipBegin(200);
-  __wsn_rt_effect_t(Ef.addr(), 0x1234);     W.skipEnd(200);
+  Ef.u16(2 + 150).u8(2).pairs({{Big, 100}, {Big + 100, 50}});
+  __wsn_rt_skip_begin(200);                        W.skipBegin(200);
+  __wsn_rt_skip_effect_t(200, Ef.addr(), 0x1234);  W.skipEnd(200);
   std::vector<uint8_t> EfBytes = {0x34, 0x12};
   EfBytes.insert(EfBytes.end(), Big, Big + 150);
   W.effect(200, EfBytes);
+  __wsn_rt_effect_t(201, Ef.addr(), 0x1234);       W.effect(201, EfBytes);
   // Without SKIP_END and without a return value.
   Table Ef2;
-  Ef2.u16(7).u16(1).u8(0).pairs({{G1 + 2, 1}});
-  __wsn_rt_effect_t(Ef2.addr(), 0xFFFF);    W.effect(7, std::vector<uint8_t>{3});
+  Ef2.u16(1).u8(0).pairs({{G1 + 2, 1}});
+  __wsn_rt_effect_t(7, Ef2.addr(), 0xFFFF);        W.effect(7, std::vector<uint8_t>{3});
+  // A 4-byte return value (the 32-bit entry), little-endian before the variables.
+  Table Ef4;
+  Ef4.u16(4 + 1).u8(4).pairs({{G1, 1}});
+  __wsn_rt_effect32_t(8, Ef4.addr(), 0xA1B2C3D4u);
+  W.effect(8, std::vector<uint8_t>{0xD4, 0xC3, 0xB2, 0xA1, 1});
+  // A checkpoint with a local: the globals by table (__wsn_rt_put_t), the local by put.
+  __wsn_rt_checkpoint_begin(9, 3 + 2 + 1);
+  Table Vs;
+  Vs.u16(3 + 2).pairs({{G1, 3}, {&G2, 2}});
+  uint8_t Local = 0x5A;
+  __wsn_rt_put_t(Vs.addr());
+  __wsn_rt_put(&Local, 1);
+  __wsn_rt_record_end();
+  W.checkpoint(9, std::vector<uint8_t>{1, 2, 3, 0xEF, 0xBE, 0x5A});
 
   // Check: CRC-16 over the variables in table order, then the count goes up by one.
   Table Chk;
@@ -374,14 +390,43 @@ TEST_F(TraceFormat, TableEntryPointsRoundTrip) {
 
   EXPECT_EQ(W.bytes(), std::vector<uint8_t>(runtimeBytes().begin(), runtimeBytes().end()));
   std::vector<TraceRecord> R = decodeRuntime();
-  ASSERT_EQ(R.size(), 10u);
+  ASSERT_EQ(R.size(), 13u);
   EXPECT_EQ(R[0].Kind, RecordKind::Checkpoint);
   EXPECT_EQ(R[2].Kind, RecordKind::SkipEnd);
   EXPECT_EQ(R[3].Kind, RecordKind::Effect);
   EXPECT_EQ(R[3].Payload, EfBytes);
-  EXPECT_EQ(R[5].Kind, RecordKind::Check);
-  EXPECT_EQ(R[5].Fields[1], crc16(In));
-  EXPECT_EQ(R[9].Kind, RecordKind::Violation);
+  EXPECT_EQ(R[4].Kind, RecordKind::Effect);
+  EXPECT_EQ(R[4].Fields[0], 201u);
+  EXPECT_EQ(R[6].Kind, RecordKind::Effect);
+  EXPECT_EQ(R[6].Payload, (std::vector<uint8_t>{0xD4, 0xC3, 0xB2, 0xA1, 1}));
+  EXPECT_EQ(R[7].Kind, RecordKind::Checkpoint);
+  EXPECT_EQ(R[7].Payload, (std::vector<uint8_t>{1, 2, 3, 0xEF, 0xBE, 0x5A}));
+  EXPECT_EQ(R[8].Kind, RecordKind::Check);
+  EXPECT_EQ(R[8].Fields[1], crc16(In));
+  EXPECT_EQ(R[12].Kind, RecordKind::Violation);
+}
+
+// A pair of size 0 links to another (n, pairs) table, where the walk goes on: an effect and
+// a check that share their last variables through one tail table write the same bytes and
+// the same CRC as with the variables listed in full.
+TEST_F(TraceFormat, TableLinkToSharedTail) {
+  TraceWriter W = makeWriter();
+  uint8_t A[3] = {1, 2, 3}, Bv[2] = {4, 5};
+  uint16_t C = 0x0706;
+  Table Tail;
+  Tail.pairs({{Bv, 2}, {&C, 2}});
+  Table Ef, Ck, CkFull;
+  Ef.u16(3 + 2 + 2).u8(0).pairs({{A, 3}, {reinterpret_cast<const void *>(Tail.addr()), 0}});
+  Ck.u16(5).pairs({{A + 1, 1}, {reinterpret_cast<const void *>(Tail.addr()), 0}});
+  CkFull.u16(5).pairs({{A + 1, 1}, {Bv, 2}, {&C, 2}});
+  __wsn_rt_effect_t(40, Ef.addr(), 0);
+  W.effect(40, std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7});
+  __wsn_rt_check_t(Ck.addr(), 1);
+  __wsn_rt_check_t(CkFull.addr(), 1);
+  uint16_t Crc = crc16(std::vector<uint8_t>{2, 4, 5, 6, 7});
+  W.check(5, true, Crc);
+  W.check(5, true, Crc);
+  EXPECT_EQ(W.bytes(), std::vector<uint8_t>(runtimeBytes().begin(), runtimeBytes().end()));
 }
 
 // A frozen (black-box) trace: table checkpoints neither write nor reset the count; checks

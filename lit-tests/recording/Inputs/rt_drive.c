@@ -20,13 +20,22 @@ struct pair {
   uint8_t size;
 } __attribute__((packed));
 struct eff2 {
-  uint16_t id, len;
-  uint8_t flags, n;
+  uint16_t len;
+  uint8_t ret_bytes, n;
   struct pair p[2];
 } __attribute__((packed));
 struct eff0 {
-  uint16_t id, len;
-  uint8_t flags, n;
+  uint16_t len;
+  uint8_t ret_bytes, n;
+} __attribute__((packed));
+struct tail2 {
+  uint8_t n;
+  struct pair p[2];
+} __attribute__((packed));
+struct vars2 {
+  uint16_t bytes;
+  uint8_t n;
+  struct pair p[2];
 } __attribute__((packed));
 struct chk2 {
   uint16_t id;
@@ -43,11 +52,18 @@ uint8_t g1[3];
 uint16_t g2;
 uint8_t big[40];
 
-/* SKIP_END merged, 2-byte return value; no SKIP_END, 1-byte return, id over 127;
- * no variables at all. */
-static TBL struct eff2 ef_a = {21, 2 + 3 + 2, 1 | (2 << 1), 2, {{g1, 3}, {&g2, 2}}};
-static TBL struct eff2 ef_b = {300, 1 + 40 + 1, 1 << 1, 2, {{big, 40}, {g1 + 1, 1}}};
-static TBL struct eff0 ef_c = {5, 0, 1, 0};
+/* Effect tables (the site is an argument): 2-byte return value; 1-byte return; no variables
+ * at all. */
+static TBL struct eff2 ef_a = {2 + 3 + 2, 2, 2, {{g1, 3}, {&g2, 2}}};
+static TBL struct eff2 ef_b = {1 + 40 + 1, 1, 2, {{big, 40}, {g1 + 1, 1}}};
+static TBL struct eff0 ef_c = {0, 0, 0};
+static TBL struct eff2 ef_d = {4 + 3 + 2, 4, 2, {{g1, 3}, {&g2, 2}}};
+static TBL struct vars2 vs_a = {3 + 2, 2, {{g1, 3}, {&g2, 2}}};
+/* A shared tail: the last pair of ef_e and ck_b (size 0) links to it (on AVR by its word
+ * address, pm(), hence the alignment). */
+static TBL struct tail2 tl_a __attribute__((aligned(2))) = {2, {{big + 10, 5}, {&g2, 2}}};
+static TBL struct eff2 ef_e = {1 + 3 + 5 + 2, 1, 2, {{g1, 3}, {(const void *)(uintptr_t)&tl_a, 0}}};
+static TBL struct chk2 ck_b = {3, 2, {{g1 + 1, 2}, {(const void *)(uintptr_t)&tl_a, 0}}};
 static TBL struct chk2 ck_a = {2, 2, {{&g2, 2}, {big + 3, 7}}};
 static TBL struct ckp3 cp_a = {1, 3 + 2 + 40, 3, {{g1, 3}, {&g2, 2}, {big, 40}}};
 
@@ -87,24 +103,36 @@ int main(void) {
     case 8: __wsn_rt_send((uint16_t)(v % 4), 0xFFFF, r); break;
     case 9: __wsn_rt_recv((uint16_t)(v % 4), (uint16_t)(v % 7), r); break;
     case 10:
+      /* SKIP_END merged; a site id over 127 sharing ef_a's table */
       __wsn_rt_skip_begin(21);
-      __wsn_rt_effect_t((uintptr_t)&ef_a, v);
+      __wsn_rt_skip_effect_t(21, (uintptr_t)&ef_a, v);
+      __wsn_rt_effect_t(300, (uintptr_t)&ef_a, r);
       break;
-    case 11: __wsn_rt_effect_t((uintptr_t)&ef_b, v); break;
+    case 11:
+      __wsn_rt_effect_t(300, (uintptr_t)&ef_b, v);
+      __wsn_rt_effect32_t(301, (uintptr_t)&ef_d, ((uint32_t)r << 16) | v);
+      __wsn_rt_effect_t(302, (uintptr_t)&ef_e, r);
+      break;
     case 12:
       __wsn_rt_skip_begin(5);
-      __wsn_rt_effect_t((uintptr_t)&ef_c, 0);
+      __wsn_rt_skip_effect_t(5, (uintptr_t)&ef_c, 0);
+      __wsn_rt_skip_begin(6);
+      __wsn_rt_skip_effect32_t(6, (uintptr_t)&ef_d, 0x80000001u);
       break;
     case 13: __wsn_rt_checkpoint_t((uintptr_t)&cp_a); break;
     case 14:
       if (__wsn_rt_anchor_armed()) {
-        __wsn_rt_checkpoint_begin(7, 4);
-        __wsn_rt_put(g1, 2);
-        __wsn_rt_put(&g2, 2);
+        /* globals by table, then a "local" by put, as the lowering of an anchor with locals */
+        __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
+        __wsn_rt_put_t((uintptr_t)&vs_a);
+        __wsn_rt_put(&v, 2);
         __wsn_rt_record_end();
       }
       break;
-    case 15: __wsn_rt_check_t((uintptr_t)&ck_a, 1); break;
+    case 15:
+      __wsn_rt_check_t((uintptr_t)&ck_a, 1);
+      __wsn_rt_check_t((uintptr_t)&ck_b, 1);
+      break;
     default:
       __wsn_rt_check((uint16_t)(v % 5), 1, __wsn_crc16(0xFFFF, big, 8));
       __wsn_rt_effect_begin(9, 3);

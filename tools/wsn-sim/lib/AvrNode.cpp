@@ -1,6 +1,8 @@
 //===- AvrNode.cpp - a simulated mote on libsimavr ------------------------===//
 #include "AvrNode.h"
 
+#include <algorithm>
+
 extern "C" {
 #include <simavr/avr_adc.h>
 #include <simavr/avr_ioport.h>
@@ -68,9 +70,15 @@ static void simLogger(avr_t *Avr, const int Level, const char *Fmt, va_list Ap) 
     errs() << "wsn-sim: simavr: " << Buf << "\n";
 }
 
-static void noSleep(avr_t *, avr_cycle_count_t) {
-  // Simulated time only: the core already advanced its cycle counter past the
-  // sleep; never wait in real time (libsimavr's raw callback calls usleep).
+/// Cycles libsimavr skipped while the core slept, since runUntil last took
+/// them (one process simulates its nodes one after another, on one thread).
+static uint64_t SleptCycles = 0;
+
+static void noSleep(avr_t *, avr_cycle_count_t HowLong) {
+  // Simulated time only: the core advances its cycle counter past the sleep
+  // (by 1 + HowLong, right after this call); never wait in real time
+  // (libsimavr's raw callback calls usleep).
+  SleptCycles += 1 + HowLong;
 }
 
 static avr_uart_t *findUart(avr_t *Avr, int N) {
@@ -327,7 +335,13 @@ StopKind AvrNode::runUntil(uint64_t Target) {
     avr_cycle_timer_register(Avr, Target - Avr->cycle, onBound, this);
   const bool Watch = FW.HasRuntime || !PcCounts.empty();
   while (Avr->cycle < Target) {
+    // A step that sleeps jumps over the sleeping time (to the next timer or
+    // interrupt), which the sleep callback reports; the rest is active time.
+    const uint64_t Before = Avr->cycle;
+    SleptCycles = 0;
     int State = avr_run(Avr);
+    const uint64_t Step = Avr->cycle - Before;
+    ActiveCycles += Step - std::min<uint64_t>(Step, SleptCycles);
     // After SEI (or RETI, or an SREG write that sets I) the AVR executes
     // exactly one more instruction before a pending interrupt ("Reset and
     // Interrupt Handling": "the instruction following SEI will be executed

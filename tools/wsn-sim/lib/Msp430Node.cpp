@@ -300,7 +300,10 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
   C.eventsChanged();
   const bool Watch = FW.HasRuntime || !PcCounts.empty();
   while (C.cycles() < Target) {
+    const uint64_t Before = C.cycles();
     StepKind K = C.step();
+    if (K != StepKind::Idle && K != StepKind::Asleep)
+      ActiveCycles += C.cycles() - Before; // Idle jumps over sleeping time
     if (K == StepKind::Faulted) {
       Terminated = true;
       CrashReason = C.fault();

@@ -26,6 +26,7 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
   R.Stop = Stop;
   R.CrashReason = N.crashReason();
   R.Cycles = N.cycle();
+  R.ActiveCycles = N.activeCycles();
   if (Stop == StopKind::Violation) {
     R.Violated = true;
     R.ViolationId = N.violationId();
@@ -133,6 +134,7 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         J.attribute("settle", R.Settle);
         J.attribute("settle_cycles", R.SettleCycles);
       }
+      J.attribute("active_cycles", R.ActiveCycles);
       J.attributeObject("inputs", [&] {
         J.attribute("irq_pulses", R.Stats.IrqPulses);
         J.attribute("uart_bytes", R.Stats.UartBytes);

@@ -34,6 +34,7 @@ struct NodeResult {
   StopKind Stop = StopKind::None;
   std::string CrashReason;          ///< why the core stopped, when it says (MSP430 faults)
   uint64_t Cycles = 0;
+  uint64_t ActiveCycles = 0; ///< cycles awake (not sleeping)
   bool Violated = false;
   uint16_t ViolationId = 0;
   uint64_t ViolationCycle = 0;

@@ -173,14 +173,22 @@ void __wsn_rt_check(uint16_t inv, uint8_t ok, uint16_t crc);
 uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n);
 
 /* Table-driven records: one call per site with a constant table `t` (its address) that
- * lists the record's id, length and variables as (address, size) pairs; the layouts are in
+ * lists the record's length and variables as (address, size) pairs; the layouts are in
  * trace.c and spec/trace-format.md section 4. On AVR the table is in flash (program memory).
- * __wsn_rt_effect_t: [SKIP_END id, if flagged, then] EFFECT id len ret-bytes variables, in one
- * atomic step. __wsn_rt_check_t: CRC-16 over the variables, then __wsn_rt_check, then
- * #gv_reference += 1, with interrupts disabled throughout. __wsn_rt_checkpoint_t: when the
- * anchor flag is armed, CHECKPOINT id len variables and #gv_reference = 0, atomically. */
-void __wsn_rt_effect_t(uintptr_t t, uint16_t ret);
+ * __wsn_rt_effect_t: EFFECT site len ret-bytes variables, in one atomic step; the table has no
+ * site id, so that call sites with the same record layout share it. __wsn_rt_skip_effect_t:
+ * the same, SKIP_END site first, in the same atomic step. __wsn_rt_check_t: CRC-16 over the
+ * variables, then __wsn_rt_check, then #gv_reference += 1, with interrupts disabled
+ * throughout. __wsn_rt_checkpoint_t: when the anchor flag is armed, CHECKPOINT id len
+ * variables and #gv_reference = 0, atomically. __wsn_rt_put_t: the table's variables
+ * appended to the record a *_begin opened (as __wsn_rt_put of each). */
+void __wsn_rt_effect_t(uint16_t site, uintptr_t t, uint16_t ret);
+void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret);
+/* The same for return values of 3 or 4 bytes. */
+void __wsn_rt_effect32_t(uint16_t site, uintptr_t t, uint32_t ret);
+void __wsn_rt_skip_effect32_t(uint16_t site, uintptr_t t, uint32_t ret);
 void __wsn_rt_check_t(uintptr_t t, uint8_t ok);
+void __wsn_rt_put_t(uintptr_t t);
 void __wsn_rt_checkpoint_t(uintptr_t t);
 
 /* Break-point hooks for simulators and debuggers: they do nothing, are never inlined and are
