@@ -244,6 +244,15 @@ private:
   Error insertEntryExit(FuncPlan &P);
 
   std::vector<GlobalVariable *> anchorGlobals();
+  /// For every writable global some function with a level reads (by its own
+  /// loads): the smallest such level and that function. Computed before the
+  /// rewrite (the module model knows the original instructions only).
+  struct GlobalLevel {
+    unsigned Level = 0;
+    const Function *Reader = nullptr;
+  };
+  DenseMap<const GlobalVariable *, GlobalLevel> readerLevels();
+  void recordGlobalLevels(const DenseMap<const GlobalVariable *, GlobalLevel> &Levels);
   GlobalVariable *anchorStatusGlobal();
   /// Whether F or anything it calls may write a local of another function.
   bool writesOtherStacks(const Function *F);
@@ -1067,6 +1076,55 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
 /// stack frame. nesC code takes addresses of locals all the time (out
 /// arguments of commands), and without this refinement every task that
 /// writes through a message pointer became a stack writer.
+DenseMap<const GlobalVariable *, Instrumenter::GlobalLevel> Instrumenter::readerLevels() {
+  DenseMap<const GlobalVariable *, GlobalLevel> Out;
+  for (const FunctionInfo &FI : R.Functions) {
+    if (!FI.Level || !FI.F || FI.F->isDeclaration())
+      continue;
+    for (const Instruction &I : instructions(*FI.F)) {
+      if (isa<CallBase>(I) && !isa<MemIntrinsic>(I))
+        continue;
+      ObjSet O;
+      MM.reads(I, O);
+      for (unsigned Id : O.Objs)
+        if (const GlobalVariable *GV = MM.objectGlobal(Id)) {
+          if (GV->isConstant())
+            continue;
+          auto [It, New] = Out.try_emplace(GV, GlobalLevel{*FI.Level, FI.F});
+          if (!New && *FI.Level < It->second.Level)
+            It->second = GlobalLevel{*FI.Level, FI.F};
+        }
+    }
+  }
+  return Out;
+}
+
+/// `!wsn.global_levels`: for each writable global a checkpoint does not save
+/// but a function with a level reads, {name, level, reader}: the tracing
+/// level whose selection instruments that reader, so that its checkpoints
+/// would save the global (wsn-replay --check names it when it refuses an
+/// expression over state the trace does not reconstruct; spec/replay.md).
+void Instrumenter::recordGlobalLevels(
+    const DenseMap<const GlobalVariable *, GlobalLevel> &Levels) {
+  DenseSet<const GlobalVariable *> Saved;
+  for (GlobalVariable *GV : anchorGlobals())
+    Saved.insert(GV);
+  std::vector<std::tuple<std::string, unsigned, std::string>> Rows;
+  for (const GlobalVariable &GV : M.globals())
+    if (auto It = Levels.find(&GV); It != Levels.end() && !Saved.count(&GV))
+      Rows.emplace_back(GV.getName().str(), It->second.Level,
+                        It->second.Reader->getName().str());
+  if (Rows.empty())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("wsn.global_levels");
+  for (auto &[Name, Level, Reader] : Rows)
+    NMD->addOperand(MDTuple::get(
+        Ctx, {MDString::get(Ctx, Name),
+              ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), Level)),
+              MDString::get(Ctx, Reader)}));
+}
+
 static bool anyLocalEscapesToMemory(const Module &M) {
   SmallVector<const Value *, 32> Work;
   SmallPtrSet<const Value *, 32> Seen;
@@ -1679,11 +1737,13 @@ Expected<InstrumentStats> Instrumenter::run() {
   if (!BOr)
     return BOr.takeError();
   B = std::move(*BOr);
+  DenseMap<const GlobalVariable *, GlobalLevel> Levels = readerLevels();
   if (Error E = plan())
     return std::move(E);
   for (FuncPlan &P : Plans)
     if (Error E = rewrite(P))
       return std::move(E);
+  recordGlobalLevels(Levels);
 
   TraceModuleInfo Info;
   Info.Target = T;

@@ -170,6 +170,9 @@ void printReport(raw_ostream &OS, raw_ostream &Err, ReplayRunner &R,
     case ReplayStop::Diverged:
       Err << "wsn-replay: " << Out.Message << "\n";
       break;
+    case ReplayStop::Breakpoint: // an added check failed (wsn-replay --check)
+      OS << "replay: " << Out.Message << "\n";
+      break;
     default:
       Err << "wsn-replay: replay error: " << Out.Message << "\n";
       break;
@@ -216,6 +219,8 @@ json::Object reportJSON(ReplayRunner &R, const PreprocessedTrace *P, const Trace
       Kind = SR->Kind == RecordKind::Violation ? "violation" : "check";
     else if (Out.Reason == ReplayStop::Diverged)
       Kind = "diverged";
+    else if (Out.Reason == ReplayStop::Breakpoint)
+      Kind = "check-failed"; // an added check (wsn-replay --check)
     else if (Out.Reason != ReplayStop::EndOfTrace)
       Kind = "error";
     Stop["kind"] = Kind;

@@ -14,6 +14,7 @@
 // timeout), 2 bad input, 3 the replay diverged from the trace.
 //
 //===----------------------------------------------------------------------===//
+#include "AddedChecks.h"
 #include "Repl.h"
 #include "ReplayReport.h"
 
@@ -103,8 +104,26 @@ static cl::opt<unsigned> MaxEvents("events", cl::init(16),
                                    cl::desc("interleaving events shown in the report"),
                                    cl::cat(Cat));
 
+static cl::list<std::string> CheckSpecs(
+    "check",
+    cl::desc("'NAME: EXPR': a C expression over the program's globals, compiled into the "
+             "replay module and evaluated after every event; replay stops where it is "
+             "first false (repeatable)"),
+    cl::value_desc("NAME: EXPR"), cl::cat(Cat));
+static cl::opt<std::string> CheckAt(
+    "check-at",
+    cl::desc("evaluate the --check expressions only at the entry and exit events of this "
+             "instrumented function or interrupt handler"),
+    cl::value_desc("FUNC"), cl::cat(Cat));
+
 namespace {
-enum ExitCode { Reproduced = 0, NotReproduced = 1, BadInput = 2, Diverged = 3 };
+enum ExitCode {
+  Reproduced = 0,
+  NotReproduced = 1,
+  BadInput = 2,
+  Diverged = 3,
+  CheckFailed = 4
+};
 
 [[noreturn]] void badInput(const Twine &Msg) {
   if (Json) {
@@ -255,7 +274,7 @@ int main(int argc, char **argv) {
   std::unique_ptr<wsn::ReplayRunner> Runner;
   std::optional<wsn::TraceMap> ProgramMap; // for the start record
   if (!TracePath.empty()) {
-    if (!Interactive && EmitLowered.empty() && !Elf.empty())
+    if (!Interactive && EmitLowered.empty() && !Elf.empty() && CheckSpecs.empty())
       Start = wsn::ReplayStartCache::open(Input, LO, RO);
     uint32_t ProgramHash = 0;
     if (Start)
@@ -338,9 +357,39 @@ int main(int argc, char **argv) {
     P = std::move(*PP);
     if (StopAfterChecks)
       applyStopAfterChecks(*P, StopAfterChecks);
-  } else if (StopAfterChecks || !ExpectSram.empty() || Interactive) {
-    badInput("--stop-after-checks, --expect-sram and -i need --trace");
+  } else if (StopAfterChecks || !ExpectSram.empty() || Interactive || !CheckSpecs.empty()) {
+    badInput("--stop-after-checks, --expect-sram, --check and -i need --trace");
   }
+
+  // Checks added after the fact: compiled into the program before it is
+  // lowered (the file, and so its hash, is unchanged).
+  std::vector<wsn::AddedCheck> Checks;
+  for (const std::string &Spec : CheckSpecs) {
+    auto C = wsn::parseCheckSpec(Spec);
+    if (!C)
+      badInput(toString(C.takeError()));
+    for (const wsn::AddedCheck &Old : Checks)
+      if (Old.Name == C->Name)
+        badInput("--check " + C->Name + ": two checks with this name");
+    Checks.push_back(std::move(*C));
+  }
+  if (!CheckAt.empty() && Checks.empty())
+    badInput("--check-at needs --check");
+  std::vector<uint32_t> CheckAtFids, CheckAtIrqs;
+  if (!CheckAt.empty()) {
+    for (const wsn::TraceMap::Function &F : Map->Functions)
+      if (F.Name == CheckAt)
+        CheckAtFids.push_back(F.Id);
+    for (const wsn::TraceMap::Irq &Q : Map->Irqs)
+      if (Q.Function == CheckAt || (!Q.VectorName.empty() && Q.VectorName == CheckAt))
+        CheckAtIrqs.push_back(Q.Id);
+    if (CheckAtFids.empty() && CheckAtIrqs.empty())
+      badInput("--check-at " + CheckAt + ": no instrumented function or interrupt handler of "
+               "that name in the trace map (only their entries and exits are replay events)");
+  }
+  if (!Checks.empty())
+    if (Error E = wsn::compileChecks(*Program->M, *Map, P->StartAnchor, Checks))
+      badInput(toString(std::move(E)));
 
   std::string Lowered;
   std::string *LoweredOut = EmitLowered.empty() ? nullptr : &Lowered;
@@ -356,6 +405,8 @@ int main(int argc, char **argv) {
   }
   if (P)
     Runner->setTrace(&*P, &*Map);
+  if (Error E = wsn::resolveChecks(*Runner, Checks))
+    badInput(toString(std::move(E)));
   const wsn::ReplayLoweringResult &Info = Runner->info();
   if (!Json)
     for (const std::string &W : Info.Warnings)
@@ -383,6 +434,26 @@ int main(int argc, char **argv) {
     return wsn::runRepl(*Runner, *P, *Map, outs(), errs(), Input);
   }
 
+  // The added checks: evaluated after each event (or the --check-at
+  // function's), the first false one stops the run.
+  std::optional<std::pair<size_t, size_t>> Failed; // check, event
+  size_t Evaluations = 0;
+  if (!Checks.empty())
+    Runner->setBreakAt([&](const wsn::ReplayEvent &E, size_t I) {
+      if (!CheckAt.empty()) {
+        bool Fn = E.K == wsn::ReplayEvent::Entry || E.K == wsn::ReplayEvent::Exit;
+        bool Irq = E.K == wsn::ReplayEvent::IrqEntry || E.K == wsn::ReplayEvent::IrqExit;
+        if (!(Fn && is_contained(CheckAtFids, E.Id)) && !(Irq && is_contained(CheckAtIrqs, E.Id)))
+          return false;
+      }
+      ++Evaluations;
+      for (size_t K = 0; K < Checks.size(); ++K)
+        if (!Checks[K].Fn()) {
+          Failed = {K, I};
+          return true;
+        }
+      return false;
+    });
   if (Error E = Runner->prepare())
     badInput(toString(std::move(E)));
   auto OutOr = Runner->run();
@@ -413,9 +484,15 @@ int main(int argc, char **argv) {
   case wsn::ReplayStop::Diverged:
     RC = Diverged, Status = "diverged";
     break;
+  case wsn::ReplayStop::Breakpoint:
+    if (Failed) {
+      RC = CheckFailed, Status = "check-failed";
+      Out.Message = wsn::describeCheckFailure(*Runner, *Map, Checks[Failed->first],
+                                              Failed->second);
+    }
+    break;
   case wsn::ReplayStop::Error:
   case wsn::ReplayStop::Timeout:
-  case wsn::ReplayStop::Breakpoint:
     break;
   }
 
@@ -456,10 +533,18 @@ int main(int argc, char **argv) {
     O["wall_seconds"] = Wall;
     O["jit_cached"] = Runner->usedCachedObject();
     O["start_cached"] = Runner->fromStartCache();
+    if (!Checks.empty())
+      O["added_checks"] = wsn::checksJSON(*Runner, *Map, Checks,
+                                          Failed ? std::optional<size_t>(Failed->first)
+                                                 : std::nullopt,
+                                          Failed ? Failed->second : 0, Evaluations);
     outs() << formatv("{0:2}", json::Value(std::move(O))) << "\n";
   } else {
     wsn::printReport(outs(), errs(), *Runner, P ? &*P : nullptr, Map ? &*Map : nullptr,
                      Out, Sum ? &*Sum : nullptr, MaxEvents, Entry);
+    if (!Checks.empty() && !Failed)
+      outs() << "checks: " << Checks.size() << " added check(s) held at " << Evaluations
+             << " evaluation(s)" << (CheckAt.empty() ? " (after every event)" : " (at the events of " + CheckAt + ")") << "\n";
   }
   return RC;
 }
