@@ -253,6 +253,7 @@ private:
   };
   DenseMap<const GlobalVariable *, GlobalLevel> readerLevels();
   void recordGlobalLevels(const DenseMap<const GlobalVariable *, GlobalLevel> &Levels);
+  void recordPfdg();
   GlobalVariable *anchorStatusGlobal();
   /// Whether F or anything it calls may write a local of another function.
   bool writesOtherStacks(const Function *F);
@@ -1125,6 +1126,29 @@ void Instrumenter::recordGlobalLevels(
               MDString::get(Ctx, Reader)}));
 }
 
+/// The PFDG this build was selected from, for wsn-replay --emit-error-paths
+/// (its paths must be walks of the PFDG, spec/analysis.md section 5):
+/// `!wsn.pfdg = !{!{i32 level}, !{!"node", name, i32
+/// level or -1}..., !{!"edge", i32 from, i32 to}...}` (nodes by index; call
+/// and dependence edges alike, as error paths may use either).
+void Instrumenter::recordPfdg() {
+  const PfdgGraph &G = R.Graph;
+  LLVMContext &Ctx = M.getContext();
+  auto I32 = [&](int64_t V) {
+    return ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), V, true));
+  };
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("wsn.pfdg");
+  NMD->addOperand(MDTuple::get(Ctx, {I32(R.Level)}));
+  for (PfdgGraph::NodeId N = 0; N < G.size(); ++N) {
+    std::optional<unsigned> L = G.level(N);
+    NMD->addOperand(MDTuple::get(Ctx, {MDString::get(Ctx, "node"),
+                                       MDString::get(Ctx, G.name(N)), I32(L ? *L : -1)}));
+  }
+  for (const auto *Edges : {&G.callEdges(), &G.dependenceEdges()})
+    for (auto [A, B] : *Edges)
+      NMD->addOperand(MDTuple::get(Ctx, {MDString::get(Ctx, "edge"), I32(A), I32(B)}));
+}
+
 static bool anyLocalEscapesToMemory(const Module &M) {
   SmallVector<const Value *, 32> Work;
   SmallPtrSet<const Value *, 32> Seen;
@@ -1744,6 +1768,7 @@ Expected<InstrumentStats> Instrumenter::run() {
     if (Error E = rewrite(P))
       return std::move(E);
   recordGlobalLevels(Levels);
+  recordPfdg();
 
   TraceModuleInfo Info;
   Info.Target = T;

@@ -326,6 +326,11 @@ Error compileChecks(Module &M, const TraceMap &Map, uint32_t StartAnchor,
         Levels[Name->getString().str()] = {unsigned(Lvl->getZExtValue()),
                                            Reader->getString().str()};
     }
+  unsigned BuildLevel = 0; // the level this build was selected at (!wsn.pfdg)
+  if (const NamedMDNode *NMD = M.getNamedMetadata("wsn.pfdg"))
+    if (NMD->getNumOperands() && NMD->getOperand(0)->getNumOperands() == 1)
+      if (auto *L = mdconst::dyn_extract_or_null<ConstantInt>(NMD->getOperand(0)->getOperand(0)))
+        BuildLevel = unsigned(L->getZExtValue());
   for (AddedCheck &C : Checks) {
     Function *F = CM->getFunction(C.Function);
     if (!F || F->isDeclaration())
@@ -365,11 +370,17 @@ Error compileChecks(Module &M, const TraceMap &Map, uint32_t StartAnchor,
       for (const std::string &G : Missing) {
         auto It = Levels.find(G);
         if (It != Levels.end()) {
-          Msg += formatv("\n  {0}: level {1} would include it (it instruments {2}, which "
-                         "reads it)",
-                         G, It->second.first, It->second.second)
+          // A function of level L is selected at every level >= L without
+          // error paths; a build at level >= L that did not instrument it
+          // was restricted by error paths (or another graph after inlining).
+          unsigned L = It->second.first;
+          unsigned Suggest = L > BuildLevel ? L : BuildLevel + 1;
+          Msg += formatv("\n  {0}: read by {1} (level {2} in this build's PFDG), which this "
+                         "build does not instrument; a build that does saves it: --level={3}, "
+                         "or an error path through {1}",
+                         G, It->second.second, L, Suggest)
                      .str();
-          Need = std::max(Need, It->second.first);
+          Need = std::max(Need, Suggest);
         } else {
           Msg += "\n  " + G +
                  ": no tracing level includes it (no function the program function "

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AddedChecks.h"
+#include "ErrorPaths.h"
 #include "Repl.h"
 #include "ReplayReport.h"
 
@@ -115,6 +116,12 @@ static cl::opt<std::string> CheckAt(
     cl::desc("evaluate the --check expressions only at the entry and exit events of this "
              "instrumented function or interrupt handler"),
     cl::value_desc("FUNC"), cl::cat(Cat));
+static cl::opt<std::string> EmitErrorPaths(
+    "emit-error-paths",
+    cl::desc("write the error-propagation paths the replay observed (from the violation "
+             "or failed --check back to the last writers of what it read) in wsn-cc's "
+             "--error-paths format; wsn-cc --next-level=FILE builds the next level"),
+    cl::value_desc("FILE"), cl::cat(Cat));
 
 namespace {
 enum ExitCode {
@@ -255,7 +262,9 @@ int main(int argc, char **argv) {
   LO.MCU = MCU;
   LO.StopAt = StopAt;
   LO.AllowUntracedIO = AllowIO;
-  LO.WatchStores = Interactive; // the REPL's `why` needs the store watch
+  // The REPL's `why` and the error paths need the store watch (the last
+  // writer of each byte) and live event numbers.
+  LO.WatchStores = Interactive || !EmitErrorPaths.empty();
   LO.FramePointers = Gdb;
   wsn::ReplayRunOptions RO;
   RO.Entry = Entry;
@@ -263,7 +272,7 @@ int main(int argc, char **argv) {
   RO.DebuggerSupport = Gdb;
   if (!NoJitCache)
     RO.JitCacheDir = JitCache.empty() ? wsn::defaultJitCacheDir() : std::string(JitCache);
-  RO.LiveEvents = LiveEvents || Interactive; // the REPL's breakpoints and `why`
+  RO.LiveEvents = LiveEvents || Interactive || !EmitErrorPaths.empty(); // the REPL's breakpoints and `why`
 
   // The program's own trace map (and module hash) from the replay IR, or from
   // the start cache, which then also gives the runner (spec/replay.md
@@ -274,7 +283,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<wsn::ReplayRunner> Runner;
   std::optional<wsn::TraceMap> ProgramMap; // for the start record
   if (!TracePath.empty()) {
-    if (!Interactive && EmitLowered.empty() && !Elf.empty() && CheckSpecs.empty())
+    if (!Interactive && EmitLowered.empty() && !Elf.empty() && CheckSpecs.empty() &&
+        EmitErrorPaths.empty())
       Start = wsn::ReplayStartCache::open(Input, LO, RO);
     uint32_t ProgramHash = 0;
     if (Start)
@@ -390,6 +400,15 @@ int main(int argc, char **argv) {
   if (!Checks.empty())
     if (Error E = wsn::compileChecks(*Program->M, *Map, P->StartAnchor, Checks))
       badInput(toString(std::move(E)));
+  wsn::PfdgView Pfdg;
+  if (!EmitErrorPaths.empty()) {
+    if (!P)
+      badInput("--emit-error-paths needs --trace");
+    Pfdg = wsn::readPfdg(*Program->M);
+    if (!Pfdg.Present)
+      badInput("--emit-error-paths: " + Input +
+               " records no PFDG (!wsn.pfdg): it was built by an older wsn-cc; rebuild it");
+  }
 
   std::string Lowered;
   std::string *LoweredOut = EmitLowered.empty() ? nullptr : &Lowered;
@@ -516,6 +535,47 @@ int main(int argc, char **argv) {
     }
   }
 
+  // The error-propagation paths: from the violation (or the failed check)
+  // back to the last writers of what it read.
+  std::optional<std::pair<std::string, unsigned>> PathsWritten; // file, paths
+  if (!EmitErrorPaths.empty()) {
+    wsn::ErrorOrigin Origin;
+    Origin.Events = Runner->events().size();
+    const wsn::TraceRecord *SR =
+        Out.StopRecord < P->Records.size() ? &P->Records[Out.StopRecord] : nullptr;
+    if (Out.Reason == wsn::ReplayStop::Stopped && SR) {
+      if (const wsn::TraceMap::Invariant *I = Map->invariant(SR->id())) {
+        Origin.Sink = I->Function;
+        Origin.What = std::string(SR->Kind == wsn::RecordKind::Violation ? "the violation"
+                                                                         : "the check") +
+                      " of invariant " + I->Function + " at record " +
+                      std::to_string(Out.StopRecord);
+        for (const wsn::TraceMap::Var &V : I->Inputs)
+          if (V.IsGlobal)
+            Origin.Globals.push_back(V.Name);
+      }
+    } else if (Failed) {
+      const wsn::AddedCheck &C = Checks[Failed->first];
+      Origin.What = "check '" + C.Name + "' (" + C.Expr + ") failed after event " +
+                    std::to_string(Failed->second);
+      Origin.Globals = C.Reads;
+    }
+    if (Origin.What.empty()) {
+      errs() << "wsn-replay: warning: --emit-error-paths: the replay stopped neither at an "
+                "invariant check nor at a failed --check; " << EmitErrorPaths
+             << " not written\n";
+    } else {
+      unsigned N = 0;
+      std::string Text = wsn::errorPathsText(*Runner, *P, *Map, Pfdg, Origin, Input, &N);
+      std::error_code EC;
+      raw_fd_ostream OS(EmitErrorPaths, EC);
+      if (EC)
+        badInput(EmitErrorPaths + ": " + EC.message());
+      OS << Text;
+      PathsWritten = {EmitErrorPaths, N};
+    }
+  }
+
   if (!DumpMem.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(DumpMem, EC, sys::fs::OF_None);
@@ -533,6 +593,10 @@ int main(int argc, char **argv) {
     O["wall_seconds"] = Wall;
     O["jit_cached"] = Runner->usedCachedObject();
     O["start_cached"] = Runner->fromStartCache();
+    if (PathsWritten)
+      O["error_paths"] = json::Object{{"file", PathsWritten->first},
+                                      {"paths", int64_t(PathsWritten->second)},
+                                      {"level", int64_t(Pfdg.Level)}};
     if (!Checks.empty())
       O["added_checks"] = wsn::checksJSON(*Runner, *Map, Checks,
                                           Failed ? std::optional<size_t>(Failed->first)
@@ -545,6 +609,11 @@ int main(int argc, char **argv) {
     if (!Checks.empty() && !Failed)
       outs() << "checks: " << Checks.size() << " added check(s) held at " << Evaluations
              << " evaluation(s)" << (CheckAt.empty() ? " (after every event)" : " (at the events of " + CheckAt + ")") << "\n";
+    if (PathsWritten)
+      outs() << "error paths: " << PathsWritten->second << " written to "
+             << PathsWritten->first << " (level " << Pfdg.Level
+             << "; the next level: wsn-cc --next-level=" << PathsWritten->first
+             << " with the same sources and options)\n";
   }
   return RC;
 }
