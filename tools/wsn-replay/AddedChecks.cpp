@@ -337,6 +337,7 @@ Error compileChecks(Module &M, const TraceMap &Map, uint32_t StartAnchor,
       return fail("--check " + C.Name + ": clang produced no function " + C.Function);
     std::set<const GlobalVariable *> Seen;
     std::vector<std::string> Missing;
+    C.Reads.clear(); // a REPL rebuild compiles the same checks again
     for (Instruction &I : instructions(*F)) {
       if (auto *CB = dyn_cast<CallBase>(&I)) {
         Function *Callee = CB->getCalledFunction();

@@ -450,7 +450,27 @@ int main(int argc, char **argv) {
   if (Interactive) {
     for (const std::string &W : P->Warnings) // the report prints them otherwise
       errs() << "wsn-replay: warning: " << P->TraceName << ": " << W << "\n";
-    return wsn::runRepl(*Runner, *P, *Map, outs(), errs(), Input);
+    wsn::ReplOptions RO2;
+    RO2.IRPath = Input;
+    RO2.Checks = Checks;
+    // `break FUNC if EXPR`: the program is read, the expressions compiled into
+    // it, lowered and JIT'd again (the file itself is unchanged).
+    RO2.Rebuild = [&](std::vector<wsn::AddedCheck> &All)
+        -> Expected<std::unique_ptr<wsn::ReplayRunner>> {
+      auto PP = wsn::parseProgramIR(Input);
+      if (!PP)
+        return PP.takeError();
+      if (Error E = wsn::compileChecks(*PP->M, *Map, P->StartAnchor, All))
+        return std::move(E);
+      auto New = wsn::loadForReplay(std::move(*PP), Input, LO, RO);
+      if (!New)
+        return New.takeError();
+      (*New)->setTrace(&*P, &*Map);
+      if (Error E = wsn::resolveChecks(**New, All))
+        return std::move(E);
+      return std::move(*New);
+    };
+    return wsn::runRepl(*Runner, *P, *Map, outs(), RO2);
   }
 
   // The added checks: evaluated after each event (or the --check-at
