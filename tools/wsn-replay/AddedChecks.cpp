@@ -448,18 +448,7 @@ static std::string readValue(ReplayRunner &R, const TraceMap &Map, StringRef Nam
   const ReplayGlobal *G = R.info().global(Name);
   if (!G)
     return "?";
-  StringRef Elem = CType;
-  size_t Br = Elem.find('[');
-  unsigned N = 0;
-  if (Br != StringRef::npos && Elem.count('[') == 1 &&
-      !Elem.substr(Br + 1).drop_back().getAsInteger(10, N) && N && G->Size % N == 0) {
-    std::string S = "{";
-    for (unsigned I = 0; I < N; ++I)
-      S += (I ? ", " : "") + formatValue(R.memory(), G->Addr + I * (G->Size / N), G->Size / N,
-                                          Elem.substr(0, Br).rtrim());
-    return S + "}";
-  }
-  return formatValue(R.memory(), G->Addr, G->Size, CType);
+  return formatCValue(R.memory(), G->Addr, G->Size, CType);
 }
 
 std::string describeCheckFailure(ReplayRunner &R, const TraceMap &Map, const AddedCheck &C,

@@ -225,24 +225,7 @@ std::string declaration(StringRef CType, StringRef Name) {
 /// scalars ("uint16_t[32]") are formatted; the rest as bytes.
 std::string formatByCType(ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
                           StringRef CType) {
-  size_t Br = CType.find('[');
-  if (Br != StringRef::npos && CType.count('[') == 1 && CType.ends_with("]")) {
-    unsigned N = 0;
-    if (!CType.substr(Br + 1).drop_back().getAsInteger(10, N) && N && Size % N == 0 &&
-        Size / N <= 8) {
-      StringRef Elem = CType.substr(0, Br).rtrim();
-      std::string S = "{";
-      for (unsigned I = 0; I < N; ++I) {
-        if (I == MaxElements) {
-          S += ", ...";
-          break;
-        }
-        S += (I ? ", " : "") + formatValue(Mem, Addr + I * (Size / N), Size / N, Elem);
-      }
-      return S + "}";
-    }
-  }
-  return formatValue(Mem, Addr, Size, CType);
+  return formatCValue(Mem, Addr, Size, CType);
 }
 
 /// What `print` and `why` name: a global, or an element / member of one
