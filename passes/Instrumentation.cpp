@@ -246,6 +246,16 @@ private:
   Error insertEntryExit(FuncPlan &P);
 
   std::vector<GlobalVariable *> anchorGlobals();
+  /// For every writable global some function with a level reads (by its own
+  /// loads): the smallest such level and that function. Computed before the
+  /// rewrite (the module model knows the original instructions only).
+  struct GlobalLevel {
+    unsigned Level = 0;
+    const Function *Reader = nullptr;
+  };
+  DenseMap<const GlobalVariable *, GlobalLevel> readerLevels();
+  void recordGlobalLevels(const DenseMap<const GlobalVariable *, GlobalLevel> &Levels);
+  void recordPfdg();
   GlobalVariable *anchorStatusGlobal();
   /// Whether F or anything it calls may write a local of another function.
   bool writesOtherStacks(const Function *F);
@@ -1150,6 +1160,78 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
 /// stack frame. nesC code takes addresses of locals all the time (out
 /// arguments of commands), and without this refinement every task that
 /// writes through a message pointer became a stack writer.
+DenseMap<const GlobalVariable *, Instrumenter::GlobalLevel> Instrumenter::readerLevels() {
+  DenseMap<const GlobalVariable *, GlobalLevel> Out;
+  for (const FunctionInfo &FI : R.Functions) {
+    if (!FI.Level || !FI.F || FI.F->isDeclaration())
+      continue;
+    for (const Instruction &I : instructions(*FI.F)) {
+      if (isa<CallBase>(I) && !isa<MemIntrinsic>(I))
+        continue;
+      ObjSet O;
+      MM.reads(I, O);
+      for (unsigned Id : O.Objs)
+        if (const GlobalVariable *GV = MM.objectGlobal(Id)) {
+          if (GV->isConstant())
+            continue;
+          auto [It, New] = Out.try_emplace(GV, GlobalLevel{*FI.Level, FI.F});
+          if (!New && *FI.Level < It->second.Level)
+            It->second = GlobalLevel{*FI.Level, FI.F};
+        }
+    }
+  }
+  return Out;
+}
+
+/// `!wsn.global_levels`: for each writable global a checkpoint does not save
+/// but a function with a level reads, {name, level, reader}: the tracing
+/// level whose selection instruments that reader, so that its checkpoints
+/// would save the global (wsn-replay --check names it when it refuses an
+/// expression over state the trace does not reconstruct; spec/replay.md).
+void Instrumenter::recordGlobalLevels(
+    const DenseMap<const GlobalVariable *, GlobalLevel> &Levels) {
+  DenseSet<const GlobalVariable *> Saved;
+  for (GlobalVariable *GV : anchorGlobals())
+    Saved.insert(GV);
+  std::vector<std::tuple<std::string, unsigned, std::string>> Rows;
+  for (const GlobalVariable &GV : M.globals())
+    if (auto It = Levels.find(&GV); It != Levels.end() && !Saved.count(&GV))
+      Rows.emplace_back(GV.getName().str(), It->second.Level,
+                        It->second.Reader->getName().str());
+  if (Rows.empty())
+    return;
+  LLVMContext &Ctx = M.getContext();
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("wsn.global_levels");
+  for (auto &[Name, Level, Reader] : Rows)
+    NMD->addOperand(MDTuple::get(
+        Ctx, {MDString::get(Ctx, Name),
+              ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), Level)),
+              MDString::get(Ctx, Reader)}));
+}
+
+/// The PFDG this build was selected from, for wsn-replay --emit-error-paths
+/// (its paths must be walks of the PFDG, spec/analysis.md section 5):
+/// `!wsn.pfdg = !{!{i32 level}, !{!"node", name, i32
+/// level or -1}..., !{!"edge", i32 from, i32 to}...}` (nodes by index; call
+/// and dependence edges alike, as error paths may use either).
+void Instrumenter::recordPfdg() {
+  const PfdgGraph &G = R.Graph;
+  LLVMContext &Ctx = M.getContext();
+  auto I32 = [&](int64_t V) {
+    return ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), V, true));
+  };
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("wsn.pfdg");
+  NMD->addOperand(MDTuple::get(Ctx, {I32(R.Level)}));
+  for (PfdgGraph::NodeId N = 0; N < G.size(); ++N) {
+    std::optional<unsigned> L = G.level(N);
+    NMD->addOperand(MDTuple::get(Ctx, {MDString::get(Ctx, "node"),
+                                       MDString::get(Ctx, G.name(N)), I32(L ? *L : -1)}));
+  }
+  for (const auto *Edges : {&G.callEdges(), &G.dependenceEdges()})
+    for (auto [A, B] : *Edges)
+      NMD->addOperand(MDTuple::get(Ctx, {MDString::get(Ctx, "edge"), I32(A), I32(B)}));
+}
+
 static bool anyLocalEscapesToMemory(const Module &M) {
   SmallVector<const Value *, 32> Work;
   SmallPtrSet<const Value *, 32> Seen;
@@ -1762,11 +1844,14 @@ Expected<InstrumentStats> Instrumenter::run() {
   if (!BOr)
     return BOr.takeError();
   B = std::move(*BOr);
+  DenseMap<const GlobalVariable *, GlobalLevel> Levels = readerLevels();
   if (Error E = plan())
     return std::move(E);
   for (FuncPlan &P : Plans)
     if (Error E = rewrite(P))
       return std::move(E);
+  recordGlobalLevels(Levels);
+  recordPfdg();
   // LOG 6 last: the message ops sit inside the entry/exit ops (MessageSites.h).
   Expected<MessageOpStats> Msgs = insertMessageOps(M, *B, Ids);
   if (!Msgs)

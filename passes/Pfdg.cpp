@@ -6,6 +6,7 @@
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
@@ -92,6 +93,90 @@ static std::vector<const GlobalVariable *> readGlobals(ModuleModel &MM,
   return MM.globals(S);
 }
 
+/// Error paths name functions as the replay of an earlier level saw them; a
+/// function the inliner has since folded into its callers (Equation 4.1 at
+/// this level, or the pre-instrumentation inliner) is no node here. Such a
+/// name stands for the node its body was inlined into, found from the debug
+/// info's inlined-at chains (the first such node in module order); names
+/// that resolve to nothing are left for select() to report.
+static void resolveInlinedPathNames(const Module &M, const PfdgGraph &G,
+                                    std::vector<ErrorPath> &Paths) {
+  bool Unknown = false;
+  for (const ErrorPath &P : Paths)
+    for (const std::string &Name : P.Functions)
+      Unknown |= !G.lookup(Name);
+  if (!Unknown)
+    return;
+  StringMap<std::string> InlinedInto;
+  for (const Function &F : M) {
+    if (F.isDeclaration() || !G.lookup(F.getName()))
+      continue;
+    for (const Instruction &I : instructions(F))
+      for (const DILocation *L = I.getDebugLoc().get(); L && L->getInlinedAt();
+           L = L->getInlinedAt())
+        if (const DISubprogram *SP = L->getScope()->getSubprogram()) {
+          InlinedInto.try_emplace(SP->getName(), F.getName().str());
+          if (!SP->getLinkageName().empty())
+            InlinedInto.try_emplace(SP->getLinkageName(), F.getName().str());
+        }
+  }
+  for (ErrorPath &P : Paths)
+    for (std::string &Name : P.Functions)
+      if (!G.lookup(Name))
+        if (auto It = InlinedInto.find(Name); It != InlinedInto.end())
+          Name = It->second;
+}
+
+/// Consecutive path names that are nodes but not joined by an edge are joined
+/// by a shortest walk of the PFDG (edges in either direction): a replay's
+/// observation "A wrote what B read" holds whatever this build's inlining did
+/// to the functions between them. Unconnected names are left for select()
+/// to report.
+static void joinPathGaps(const PfdgGraph &G, std::vector<ErrorPath> &Paths) {
+  std::vector<std::vector<PfdgGraph::NodeId>> Adj;
+  auto Adjacent = [&](PfdgGraph::NodeId A, PfdgGraph::NodeId B) {
+    return llvm::is_contained(Adj[A], B);
+  };
+  for (ErrorPath &P : Paths) {
+    if (P.Functions.size() < 2)
+      continue;
+    if (Adj.empty()) {
+      Adj.resize(G.size());
+      for (const auto *Edges : {&G.callEdges(), &G.dependenceEdges()})
+        for (auto [A, B] : *Edges) {
+          Adj[A].push_back(B);
+          Adj[B].push_back(A);
+        }
+    }
+    std::vector<std::string> Out{P.Functions.front()};
+    for (size_t I = 1; I < P.Functions.size(); ++I) {
+      std::optional<PfdgGraph::NodeId> A = G.lookup(P.Functions[I - 1]),
+                                       B = G.lookup(P.Functions[I]);
+      if (A && B && *A != *B && !Adjacent(*A, *B)) {
+        std::vector<int> Prev(G.size(), -1);
+        std::vector<bool> Seen(G.size(), false);
+        std::vector<PfdgGraph::NodeId> Queue{*A};
+        Seen[*A] = true;
+        for (size_t Q = 0; Q < Queue.size() && !Seen[*B]; ++Q)
+          for (PfdgGraph::NodeId W : Adj[Queue[Q]])
+            if (!Seen[W]) {
+              Seen[W] = true;
+              Prev[W] = int(Queue[Q]);
+              Queue.push_back(W);
+            }
+        if (Seen[*B]) {
+          std::vector<std::string> Mid;
+          for (int V = Prev[*B]; V >= 0 && PfdgGraph::NodeId(V) != *A; V = Prev[V])
+            Mid.push_back(G.name(PfdgGraph::NodeId(V)).str());
+          Out.insert(Out.end(), Mid.rbegin(), Mid.rend());
+        }
+      }
+      Out.push_back(P.Functions[I]);
+    }
+    P.Functions = std::move(Out);
+  }
+}
+
 Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
                                  const PfdgOptions &Opts) {
   PfdgResult R;
@@ -174,6 +259,8 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
                       St.DeferredPairs);
   }
 
+  resolveInlinedPathNames(M, G, Paths);
+  joinPathGaps(G, Paths);
   auto SelOr = G.select(Opts.Level, Paths,
                         Opts.PathsFile.empty() ? "<paths>" : Opts.PathsFile);
   if (!SelOr)

@@ -32,7 +32,9 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -187,6 +189,13 @@ private:
   void lowerInstruction(IRBuilder<> &B, Instruction &I);
   void lowerCall(IRBuilder<> &B, CallBase &CB);
   bool lowerIntrinsic(IRBuilder<> &B, CallBase &CB, Function *Callee);
+  /// --gdb (FramePointers): a mote local's debug location in the lowered
+  /// code (a dbg.value of the lowered value; a declared variable lives in
+  /// the replay memory at its mote address).
+  void lowerDebugVariable(IRBuilder<> &B, Value *Loc, DILocalVariable *Var,
+                          DIExpression *Expr, const DILocation *DL, bool Declare);
+  /// --gdb: the mote globals' debug info located in @__wsn_mem.
+  void locateGlobalsForDebugger();
   void lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name);
   void lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee);
   void lowerInlineAsm(IRBuilder<> &B, CallBase &CB);
@@ -1120,6 +1129,12 @@ void Lowerer::lowerFunction(Function &F) {
     for (Instruction &I : *BB) {
       CurI = &I;
       B.SetCurrentDebugLocation(I.getDebugLoc());
+      if (Opts.FramePointers)
+        for (DbgVariableRecord &DVR : filterDbgVars(I.getDbgRecordRange()))
+          if (DVR.getNumVariableLocationOps() == 1)
+            lowerDebugVariable(B, DVR.getVariableLocationOp(0), DVR.getVariable(),
+                               DVR.getExpression(), DVR.getDebugLoc().get(),
+                               DVR.isDbgDeclare());
       lowerInstruction(B, I);
     }
     if (InSkip)
@@ -1443,6 +1458,49 @@ void Lowerer::lowerCall(IRBuilder<> &B, CallBase &CB) {
     B.CreateStore(SavedSP, SPGV);
 }
 
+void Lowerer::lowerDebugVariable(IRBuilder<> &B, Value *Loc, DILocalVariable *Var,
+                                 DIExpression *Expr, const DILocation *DL, bool Declare) {
+  if (!Loc || !Var || !Expr || !DL || !B.GetInsertBlock())
+    return;
+  Value *V = nullptr;
+  if (isa<Constant>(Loc) && !isa<GlobalValue>(Loc) && !Loc->getType()->isPointerTy()) {
+    V = translateConstant(cast<Constant>(Loc));
+  } else if (auto It = VMap.find(Loc); It != VMap.end()) {
+    V = It->second;
+  }
+  if (!V || isa<PoisonValue>(V))
+    return;
+  DIBuilder DIB(*NM, /*AllowUnresolved=*/false);
+  if (Declare) {
+    // The variable's storage: a mote address (the frame slot) in @__wsn_mem.
+    if (!V->getType()->isIntegerTy(16))
+      return;
+    IRBuilder<> AB(B.GetInsertBlock());
+    Value *Host = hostAddr(AB, V);
+    Expr = DIExpression::prepend(Expr, DIExpression::DerefBefore);
+    DIB.insertDbgValueIntrinsic(Host, Var, Expr, DL, B.GetInsertBlock());
+    return;
+  }
+  DIB.insertDbgValueIntrinsic(V, Var, Expr, DL, B.GetInsertBlock());
+}
+
+void Lowerer::locateGlobalsForDebugger() {
+  for (GlobalVariable &GV : M.globals()) {
+    SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+    GV.getDebugInfo(GVEs);
+    const ReplayGlobal *RG = GVEs.empty() ? nullptr : Result.global(GV.getName());
+    if (!RG)
+      continue;
+    for (DIGlobalVariableExpression *GVE : GVEs) {
+      SmallVector<uint64_t, 4> Ops{dwarf::DW_OP_plus_uconst, RG->Addr};
+      DIExpression *Old = GVE->getExpression();
+      Ops.append(Old->elements_begin(), Old->elements_end());
+      MemGV->addDebugInfo(DIGlobalVariableExpression::get(
+          Ctx, GVE->getVariable(), DIExpression::get(Ctx, Ops)));
+    }
+  }
+}
+
 bool Lowerer::lowerIntrinsic(IRBuilder<> &B, CallBase &CB, Function *Callee) {
   Intrinsic::ID ID = Callee->getIntrinsicID();
   auto Arg = [&](unsigned N) { return mapValue(CB.getArgOperand(N)); };
@@ -1465,10 +1523,16 @@ bool Lowerer::lowerIntrinsic(IRBuilder<> &B, CallBase &CB, Function *Callee) {
     B.CreateMemSet(hostAddr(B, Arg(0)), Arg(1), Len64(2), Align(1),
                    cast<ConstantInt>(CB.getArgOperand(3))->isOne());
     return true;
-  case Intrinsic::lifetime_start:
-  case Intrinsic::lifetime_end:
   case Intrinsic::dbg_declare:
   case Intrinsic::dbg_value:
+    if (auto *DVI = dyn_cast<DbgVariableIntrinsic>(&CB);
+        DVI && Opts.FramePointers && DVI->getNumVariableLocationOps() == 1)
+      lowerDebugVariable(B, DVI->getVariableLocationOp(0), DVI->getVariable(),
+                         DVI->getExpression(), DVI->getDebugLoc().get(),
+                         ID == Intrinsic::dbg_declare);
+    return true;
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
   case Intrinsic::dbg_label:
   case Intrinsic::dbg_assign:
   case Intrinsic::assume:
@@ -1971,6 +2035,13 @@ Expected<ReplayLoweringResult> Lowerer::run() {
   MemGV = new GlobalVariable(*NM, MemTy, false, GlobalValue::ExternalLinkage,
                              ConstantAggregateZero::get(MemTy), replayabi::Mem);
   MemGV->setAlignment(Align(16));
+  if (Opts.FramePointers) { // --gdb: `print` of mote globals
+    // In a data section, not .bss: the JIT's debug object gives gdb the load
+    // addresses of the sections with contents only, and the globals' debug
+    // locations are offsets from this array.
+    MemGV->setSection(".data.wsn_mem");
+    locateGlobalsForDebugger();
+  }
   SPGV = new GlobalVariable(*NM, I16, false, GlobalValue::InternalLinkage,
                             ConstantInt::get(I16, Result.StackTop & 0xFFFF),
                             replayabi::StackPtr);

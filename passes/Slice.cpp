@@ -668,10 +668,17 @@ public:
   Slicer(ModuleModel &MM, ModuleModel::AAGetter GetAA) : MM(MM), GetAA(GetAA) {}
 
   SliceResult run() {
-    for (Function *Inv : MM.invariants())
+    for (Function *Inv : MM.invariants()) {
+      const Instruction *First = nullptr;
       for (Instruction &I : instructions(*Inv))
-        if (isa<ReturnInst>(I))
+        if (isa<ReturnInst>(I)) {
           add(&I, DepKind::Criterion, nullptr);
+          First = First ? First : &I;
+        }
+      // An invariant's check is the criterion: its calls always matter.
+      if (First)
+        makeEffectful(Inv, First);
+    }
     while (!Work.empty()) {
       const Value *V = Work.front();
       Work.pop_front();
@@ -691,6 +698,12 @@ private:
   DenseMap<const Function *, std::unique_ptr<ControlDeps>> CDs;
   DenseSet<std::pair<const Function *, const Function *>> DepSeen;
   DenseSet<const Function *> ReturnsAdded;
+  /// Functions with a sliced effect (isEffect): all their call sites are in
+  /// the slice. Invariant-checking functions from the start.
+  DenseSet<const Function *> Effectful;
+  /// Sliced formal arguments by function, linked at each call site that
+  /// enters the slice.
+  DenseMap<const Function *, SmallVector<const Argument *, 2>> PendingArgs;
 
   void add(const Value *V, DepKind K, const Value *Needed) {
     if (!isa<Instruction>(V) && !isa<Argument>(V))
@@ -703,13 +716,67 @@ private:
       if (G && F && G != F && DepSeen.insert({G, F}).second)
         R.Deps.push_back({G, F, K});
     }
-    if (F && !R.Functions.count(F)) {
+    if (F && !R.Functions.count(F))
       R.Functions.insert({F, SliceReason{K, V, Needed}});
-      // A function runs only if one of its call sites runs.
-      for (CallBase *CS : MM.callSites(F))
-        addFrom(CS, DepKind::Call, V);
-    }
     Work.push_back(V);
+    // A function's sliced effects happen only if one of its call sites runs;
+    // a function sliced only for the value it returns matters at the call
+    // sites whose value the slice uses (they enter by data dependence).
+    if (F && !Effectful.count(F) && isEffect(V))
+      makeEffectful(F, V);
+    // A call site entering the slice: the arguments its callees' sliced
+    // formals wait for.
+    if (const auto *CB = dyn_cast<CallBase>(V))
+      for (Function *T : MM.targets(CB))
+        if (auto It = PendingArgs.find(T); It != PendingArgs.end())
+          for (const Argument *A : It->second)
+            linkArgument(CB, A);
+  }
+
+  /// A sliced instruction whose execution changes state the slice reads
+  /// (not only a value inside its function): a write to memory, inline asm,
+  /// an external call, or a call of a function with sliced effects.
+  bool isEffect(const Value *V) const {
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I)
+      return false;
+    if (const auto *CB = dyn_cast<CallBase>(I)) {
+      if (CB->isInlineAsm())
+        return true;
+      if (isa<IntrinsicInst>(CB))
+        return CB->mayWriteToMemory();
+      ArrayRef<Function *> Ts = MM.targets(CB);
+      if (Ts.empty())
+        return true; // unknown target
+      for (Function *T : Ts)
+        if (T->isDeclaration() ? CB->mayWriteToMemory() : Effectful.count(T) > 0)
+          return true;
+      return false;
+    }
+    return I->mayWriteToMemory();
+  }
+
+  void makeEffectful(const Function *F, const Value *Why) {
+    if (!Effectful.insert(F).second)
+      return;
+    for (CallBase *CS : MM.callSites(F)) {
+      addFrom(CS, DepKind::Call, Why);
+      // Already sliced (its value was used): now an effect of its caller.
+      const Function *C = CS->getFunction();
+      if (C && !Effectful.count(C))
+        makeEffectful(C, CS);
+    }
+    if (auto It = PendingArgs.find(F); It != PendingArgs.end())
+      for (const Argument *A : It->second)
+        for (CallBase *CS : MM.callSites(F))
+          linkArgument(CS, A);
+  }
+
+  void linkArgument(const CallBase *CS, const Argument *A) {
+    if (A->getArgNo() < CS->arg_size()) {
+      link(CS->getArgOperand(A->getArgNo()), DepKind::Argument, A);
+      useValue(CS->getArgOperand(A->getArgNo()), A);
+    }
   }
   // Like add(), but the dependent is a function's entry (call/argument rules).
   void addFrom(const Value *V, DepKind K, const Value *Needed) {
@@ -783,10 +850,14 @@ private:
 
   void process(const Value *V) {
     if (const auto *A = dyn_cast<Argument>(V)) {
-      for (CallBase *CS : MM.callSites(A->getParent()))
-        if (A->getArgNo() < CS->arg_size())
-          link(CS->getArgOperand(A->getArgNo()), DepKind::Argument, A),
-              useValue(CS->getArgOperand(A->getArgNo()), A);
+      // At the call sites that matter: all of them once the function has
+      // sliced effects, else those in the slice (and later ones as they
+      // enter: PendingArgs).
+      const Function *F = A->getParent();
+      PendingArgs[F].push_back(A);
+      for (CallBase *CS : MM.callSites(F))
+        if (Effectful.count(F) || R.Values.count(CS))
+          linkArgument(CS, A);
       return;
     }
     const auto *I = cast<Instruction>(V);

@@ -929,6 +929,13 @@ ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts
   return std::move(R);
 }
 
+Expected<void *> ReplayRunner::lookupFunction(StringRef Name) {
+  auto Sym = J->lookup(Name);
+  if (!Sym)
+    return Sym.takeError();
+  return Sym->toPtr<void *>();
+}
+
 Error ReplayRunner::lookupEntryPoints() {
   auto MemSym = J->lookup(replayabi::Mem);
   if (!MemSym)

@@ -264,6 +264,9 @@ public:
     return llvm::ArrayRef<uint8_t>(Machine->Mem, ReplayMemBytes);
   }
   const ReplayLoweringResult &info() const { return Info; }
+  /// The address of a function of the JIT'd program (wsn-replay --check's
+  /// compiled expressions).
+  llvm::Expected<void *> lookupFunction(llvm::StringRef Name);
 
 private:
   ReplayRunner() = default;

@@ -51,6 +51,9 @@ void printHelp(raw_ostream &OS) {
         "  --no-trace          build the original program (no instrumentation, no runtime)\n"
         "  --level=N           multi-level tracing: instrument call depth N from invariants\n"
         "  --error-paths=FILE  restrict the slice to the error paths listed in FILE\n"
+        "  --next-level=FILE   the next level of the iterative loop: FILE is written by\n"
+        "                      wsn-replay --emit-error-paths (its '# wsn-level: N' line);\n"
+        "                      same as --level=N+1 --error-paths=FILE\n"
         "  --check-at=writes   check invariants after every write to their inputs\n"
         "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE, default 1024)\n"
         "  --trace-seg=BYTES   trace segment size (runtime WSN_TRACE_SEG_SIZE, default 256)\n"
@@ -82,6 +85,7 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
   Options O;
   std::string TargetName, McuName;
   bool HaveTarget = false;
+  unsigned NextLevel = 0; // --next-level: the file's level + 1
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     // Options that take their value either attached or as the next argument.
@@ -108,6 +112,27 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       O.ErrorPaths = A.str();
       if (!sys::fs::exists(O.ErrorPaths))
         return makeError(formatv("--error-paths: no such file: {0}", O.ErrorPaths));
+    } else if (A.consume_front("--next-level=")) {
+      // The error-path file of a replay names the level it was built at.
+      auto Buf = MemoryBuffer::getFile(A);
+      if (!Buf)
+        return makeError(formatv("--next-level: {0}: {1}", A, Buf.getError().message()));
+      std::optional<unsigned> From;
+      SmallVector<StringRef, 16> Lines;
+      (*Buf)->getBuffer().split(Lines, '\n');
+      for (StringRef L : Lines) {
+        unsigned N = 0;
+        StringRef T = L.trim();
+        if (T.consume_front("# wsn-level:") && !T.trim().getAsInteger(10, N) && N)
+          From = N;
+      }
+      if (!From)
+        return makeError(formatv("--next-level: {0}: no '# wsn-level: N' line (write the file "
+                                 "with wsn-replay --emit-error-paths, or use --level=N "
+                                 "--error-paths=FILE)",
+                                 A));
+      NextLevel = *From + 1;
+      O.ErrorPaths = A.str();
     } else if (A.consume_front("--check-at=")) {
       if (A != "writes")
         return makeError(formatv("--check-at={0}: the only supported value is 'writes'", A));
@@ -225,6 +250,12 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       return makeError(formatv("--trace-buf={0} with --trace-seg={1}: the ring must be a "
                                "multiple of the segment size and hold at least two segments",
                                Buf, Seg));
+  }
+  if (NextLevel) {
+    if (O.Level)
+      return makeError("--next-level sets the level (one more than the file's); it cannot be "
+                       "combined with --level");
+    O.Level = NextLevel;
   }
   if (StringRef(O.Out).ends_with(".elf"))
     O.Out.resize(O.Out.size() - 4);

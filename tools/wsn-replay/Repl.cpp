@@ -225,24 +225,7 @@ std::string declaration(StringRef CType, StringRef Name) {
 /// scalars ("uint16_t[32]") are formatted; the rest as bytes.
 std::string formatByCType(ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
                           StringRef CType) {
-  size_t Br = CType.find('[');
-  if (Br != StringRef::npos && CType.count('[') == 1 && CType.ends_with("]")) {
-    unsigned N = 0;
-    if (!CType.substr(Br + 1).drop_back().getAsInteger(10, N) && N && Size % N == 0 &&
-        Size / N <= 8) {
-      StringRef Elem = CType.substr(0, Br).rtrim();
-      std::string S = "{";
-      for (unsigned I = 0; I < N; ++I) {
-        if (I == MaxElements) {
-          S += ", ...";
-          break;
-        }
-        S += (I ? ", " : "") + formatValue(Mem, Addr + I * (Size / N), Size / N, Elem);
-      }
-      return S + "}";
-    }
-  }
-  return formatValue(Mem, Addr, Size, CType);
+  return formatCValue(Mem, Addr, Size, CType);
 }
 
 /// What `print` and `why` name: a global, or an element / member of one
@@ -266,6 +249,22 @@ struct Breakpoint {
   uint32_t Instance = 0; ///< 0: every instance
   std::vector<uint32_t> Fids, Irqs;
   bool Deleted = false;
+  int Cond = -1; ///< `if EXPR`: index into Repl::Checks (stop when true)
+};
+
+/// `watch G`: stop when the bytes of G change.
+struct Watchpoint {
+  unsigned No = 0;
+  std::string Expr;
+  uint32_t Addr = 0, Size = 0;
+  bool Deleted = false;
+};
+
+/// Why a run was stopped by the REPL's own conditions.
+struct Hit {
+  enum Kind { Break, Watch, CheckFailed } K = Break;
+  unsigned No = 0;         ///< breakpoint / watchpoint number, or check index
+  std::string Old, New;    ///< watch: the value before and after the event
 };
 
 /// One level of the task / handler nesting at some event.
@@ -278,12 +277,14 @@ class Repl {
 public:
   Repl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map, raw_ostream &OS,
        const ReplOptions &Opts)
-      : R(R), P(P), Map(Map), OS(OS), Opts(Opts) {}
+      : R(&R), P(P), Map(Map), OS(OS), Opts(Opts), Checks(Opts.Checks) {}
 
   int run(std::istream &In);
 
 private:
-  ReplayRunner &R;
+  /// The runner: main's, or one rebuilt with breakpoint conditions (Owned).
+  ReplayRunner *R;
+  std::unique_ptr<ReplayRunner> Owned;
   const PreprocessedTrace &P;
   const TraceMap &Map;
   raw_ostream &OS;
@@ -304,7 +305,19 @@ private:
   std::string sourceLine(StringRef Loc);
 
   std::vector<Breakpoint> Breaks;
+  std::vector<Watchpoint> Watches;
   unsigned NextBreak = 1;
+  /// Compiled expressions: the --check ones (stop when false) and breakpoint
+  /// conditions (IsCondition; evaluated at their breakpoint only).
+  std::vector<AddedCheck> Checks;
+  std::vector<bool> IsCondition = std::vector<bool>(Checks.size(), false);
+  /// The bytes of each watched global after the previous event.
+  std::vector<std::vector<uint8_t>> WatchPrev;
+  /// Whether the REPL's conditions stop at event E (index I); updates the
+  /// watch snapshot.
+  std::optional<Hit> stopHere(const ReplayEvent &E, size_t I);
+  void snapshotWatches();
+  void printHit(const Hit &H);
   /// Index of the current event (the replay stopped right after it); -1: the
   /// replay produced no event.
   long Cur = -1;
@@ -312,7 +325,7 @@ private:
   ReplayOutcome Last;
 
   void loadDebugInfo();
-  const std::vector<ReplayEvent> &events() { return R.events(); }
+  const std::vector<ReplayEvent> &events() { return R->events(); }
 
   /// Re-runs the replay from the start, stopping after the first event for
   /// which Stop(event, index) holds. Returns false on an engine error.
@@ -331,6 +344,10 @@ private:
 
   bool matches(const Breakpoint &B, const ReplayEvent &E) const;
   void cmdBreak(StringRef Arg);
+  void cmdWatch(StringRef Arg);
+  void cmdChecks();
+  void cmdReverseStep();
+  void cmdReverseContinue();
   void cmdDelete(StringRef Arg);
   void cmdContinue();
   void cmdStep();
@@ -403,9 +420,9 @@ std::string Repl::sourceLine(StringRef Loc) {
 }
 
 bool Repl::runUntil(std::function<bool(const ReplayEvent &, size_t)> Stop) {
-  R.setBreakAt(std::move(Stop));
-  Expected<ReplayOutcome> Out = R.run();
-  R.setBreakAt(nullptr);
+  R->setBreakAt(std::move(Stop));
+  Expected<ReplayOutcome> Out = R->run();
+  R->setBreakAt(nullptr);
   if (!Out) {
     error("replay failed: " + toString(Out.takeError()));
     Finished = true;
@@ -513,7 +530,7 @@ std::string Repl::contextAt(size_t NumEvents) {
   return Out;
 }
 
-const ReplayGlobal *Repl::findGlobal(StringRef Name) { return R.info().global(Name); }
+const ReplayGlobal *Repl::findGlobal(StringRef Name) { return R->info().global(Name); }
 
 /// The C type of a global: from debug info, else from the trace map, else "".
 std::string Repl::cTypeOf(const ReplayGlobal &G, const DIType **DI) {
@@ -663,10 +680,10 @@ std::optional<LValue> Repl::lvalue(StringRef Expr) {
 
 std::string Repl::valueOf(const LValue &LV) {
   if (!LV.Dims.empty())
-    return formatArray(R.memory(), LV.Addr, LV.Elem, LV.Dims, 0);
+    return formatArray(R->memory(), LV.Addr, LV.Elem, LV.Dims, 0);
   if (LV.DI)
-    return formatDI(R.memory(), LV.Addr, LV.DI);
-  return formatByCType(R.memory(), LV.Addr, LV.Size, LV.CType);
+    return formatDI(R->memory(), LV.Addr, LV.DI);
+  return formatByCType(R->memory(), LV.Addr, LV.Size, LV.CType);
 }
 
 bool Repl::matches(const Breakpoint &B, const ReplayEvent &E) const {
@@ -682,7 +699,14 @@ bool Repl::matches(const Breakpoint &B, const ReplayEvent &E) const {
 void Repl::cmdBreak(StringRef Arg) {
   if (Arg.empty())
     return error("break needs FUNC or FUNC#INSTANCE (an instrumented function or an "
-                 "interrupt handler)");
+                 "interrupt handler), optionally followed by 'if EXPR'");
+  StringRef Cond;
+  if (size_t If = Arg.find(" if "); If != StringRef::npos) {
+    Cond = Arg.substr(If + 4).trim();
+    Arg = Arg.substr(0, If).trim();
+    if (Cond.empty())
+      return error("'break " + Arg + " if' needs a C expression over the program's globals");
+  }
   Breakpoint B;
   B.Spec = Arg.str();
   auto [Name, Inst] = Arg.split('#');
@@ -699,13 +723,187 @@ void Repl::cmdBreak(StringRef Arg) {
   if (B.Fids.empty() && B.Irqs.empty())
     return error("no instrumented function or interrupt handler named '" + Name +
                  "' in the trace map (only their entries are replay events)");
+  if (!Cond.empty()) {
+    // The condition is compiled with clang into the program, which is then
+    // lowered and JIT'd again (spec/replay.md section 7.4); the replay is
+    // re-run to the current event.
+    if (!Opts.Rebuild)
+      return error("conditions need the replay IR (this session cannot recompile it)");
+    std::vector<AddedCheck> All = Checks;
+    AddedCheck C;
+    C.Name = "break" + std::to_string(NextBreak);
+    C.Expr = Cond.str();
+    All.push_back(C);
+    Expected<std::unique_ptr<ReplayRunner>> New = Opts.Rebuild(All);
+    if (!New)
+      return error(toString(New.takeError()));
+    Owned = std::move(*New);
+    R = Owned.get();
+    Checks = std::move(All);
+    IsCondition.push_back(true);
+    B.Cond = int(Checks.size() - 1);
+    long Back = Cur;
+    if (!runUntil([&](const ReplayEvent &, size_t I) { return long(I) == Back; }))
+      return;
+  }
   B.No = NextBreak++;
   OS << "Breakpoint " << B.No << ": " << (B.Irqs.empty() ? "entry of " : "handler ")
      << B.Func;
   if (B.Instance)
     OS << ", instance " << B.Instance;
+  if (B.Cond >= 0)
+    OS << ", if " << Checks[size_t(B.Cond)].Expr;
   OS << "\n";
   Breaks.push_back(std::move(B));
+}
+
+void Repl::cmdWatch(StringRef Arg) {
+  std::optional<LValue> LV = lvalue(Arg);
+  if (!LV)
+    return;
+  Watchpoint W;
+  W.No = NextBreak++;
+  W.Expr = LV->Expr;
+  W.Addr = LV->Addr;
+  W.Size = LV->Size;
+  OS << "Watchpoint " << W.No << ": " << W.Expr << " (" << W.Size << " byte(s) at "
+     << hex(W.Addr, 4) << ")\n";
+  Watches.push_back(std::move(W));
+}
+
+void Repl::snapshotWatches() {
+  WatchPrev.resize(Watches.size());
+  for (size_t K = 0; K < Watches.size(); ++K) {
+    ArrayRef<uint8_t> M = R->memory().slice(Watches[K].Addr, Watches[K].Size);
+    WatchPrev[K].assign(M.begin(), M.end());
+  }
+}
+
+std::optional<Hit> Repl::stopHere(const ReplayEvent &E, size_t) {
+  std::optional<Hit> Out;
+  for (const Breakpoint &B : Breaks)
+    if (!Out && matches(B, E) && (B.Cond < 0 || Checks[size_t(B.Cond)].Fn()))
+      Out = Hit{Hit::Break, B.No, "", ""};
+  for (size_t K = 0; K < Watches.size(); ++K) {
+    const Watchpoint &W = Watches[K];
+    ArrayRef<uint8_t> Now = R->memory().slice(W.Addr, W.Size);
+    if (K < WatchPrev.size() && !W.Deleted && !Out && ArrayRef<uint8_t>(WatchPrev[K]) != Now) {
+      std::optional<LValue> LV = lvalue(W.Expr);
+      std::vector<uint8_t> Mem(R->memory().begin(), R->memory().end());
+      std::copy(WatchPrev[K].begin(), WatchPrev[K].end(), Mem.begin() + W.Addr);
+      std::string Old;
+      if (LV) {
+        // The old value in the same format: the previous bytes in a copy.
+        if (!LV->Dims.empty())
+          Old = formatArray(Mem, LV->Addr, LV->Elem, LV->Dims, 0);
+        else if (LV->DI)
+          Old = formatDI(Mem, LV->Addr, LV->DI);
+        else
+          Old = formatByCType(Mem, LV->Addr, LV->Size, LV->CType);
+      }
+      Out = Hit{Hit::Watch, W.No, Old, LV ? valueOf(*LV) : ""};
+    }
+  }
+  snapshotWatches();
+  for (size_t K = 0; K < Checks.size() && !Out; ++K)
+    if (!IsCondition[K] && !Checks[K].Fn())
+      Out = Hit{Hit::CheckFailed, unsigned(K), "", ""};
+  return Out;
+}
+
+void Repl::printHit(const Hit &H) {
+  switch (H.K) {
+  case Hit::Break:
+    OS << "Breakpoint " << H.No << ", " << eventLine(size_t(Cur)) << "\n";
+    break;
+  case Hit::Watch: {
+    const Watchpoint *W = nullptr;
+    for (const Watchpoint &X : Watches)
+      if (X.No == H.No)
+        W = &X;
+    OS << "Watchpoint " << H.No << ", " << eventLine(size_t(Cur)) << "\n";
+    OS << "  " << (W ? W->Expr : std::string("?")) << ": " << H.Old << " -> " << H.New
+       << "\n";
+    if (W)
+      cmdWhy(W->Expr);
+    break;
+  }
+  case Hit::CheckFailed:
+    OS << "check '" << Checks[H.No].Name << "' (" << Checks[H.No].Expr << ") FAILED after "
+       << eventLine(size_t(Cur)) << "\n";
+    break;
+  }
+}
+
+void Repl::cmdChecks() {
+  if (Checks.empty()) {
+    OS << "no added checks (wsn-replay --check 'NAME: EXPR', or break FUNC if EXPR)\n";
+    return;
+  }
+  for (size_t K = 0; K < Checks.size(); ++K) {
+    const AddedCheck &C = Checks[K];
+    std::string From = "--check";
+    for (const Breakpoint &B : Breaks)
+      if (B.Cond == int(K))
+        From = "condition of breakpoint " + std::to_string(B.No) +
+               (B.Deleted ? " (deleted)" : "");
+    OS << "check " << K + 1 << ": " << C.Name << ": " << C.Expr << "  [" << From
+       << "; reads";
+    for (const std::string &G : C.Reads)
+      OS << " " << G;
+    if (C.Reads.empty())
+      OS << " no globals";
+    OS << "]";
+    if (!IsCondition[K])
+      OS << (C.Fn() ? " holds" : " FAILS") << " at the current event";
+    OS << "\n";
+  }
+}
+
+void Repl::cmdReverseStep() {
+  if (Cur <= 0) {
+    OS << "at the first event; there is no earlier one\n";
+    return;
+  }
+  long To = Cur - 1;
+  if (!runUntil([&](const ReplayEvent &, size_t I) { return long(I) == To; }))
+    return;
+  OS << eventLine(size_t(Cur)) << "\n";
+}
+
+/// Replay runs forwards only: the run from the start checkpoint is scanned for
+/// the last event before the current one where continue would have stopped,
+/// and replay then stops there.
+void Repl::cmdReverseContinue() {
+  if (Cur <= 0) {
+    OS << "at the first event; there is no earlier one\n";
+    return;
+  }
+  long From = Cur;
+  long Found = -1;
+  std::optional<Hit> FoundHit;
+  WatchPrev.clear();
+  if (!runUntil([&](const ReplayEvent &E, size_t I) {
+        if (I == 0) {
+          snapshotWatches();
+          return long(I) + 1 >= From;
+        }
+        if (std::optional<Hit> H = stopHere(E, I)) {
+          Found = long(I);
+          FoundHit = H;
+        }
+        return long(I) + 1 >= From;
+      }))
+    return;
+  if (Found < 0) {
+    cmdGoto("0");
+    OS << "no breakpoint, watchpoint or check stops before; at the first event\n";
+    return;
+  }
+  WatchPrev.clear();
+  if (!runUntil([&](const ReplayEvent &, size_t I) { return long(I) == Found; }))
+    return;
+  printHit(*FoundHit);
 }
 
 void Repl::cmdDelete(StringRef Arg) {
@@ -718,7 +916,13 @@ void Repl::cmdDelete(StringRef Arg) {
       OS << "Deleted breakpoint " << N << " (" << B.Spec << ")\n";
       return;
     }
-  error("no breakpoint number " + Twine(N));
+  for (Watchpoint &W : Watches)
+    if (W.No == N && !W.Deleted) {
+      W.Deleted = true;
+      OS << "Deleted watchpoint " << N << " (" << W.Expr << ")\n";
+      return;
+    }
+  error("no breakpoint or watchpoint number " + Twine(N));
 }
 
 void Repl::cmdContinue() {
@@ -728,21 +932,22 @@ void Repl::cmdContinue() {
     return;
   }
   long From = Cur;
-  unsigned Hit = 0;
+  std::optional<Hit> Got;
+  WatchPrev.clear();
   if (!runUntil([&](const ReplayEvent &E, size_t I) {
-        if (long(I) <= From)
+        if (long(I) < From)
           return false;
-        for (const Breakpoint &B : Breaks)
-          if (matches(B, E)) {
-            Hit = B.No;
-            return true;
-          }
-        return false;
+        if (long(I) == From) {
+          snapshotWatches(); // the values at the current event
+          return false;
+        }
+        Got = stopHere(E, I);
+        return Got.has_value();
       }))
     return;
   if (Finished)
     return printStop();
-  OS << "Breakpoint " << Hit << ", " << eventLine(size_t(Cur)) << "\n";
+  printHit(*Got);
 }
 
 void Repl::cmdStep() {
@@ -821,7 +1026,7 @@ void Repl::cmdWhy(StringRef Arg) {
   // event k-1 has key 2k; the engine's writes happen inside the callback that
   // then adds event j (the start checkpoint's restore, a skipped call's
   // effect): key 2j+1.
-  const StoreWatch &W = R.machine().Watch;
+  const StoreWatch &W = R->machine().Watch;
   // Program stores among themselves are ordered by their sequence number.
   uint64_t BestKey = 0;
   const StoreWriter *Best = nullptr;
@@ -900,22 +1105,33 @@ void Repl::cmdInfo() {
      << (A ? " in " + A->Function : std::string()) << "\n";
   OS << "stop: " << stopKindName(C.Stop) << " at record " << C.StopRecord << "\n";
   OS << "checks: " << P.Header.Checks << " in the recorded run, "
-     << R.machine().Checks << " replayed up to the current event\n";
+     << R->machine().Checks << " replayed up to the current event\n";
   if (Cur >= 0)
     OS << "current: " << eventLine(size_t(Cur)) << (Finished ? " (replay ended)" : "")
        << "\n";
   for (const Breakpoint &B : Breaks)
     if (!B.Deleted)
-      OS << "breakpoint " << B.No << ": " << B.Spec << "\n";
+      OS << "breakpoint " << B.No << ": " << B.Spec
+         << (B.Cond >= 0 ? " if " + Checks[size_t(B.Cond)].Expr : std::string()) << "\n";
+  for (const Watchpoint &W : Watches)
+    if (!W.Deleted)
+      OS << "watchpoint " << W.No << ": " << W.Expr << "\n";
 }
 
 void Repl::cmdHelp() {
   OS << "commands:\n"
-        "  break FUNC[#N]   stop at the entry of an instrumented function or handler\n"
-        "                   (its N-th instance since the replay start)\n"
-        "  delete N         delete breakpoint N\n"
-        "  continue         run to the next breakpoint or the stop point\n"
+        "  break FUNC[#N] [if EXPR]\n"
+        "                   stop at the entry of an instrumented function or handler\n"
+        "                   (its N-th instance since the replay start; when the C\n"
+        "                   expression over globals holds)\n"
+        "  watch GLOBAL     stop after the event at which GLOBAL changes (with its writer)\n"
+        "  delete N         delete breakpoint or watchpoint N\n"
+        "  continue         run to the next breakpoint, watchpoint, failed check or the\n"
+        "                   stop point\n"
         "  step-event       run to the next replay event\n"
+        "  reverse-step-event, reverse-continue\n"
+        "                   the same backwards (replay re-runs from the start checkpoint)\n"
+        "  checks           the added checks (--check, breakpoint conditions)\n"
         "  goto N           go to event N, earlier or later (restart: goto 0)\n"
         "  print GLOBAL     the value of a global, with its C type\n"
         "  events [N]       the last N events (default 10) with their record indices\n"
@@ -957,6 +1173,14 @@ int Repl::run(std::istream &In) {
       cmdBreak(Rest);
     else if (Cmd == "delete" || Cmd == "d")
       cmdDelete(Rest);
+    else if (Cmd == "watch")
+      cmdWatch(Rest);
+    else if (Cmd == "checks")
+      cmdChecks();
+    else if (Cmd == "reverse-step-event" || Cmd == "rs")
+      cmdReverseStep();
+    else if (Cmd == "reverse-continue" || Cmd == "rc")
+      cmdReverseContinue();
     else if (Cmd == "continue" || Cmd == "c")
       cmdContinue();
     else if (Cmd == "step-event" || Cmd == "step" || Cmd == "s")
@@ -993,11 +1217,9 @@ int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
 }
 
 int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
-            raw_ostream &OS, raw_ostream &, StringRef IRPath) {
-  ReplOptions O;
-  O.IRPath = IRPath.str();
-  O.Interactive = isatty(0);
-  return runRepl(R, P, Map, std::cin, OS, O);
+            raw_ostream &OS, ReplOptions Opts) {
+  Opts.Interactive = isatty(0);
+  return runRepl(R, P, Map, std::cin, OS, Opts);
 }
 
 } // namespace wsn

@@ -11,6 +11,7 @@
 #ifndef WSN_TOOLS_REPL_H
 #define WSN_TOOLS_REPL_H
 
+#include "AddedChecks.h"
 #include "Preprocessor.h"
 #include "ReplayEngine.h"
 #include "TraceMap.h"
@@ -18,7 +19,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <istream>
+#include <memory>
+#include <vector>
 
 namespace wsn {
 
@@ -29,6 +33,14 @@ struct ReplOptions {
   /// is echoed after "(wsn) " so that a scripted session reads like a
   /// terminal one.
   bool Interactive = false;
+  /// Checks given with --check (compiled into R's program): `continue` stops
+  /// where one fails; `checks` lists them.
+  std::vector<AddedCheck> Checks;
+  /// Builds a runner whose program also holds these compiled expressions
+  /// (their Fn resolved), for `break FUNC if EXPR`; null: conditions are
+  /// refused.
+  std::function<llvm::Expected<std::unique_ptr<ReplayRunner>>(std::vector<AddedCheck> &)>
+      Rebuild;
 };
 
 /// Reads commands from In until `quit` or end of input; returns the exit code
@@ -37,9 +49,10 @@ struct ReplOptions {
 int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
             std::istream &In, llvm::raw_ostream &OS, const ReplOptions &Opts);
 
-/// The same, on stdin, with a prompt when stdin is a terminal.
+/// The same, on stdin, with a prompt when stdin is a terminal (Opts.Interactive
+/// is set from that).
 int runRepl(ReplayRunner &R, const PreprocessedTrace &P, const TraceMap &Map,
-            llvm::raw_ostream &OS, llvm::raw_ostream &Err, llvm::StringRef IRPath = "");
+            llvm::raw_ostream &OS, ReplOptions Opts);
 
 } // namespace wsn
 

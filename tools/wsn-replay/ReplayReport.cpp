@@ -104,10 +104,31 @@ static std::vector<size_t> lastEvents(const ReplayRunner &R, unsigned Max) {
   return Idx;
 }
 
+std::string formatCValue(ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
+                         StringRef CType) {
+  size_t Br = CType.find('[');
+  unsigned N = 0;
+  if (Br != StringRef::npos && CType.count('[') == 1 && CType.ends_with("]") &&
+      !CType.substr(Br + 1).drop_back().getAsInteger(10, N) && N && Size % N == 0 &&
+      Size / N <= 8) {
+    StringRef Elem = CType.substr(0, Br).rtrim();
+    std::string S = "{";
+    for (unsigned I = 0; I < N; ++I) {
+      if (I == 64) { // as many as the REPL prints
+        S += ", ...";
+        break;
+      }
+      S += (I ? ", " : "") + formatValue(Mem, Addr + I * (Size / N), Size / N, Elem);
+    }
+    return S + "}";
+  }
+  return formatValue(Mem, Addr, Size, CType);
+}
+
 /// The replayed value of a global of the trace map.
 static std::string varValue(ReplayRunner &R, const TraceMap::Var &V) {
   const ReplayGlobal *G = R.info().global(V.Name);
-  return G ? formatValue(R.memory(), G->Addr, V.Size, V.CType) : "<not placed>";
+  return G ? formatCValue(R.memory(), G->Addr, V.Size, V.CType) : "<not placed>";
 }
 
 /// The number (since reset) of the check at record Idx: the header counts
@@ -170,6 +191,9 @@ void printReport(raw_ostream &OS, raw_ostream &Err, ReplayRunner &R,
     case ReplayStop::Diverged:
       Err << "wsn-replay: " << Out.Message << "\n";
       break;
+    case ReplayStop::Breakpoint: // an added check failed (wsn-replay --check)
+      OS << "replay: " << Out.Message << "\n";
+      break;
     default:
       Err << "wsn-replay: replay error: " << Out.Message << "\n";
       break;
@@ -216,6 +240,8 @@ json::Object reportJSON(ReplayRunner &R, const PreprocessedTrace *P, const Trace
       Kind = SR->Kind == RecordKind::Violation ? "violation" : "check";
     else if (Out.Reason == ReplayStop::Diverged)
       Kind = "diverged";
+    else if (Out.Reason == ReplayStop::Breakpoint)
+      Kind = "check-failed"; // an added check (wsn-replay --check)
     else if (Out.Reason != ReplayStop::EndOfTrace)
       Kind = "error";
     Stop["kind"] = Kind;

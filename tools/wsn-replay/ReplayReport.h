@@ -30,6 +30,12 @@ std::vector<std::string> comparedGlobals(const TraceMap &Map, uint32_t Anchor);
 std::string formatValue(llvm::ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
                         llvm::StringRef CType);
 
+/// formatValue, and arrays of scalars ("uint16_t[4]") element by element as
+/// {e0, e1, ...}: the one C-type formatter of the report, the JSON report,
+/// the REPL (without debug info) and --check's inputs.
+std::string formatCValue(llvm::ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
+                         llvm::StringRef CType);
+
 /// "task SenseC$send$runTask#3", "irq __vector_15#12", "check inv 1", ...
 std::string describeEvent(const TraceMap &Map, const ReplayEvent &E);
 

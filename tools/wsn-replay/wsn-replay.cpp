@@ -15,6 +15,8 @@
 // timeout), 2 bad input, 3 the replay diverged from the trace.
 //
 //===----------------------------------------------------------------------===//
+#include "AddedChecks.h"
+#include "ErrorPaths.h"
 #include "NetReplay.h"
 #include "Repl.h"
 #include "ReplayReport.h"
@@ -105,8 +107,32 @@ static cl::opt<unsigned> MaxEvents("events", cl::init(16),
                                    cl::desc("interleaving events shown in the report"),
                                    cl::cat(Cat));
 
+static cl::list<std::string> CheckSpecs(
+    "check",
+    cl::desc("'NAME: EXPR': a C expression over the program's globals, compiled into the "
+             "replay module and evaluated after every event; replay stops where it is "
+             "first false (repeatable)"),
+    cl::value_desc("NAME: EXPR"), cl::cat(Cat));
+static cl::opt<std::string> CheckAt(
+    "check-at",
+    cl::desc("evaluate the --check expressions only at the entry and exit events of this "
+             "instrumented function or interrupt handler"),
+    cl::value_desc("FUNC"), cl::cat(Cat));
+static cl::opt<std::string> EmitErrorPaths(
+    "emit-error-paths",
+    cl::desc("write the error-propagation paths the replay observed (from the violation "
+             "or failed --check back to the last writers of what it read) in wsn-cc's "
+             "--error-paths format; wsn-cc --next-level=FILE builds the next level"),
+    cl::value_desc("FILE"), cl::cat(Cat));
+
 namespace {
-enum ExitCode { Reproduced = 0, NotReproduced = 1, BadInput = 2, Diverged = 3 };
+enum ExitCode {
+  Reproduced = 0,
+  NotReproduced = 1,
+  BadInput = 2,
+  Diverged = 3,
+  CheckFailed = 4
+};
 
 [[noreturn]] void badInput(const Twine &Msg) {
   if (Json) {
@@ -241,7 +267,9 @@ int main(int argc, char **argv) {
   LO.MCU = MCU;
   LO.StopAt = StopAt;
   LO.AllowUntracedIO = AllowIO;
-  LO.WatchStores = Interactive; // the REPL's `why` needs the store watch
+  // The REPL's `why` and the error paths need the store watch (the last
+  // writer of each byte) and live event numbers.
+  LO.WatchStores = Interactive || !EmitErrorPaths.empty();
   LO.FramePointers = Gdb;
   wsn::ReplayRunOptions RO;
   RO.Entry = Entry;
@@ -249,7 +277,7 @@ int main(int argc, char **argv) {
   RO.DebuggerSupport = Gdb;
   if (!NoJitCache)
     RO.JitCacheDir = JitCache.empty() ? wsn::defaultJitCacheDir() : std::string(JitCache);
-  RO.LiveEvents = LiveEvents || Interactive; // the REPL's breakpoints and `why`
+  RO.LiveEvents = LiveEvents || Interactive || !EmitErrorPaths.empty(); // the REPL's breakpoints and `why`
 
   // The program's own trace map (and module hash) from the replay IR, or from
   // the start cache, which then also gives the runner (spec/replay.md
@@ -260,7 +288,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<wsn::ReplayRunner> Runner;
   std::optional<wsn::TraceMap> ProgramMap; // for the start record
   if (!TracePath.empty()) {
-    if (!Interactive && EmitLowered.empty() && !Elf.empty())
+    if (!Interactive && EmitLowered.empty() && !Elf.empty() && CheckSpecs.empty() &&
+        EmitErrorPaths.empty())
       Start = wsn::ReplayStartCache::open(Input, LO, RO);
     uint32_t ProgramHash = 0;
     if (Start)
@@ -343,8 +372,47 @@ int main(int argc, char **argv) {
     P = std::move(*PP);
     if (StopAfterChecks)
       applyStopAfterChecks(*P, StopAfterChecks);
-  } else if (StopAfterChecks || !ExpectSram.empty() || Interactive) {
-    badInput("--stop-after-checks, --expect-sram and -i need --trace");
+  } else if (StopAfterChecks || !ExpectSram.empty() || Interactive || !CheckSpecs.empty()) {
+    badInput("--stop-after-checks, --expect-sram, --check and -i need --trace");
+  }
+
+  // Checks added after the fact: compiled into the program before it is
+  // lowered (the file, and so its hash, is unchanged).
+  std::vector<wsn::AddedCheck> Checks;
+  for (const std::string &Spec : CheckSpecs) {
+    auto C = wsn::parseCheckSpec(Spec);
+    if (!C)
+      badInput(toString(C.takeError()));
+    for (const wsn::AddedCheck &Old : Checks)
+      if (Old.Name == C->Name)
+        badInput("--check " + C->Name + ": two checks with this name");
+    Checks.push_back(std::move(*C));
+  }
+  if (!CheckAt.empty() && Checks.empty())
+    badInput("--check-at needs --check");
+  std::vector<uint32_t> CheckAtFids, CheckAtIrqs;
+  if (!CheckAt.empty()) {
+    for (const wsn::TraceMap::Function &F : Map->Functions)
+      if (F.Name == CheckAt)
+        CheckAtFids.push_back(F.Id);
+    for (const wsn::TraceMap::Irq &Q : Map->Irqs)
+      if (Q.Function == CheckAt || (!Q.VectorName.empty() && Q.VectorName == CheckAt))
+        CheckAtIrqs.push_back(Q.Id);
+    if (CheckAtFids.empty() && CheckAtIrqs.empty())
+      badInput("--check-at " + CheckAt + ": no instrumented function or interrupt handler of "
+               "that name in the trace map (only their entries and exits are replay events)");
+  }
+  if (!Checks.empty())
+    if (Error E = wsn::compileChecks(*Program->M, *Map, P->StartAnchor, Checks))
+      badInput(toString(std::move(E)));
+  wsn::PfdgView Pfdg;
+  if (!EmitErrorPaths.empty()) {
+    if (!P)
+      badInput("--emit-error-paths needs --trace");
+    Pfdg = wsn::readPfdg(*Program->M);
+    if (!Pfdg.Present)
+      badInput("--emit-error-paths: " + Input +
+               " records no PFDG (!wsn.pfdg): it was built by an older wsn-cc; rebuild it");
   }
 
   std::string Lowered;
@@ -361,6 +429,8 @@ int main(int argc, char **argv) {
   }
   if (P)
     Runner->setTrace(&*P, &*Map);
+  if (Error E = wsn::resolveChecks(*Runner, Checks))
+    badInput(toString(std::move(E)));
   const wsn::ReplayLoweringResult &Info = Runner->info();
   if (!Json)
     for (const std::string &W : Info.Warnings)
@@ -385,9 +455,49 @@ int main(int argc, char **argv) {
   if (Interactive) {
     for (const std::string &W : P->Warnings) // the report prints them otherwise
       errs() << "wsn-replay: warning: " << P->TraceName << ": " << W << "\n";
-    return wsn::runRepl(*Runner, *P, *Map, outs(), errs(), Input);
+    wsn::ReplOptions RO2;
+    RO2.IRPath = Input;
+    RO2.Checks = Checks;
+    // `break FUNC if EXPR`: the program is read, the expressions compiled into
+    // it, lowered and JIT'd again (the file itself is unchanged).
+    RO2.Rebuild = [&](std::vector<wsn::AddedCheck> &All)
+        -> Expected<std::unique_ptr<wsn::ReplayRunner>> {
+      auto PP = wsn::parseProgramIR(Input);
+      if (!PP)
+        return PP.takeError();
+      if (Error E = wsn::compileChecks(*PP->M, *Map, P->StartAnchor, All))
+        return std::move(E);
+      auto New = wsn::loadForReplay(std::move(*PP), Input, LO, RO);
+      if (!New)
+        return New.takeError();
+      (*New)->setTrace(&*P, &*Map);
+      if (Error E = wsn::resolveChecks(**New, All))
+        return std::move(E);
+      return std::move(*New);
+    };
+    return wsn::runRepl(*Runner, *P, *Map, outs(), RO2);
   }
 
+  // The added checks: evaluated after each event (or the --check-at
+  // function's), the first false one stops the run.
+  std::optional<std::pair<size_t, size_t>> Failed; // check, event
+  size_t Evaluations = 0;
+  if (!Checks.empty())
+    Runner->setBreakAt([&](const wsn::ReplayEvent &E, size_t I) {
+      if (!CheckAt.empty()) {
+        bool Fn = E.K == wsn::ReplayEvent::Entry || E.K == wsn::ReplayEvent::Exit;
+        bool Irq = E.K == wsn::ReplayEvent::IrqEntry || E.K == wsn::ReplayEvent::IrqExit;
+        if (!(Fn && is_contained(CheckAtFids, E.Id)) && !(Irq && is_contained(CheckAtIrqs, E.Id)))
+          return false;
+      }
+      ++Evaluations;
+      for (size_t K = 0; K < Checks.size(); ++K)
+        if (!Checks[K].Fn()) {
+          Failed = {K, I};
+          return true;
+        }
+      return false;
+    });
   if (Error E = Runner->prepare())
     badInput(toString(std::move(E)));
   auto OutOr = Runner->run();
@@ -418,9 +528,15 @@ int main(int argc, char **argv) {
   case wsn::ReplayStop::Diverged:
     RC = Diverged, Status = "diverged";
     break;
+  case wsn::ReplayStop::Breakpoint:
+    if (Failed) {
+      RC = CheckFailed, Status = "check-failed";
+      Out.Message = wsn::describeCheckFailure(*Runner, *Map, Checks[Failed->first],
+                                              Failed->second);
+    }
+    break;
   case wsn::ReplayStop::Error:
   case wsn::ReplayStop::Timeout:
-  case wsn::ReplayStop::Breakpoint:
     break;
   }
 
@@ -444,6 +560,47 @@ int main(int argc, char **argv) {
     }
   }
 
+  // The error-propagation paths: from the violation (or the failed check)
+  // back to the last writers of what it read.
+  std::optional<std::pair<std::string, unsigned>> PathsWritten; // file, paths
+  if (!EmitErrorPaths.empty()) {
+    wsn::ErrorOrigin Origin;
+    Origin.Events = Runner->events().size();
+    const wsn::TraceRecord *SR =
+        Out.StopRecord < P->Records.size() ? &P->Records[Out.StopRecord] : nullptr;
+    if (Out.Reason == wsn::ReplayStop::Stopped && SR) {
+      if (const wsn::TraceMap::Invariant *I = Map->invariant(SR->id())) {
+        Origin.Sink = I->Function;
+        Origin.What = std::string(SR->Kind == wsn::RecordKind::Violation ? "the violation"
+                                                                         : "the check") +
+                      " of invariant " + I->Function + " at record " +
+                      std::to_string(Out.StopRecord);
+        for (const wsn::TraceMap::Var &V : I->Inputs)
+          if (V.IsGlobal)
+            Origin.Globals.push_back(V.Name);
+      }
+    } else if (Failed) {
+      const wsn::AddedCheck &C = Checks[Failed->first];
+      Origin.What = "check '" + C.Name + "' (" + C.Expr + ") failed after event " +
+                    std::to_string(Failed->second);
+      Origin.Globals = C.Reads;
+    }
+    if (Origin.What.empty()) {
+      errs() << "wsn-replay: warning: --emit-error-paths: the replay stopped neither at an "
+                "invariant check nor at a failed --check; " << EmitErrorPaths
+             << " not written\n";
+    } else {
+      unsigned N = 0;
+      std::string Text = wsn::errorPathsText(*Runner, *P, *Map, Pfdg, Origin, Input, &N);
+      std::error_code EC;
+      raw_fd_ostream OS(EmitErrorPaths, EC);
+      if (EC)
+        badInput(EmitErrorPaths + ": " + EC.message());
+      OS << Text;
+      PathsWritten = {EmitErrorPaths, N};
+    }
+  }
+
   if (!DumpMem.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(DumpMem, EC, sys::fs::OF_None);
@@ -461,10 +618,27 @@ int main(int argc, char **argv) {
     O["wall_seconds"] = Wall;
     O["jit_cached"] = Runner->usedCachedObject();
     O["start_cached"] = Runner->fromStartCache();
+    if (PathsWritten)
+      O["error_paths"] = json::Object{{"file", PathsWritten->first},
+                                      {"paths", int64_t(PathsWritten->second)},
+                                      {"level", int64_t(Pfdg.Level)}};
+    if (!Checks.empty())
+      O["added_checks"] = wsn::checksJSON(*Runner, *Map, Checks,
+                                          Failed ? std::optional<size_t>(Failed->first)
+                                                 : std::nullopt,
+                                          Failed ? Failed->second : 0, Evaluations);
     outs() << formatv("{0:2}", json::Value(std::move(O))) << "\n";
   } else {
     wsn::printReport(outs(), errs(), *Runner, P ? &*P : nullptr, Map ? &*Map : nullptr,
                      Out, Sum ? &*Sum : nullptr, MaxEvents, Entry);
+    if (!Checks.empty() && !Failed)
+      outs() << "checks: " << Checks.size() << " added check(s) held at " << Evaluations
+             << " evaluation(s)" << (CheckAt.empty() ? " (after every event)" : " (at the events of " + CheckAt + ")") << "\n";
+    if (PathsWritten)
+      outs() << "error paths: " << PathsWritten->second << " written to "
+             << PathsWritten->first << " (level " << Pfdg.Level
+             << "; the next level: wsn-cc --next-level=" << PathsWritten->first
+             << " with the same sources and options)\n";
   }
   return RC;
 }
