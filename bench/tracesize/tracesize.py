@@ -221,7 +221,8 @@ class Bench:
             stim = ex.stimulus
             tally, errors = self.measure(
                 ex.name, out + ".elf", out + ".wmap", fidelity.MCU, 7372800, self.seeds(),
-                lambda s, st=stim, n=ex.name: st(fidelity.rng_for(n, s, "stimulus")),
+                lambda s, st=stim, n=ex.name: st(fidelity.rng_for(n, s, "stimulus"),
+                                                fidelity.MCUS[fidelity.MCU]),
                 self.a.max_cycles or ex.max_cycles)
             yield ex.name, tally, errors
 
