@@ -65,7 +65,9 @@ __attribute__((used)) volatile uint16_t rt_arg3;
  * uses the saved head, so the incomplete record and half-updated header fields are ignored. */
 #define OPEN_LO (((volatile uint8_t *)&__wsn_trace.hdr.open)[0])
 #define OPEN_HI (((volatile uint8_t *)&__wsn_trace.hdr.open)[1])
-#define CLOSE() (OPEN_HI = 0)
+/* Closing a record also seals it into its segment's check value (section 1.2, below). */
+#define CLOSE() __wsn_rt_close()
+void __wsn_rt_close(void);
 
 #define NOINLINE __attribute__((noinline))
 /* Helpers of one caller in practice (the other is garbage-collected when unused). */
@@ -508,6 +510,60 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  ret\n");
 }
 #endif /* !WSN_ASM_CORE */
+
+/* Check values (spec/trace-format.md section 1.2): each segment has a CRC-16/CCITT-FALSE
+ * (poly 0x1021, init 0xFFFF) of its bytes in this lap: from its first byte to the head while
+ * it is being written, all of its bytes once writing has left it. The writer core does not
+ * touch it: closing a record folds the record's bytes in, and the record's extent comes from
+ * the header alone. It starts at the saved head in `open`, or, when the byte there is PAD (a
+ * record's tag is never 0x00), that PAD ends the segment (the PAD and the rest of the segment
+ * are folded into its value: the value of a segment left behind never depends on where its
+ * records end) and the record starts the next one; it ends at head. A record starting a
+ * segment restarts that segment's value. The value is stored low byte first; a stop before
+ * the store, between the two byte stores or after it leaves `open` set, and the decoder
+ * accepts exactly those three values for the open segment. */
+
+/* One byte of CRC-16/CCITT-FALSE, byte-wise: the same result as eight steps of the bitwise
+ * form in crc_byte below (x = byte ^ high byte, x ^= x >> 4, then the polynomial's x^12, x^5
+ * and 1 terms), without a table. */
+static INLINE uint16_t crc_step(uint16_t crc, uint8_t b) {
+  uint8_t x = (uint8_t)((crc >> 8) ^ b);
+  x ^= (uint8_t)(x >> 4);
+  return (uint16_t)((crc << 8) ^ ((uint16_t)x << 12) ^ ((uint16_t)x << 5) ^ x);
+}
+
+/* Fold n bytes at p (all in one segment) into that segment's check value. */
+static NOINLINE void fold(const uint8_t *p, uint16_t n) {
+  uint16_t off = (uint16_t)(p - __wsn_trace.data), crc;
+  volatile uint8_t *c = __wsn_trace.check[off / SEG];
+  crc = off % SEG ? (uint16_t)(c[0] | ((uint16_t)c[1] << 8)) : 0xFFFFu;
+  while (n--)
+    crc = crc_step(crc, *p++);
+  c[0] = (uint8_t)crc;
+  c[1] = (uint8_t)(crc >> 8);
+}
+
+/* Seal and close the open record (no-op when emit opened none: frozen, too large).
+ * Interrupts must be disabled. */
+__attribute__((used)) NOINLINE void __wsn_rt_close(void) {
+  uint8_t hi = OPEN_HI;
+  uint16_t at, head, n;
+  if (!(hi & 0x80u))
+    return;
+  at = (uint16_t)(OPEN_LO | ((uint16_t)(hi & 0x7Fu) << 8));
+  if (__wsn_trace.data[at] == WSN_REC_PAD) {
+    fold(&__wsn_trace.data[at], (uint16_t)(SEG - at % SEG));
+    at = (uint16_t)(at - at % SEG + SEG);
+    if (at == WSN_TRACE_BUF_SIZE)
+      at = 0;
+  }
+  head = HDR.head;
+  n = (uint16_t)(head - at);
+  if (head < at)
+    n = (uint16_t)(n + WSN_TRACE_BUF_SIZE);
+  fold(&__wsn_trace.data[at], n);
+  OPEN_HI = 0;
+}
 
 /* A locked record without payload; ENTRY/EXIT also reset #gv_reference in the same atomic
  * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */

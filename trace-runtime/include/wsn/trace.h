@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 1
+#define WSN_TRACE_VERSION 2
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -91,10 +91,16 @@ struct __wsn_trace_header {
                            it (spec/trace-format.md section 1.1) */
 };
 
-/* The trace object: header + ring. This is the .wtr file, byte for byte. */
+/* Segments in the ring. */
+#define WSN_TRACE_NUM_SEGS (WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE)
+
+/* The trace object: header + ring + one check value per segment (CRC-16/CCITT-FALSE of the
+ * segment's written bytes, updated as each record closes; spec/trace-format.md section 1.2).
+ * This is the .wtr file, byte for byte. */
 struct __wsn_trace_buffer {
   struct __wsn_trace_header hdr;
   uint8_t data[WSN_TRACE_BUF_SIZE];
+  uint8_t check[WSN_TRACE_NUM_SEGS][2]; /* little-endian, low byte stored first */
 };
 
 /* The one trace object (in .bss; __wsn_rt_init fills the header). */
@@ -188,7 +194,7 @@ void __wsn_rt_checkpoint_t(uintptr_t t);
 void __wsn_check_hook(uint16_t inv);
 void __wsn_violation_hook(uint16_t inv);
 
-/* Send the raw trace object (header + ring, sizeof(__wsn_trace) bytes, i.e. the .wtr file)
+/* Send the raw trace object (header + ring + check values, sizeof(__wsn_trace) bytes, i.e. the .wtr file)
  * through a byte sink such as a polled UART, with interrupts disabled for a consistent copy. */
 void __wsn_rt_drain(void (*put)(uint8_t));
 
