@@ -415,7 +415,7 @@ void printText(raw_ostream &OS, const TraceFile &T, ArrayRef<TraceRecord> Record
   for (const SegmentDamage &D : T.damage())
     OS << "  DAMAGED segment " << D.Segment << " at offset " << (TraceHeaderSize + D.RingOffset)
        << " (ring offset " << D.RingOffset << "): check value " << format_hex(D.Stored, 6)
-       << ", its " << D.Covered << " written bytes give " << format_hex(D.Computed, 6)
+       << ", its " << D.Covered << " bytes give " << format_hex(D.Computed, 6)
        << "; its records are skipped\n";
 }
 

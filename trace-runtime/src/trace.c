@@ -523,24 +523,26 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
  * the store, between the two byte stores or after it leaves `open` set, and the decoder
  * accepts exactly those three values for the open segment. */
 
-/* One byte of CRC-16/CCITT-FALSE, byte-wise: the same result as eight steps of the bitwise
- * form in crc_byte below (x = byte ^ high byte, x ^= x >> 4, then the polynomial's x^12, x^5
- * and 1 terms), without a table. */
-static INLINE uint16_t crc_step(uint16_t crc, uint8_t b) {
-  uint8_t x = (uint8_t)((crc >> 8) ^ b);
-  x ^= (uint8_t)(x >> 4);
-  return (uint16_t)((crc << 8) ^ ((uint16_t)x << 12) ^ ((uint16_t)x << 5) ^ x);
-}
-
-/* Fold n bytes at p (all in one segment) into that segment's check value. */
+/* Fold n bytes at p (all in one segment) into that segment's check value: CRC-16/CCITT-FALSE
+ * one byte at a time, without a table (the same result as eight steps of the bitwise form
+ * in crc_byte below): x = byte ^ high byte, x ^= x >> 4, then crc = (crc << 8) ^ (x << 12) ^
+ * (x << 5) ^ x, written with 8-bit operations (the motes' registers). */
 static NOINLINE void fold(const uint8_t *p, uint16_t n) {
-  uint16_t off = (uint16_t)(p - __wsn_trace.data), crc;
+  uint16_t off = (uint16_t)(p - __wsn_trace.data);
   volatile uint8_t *c = __wsn_trace.check[off / SEG];
-  crc = off % SEG ? (uint16_t)(c[0] | ((uint16_t)c[1] << 8)) : 0xFFFFu;
-  while (n--)
-    crc = crc_step(crc, *p++);
-  c[0] = (uint8_t)crc;
-  c[1] = (uint8_t)(crc >> 8);
+  uint8_t lo = 0xFFu, hi = 0xFFu, x;
+  if (off % SEG) {
+    lo = c[0];
+    hi = c[1];
+  }
+  while (n--) {
+    x = (uint8_t)(hi ^ *p++);
+    x ^= (uint8_t)(x >> 4);
+    hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
+    lo = (uint8_t)(x ^ (uint8_t)(x << 5));
+  }
+  c[0] = lo;
+  c[1] = hi;
 }
 
 /* Seal and close the open record (no-op when emit opened none: frozen, too large).
