@@ -7,11 +7,13 @@ section 1.2) cost on the motes, in cycles per record and bytes of flash.
 drive.c writes a fixed mix of 7 records (ENTRY, SCHED, INPUT, SEND, an 8-byte EFFECT, CHECK,
 EXIT) N times, then a VIOLATION. It is built for the atmega128 (run in wsn-sim, which stops
 at the violation hook and prints the cycle count) and the msp430f1611 (run in msp430-run,
-which stops when the program sleeps in LPM4), each against three runtimes:
+which stops when the program sleeps in LPM4), each against these runtimes:
 
-  no check     trace.c and wsn/trace.h of git revision REV (default main), without check values
-  crc16        this tree's runtime: CRC-16/CCITT-FALSE per segment, the byte-wise step
-  fletcher16   this tree's runtime with the step replaced by two 8-bit sums (Fletcher-16
+  no-check     trace.c and wsn/trace.h of git revision REV (default main), without check values
+  crc16        this tree's runtime: CRC-16/CCITT-FALSE per segment (__wsn_rt_close in assembly)
+and, to compare checks on equal terms, the same built with the C writer (-DWSN_TRACE_NO_ASM=1):
+  no-check/C, crc16/C, and
+  fletcher16/C this tree's C runtime with the CRC step replaced by two 8-bit sums (Fletcher-16
                modulo 256), for comparison only: the cheapest 16-bit check that still finds
                every single-byte change
 
@@ -33,11 +35,14 @@ LLVM = "/usr/lib/llvm-19/bin"
 CLANG = os.path.join(LLVM, "clang")
 RECORDS_PER_ITER = 7
 
-FLETCHER = """static INLINE uint16_t crc_step(uint16_t crc, uint8_t b) {
-  uint8_t s1 = (uint8_t)(crc + b);
-  uint8_t s2 = (uint8_t)((crc >> 8) + s1);
-  return (uint16_t)(s1 | ((uint16_t)s2 << 8));
-}
+CRC_LOOP = """    x = (uint8_t)(hi ^ *p++);
+    x ^= (uint8_t)(x >> 4);
+    hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
+    lo = (uint8_t)(x ^ (uint8_t)(x << 5));
+"""
+FLETCHER_LOOP = """    x = *p++;
+    lo = (uint8_t)(lo + x);
+    hi = (uint8_t)(hi + lo);
 """
 
 
@@ -62,27 +67,27 @@ def runtime_variant(work, name, rev):
         else:
             text = open(os.path.join(ROOT, f)).read()
         if name == "fletcher16" and f.endswith("trace.c"):
-            new = re.sub(r"static INLINE uint16_t crc_step\(uint16_t crc, uint8_t b\) \{.*?\n\}\n",
-                         FLETCHER, text, count=1, flags=re.S)
-            if new == text:
-                sys.exit("tracecost: crc_step not found in trace.c")
-            text = new
+            if CRC_LOOP not in text:
+                sys.exit("tracecost: the CRC step of fold() not found in trace.c")
+            text = text.replace(CRC_LOOP, FLETCHER_LOOP)
         open(dst, "w").write(text)
     return d
 
 
-def build(work, rt, mcu, records, iters):
-    out = os.path.join(work, "%s-%s-%d" % (os.path.basename(rt), mcu, records))
+def build(work, rt, mcu, records, iters, c_core):
+    out = os.path.join(work, "%s-%s-%d%s" % (os.path.basename(rt), mcu, records,
+                                             "-c" if c_core else ""))
     os.makedirs(out, exist_ok=True)
     inc = os.path.join(rt, "include")
     defs = ["-DITER=%d" % iters, "-DRECORDS=%d" % records]
+    rtdefs = ["-DWSN_TRACE_NO_ASM=1"] if c_core else []
     if mcu == "atmega128":
         cc = [CLANG, "--target=avr", "-mmcu=atmega128", "-Os", "-ffunction-sections",
               "-fdata-sections", "-I", inc]
         sh(cc + ["-std=gnu99"] + defs + ["-c", os.path.join(HERE, "drive.c"), "-o",
                                          os.path.join(out, "drive.o")])
-        sh(cc + ["-std=c99", "-c", os.path.join(rt, "src", "trace.c"), "-o",
-                 os.path.join(out, "trace.o")])
+        sh(cc + ["-std=c99"] + rtdefs + ["-c", os.path.join(rt, "src", "trace.c"), "-o",
+                                          os.path.join(out, "trace.o")])
         elf = os.path.join(out, "fw.elf")
         sh(["avr-gcc", "-mmcu=atmega128", "-Wl,--gc-sections", os.path.join(out, "drive.o"),
             os.path.join(out, "trace.o"), "-o", elf])
@@ -92,7 +97,7 @@ def build(work, rt, mcu, records, iters):
           "-ffunction-sections", "-fdata-sections", "-I", inc]
     objs = []
     for src, std, extra in [(os.path.join(HERE, "drive.c"), "-std=gnu99", defs),
-                            (os.path.join(rt, "src", "trace.c"), "-std=c99", []),
+                            (os.path.join(rt, "src", "trace.c"), "-std=c99", rtdefs),
                             (os.path.join(plat, "crt0.S"), None, []),
                             (os.path.join(plat, "mspabi.c"), None, ["-ffreestanding", "-fno-builtin"]),
                             (os.path.join(plat, "mspabi_builtin.S"), None, [])]:
@@ -145,22 +150,25 @@ def main():
     if os.path.exists(a.out):
         shutil.rmtree(a.out)
     os.makedirs(a.out)
-    variants = [("no-check", a.baseline), ("crc16", None), ("fletcher16", None)]
+    variants = [("no-check", a.baseline, False), ("crc16", None, False),
+                ("no-check/C", a.baseline, True), ("crc16/C", None, True),
+                ("fletcher16/C", None, True)]
     n = RECORDS_PER_ITER * a.iter
     print("%-10s %-12s %10s %10s %8s %8s %8s" % ("mcu", "runtime", "cyc/rec", "+cyc/rec",
                                                "flash", "+flash", "close"))
     for mcu in ["atmega128", "msp430f1611"]:
-        base = None
-        for name, rev in variants:
-            rt = runtime_variant(a.out, name, rev)
-            with_rec = build(a.out, rt, mcu, 1, a.iter)
-            without = build(a.out, rt, mcu, 0, a.iter)
+        base = {}
+        for name, rev, c_core in variants:
+            rt = runtime_variant(a.out, name.split("/")[0], rev)
+            with_rec = build(a.out, rt, mcu, 1, a.iter, c_core)
+            without = build(a.out, rt, mcu, 0, a.iter, c_core)
             per = (cycles(bindir, a.out, mcu, with_rec) - cycles(bindir, a.out, mcu, without)) / n
             fl, close = flash(with_rec)
-            if base is None:
-                base = (per, fl)
-            print("%-10s %-12s %10.1f %10.1f %8d %8d %8d" % (mcu, name, per, per - base[0], fl,
-                                                            fl - base[1], close))
+            if c_core not in base:
+                base[c_core] = (per, fl)
+            b = base[c_core]
+            print("%-10s %-12s %10.1f %10.1f %8d %8d %8d" % (mcu, name, per, per - b[0], fl,
+                                                            fl - b[1], close))
 
 
 if __name__ == "__main__":

@@ -523,6 +523,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
  * the store, between the two byte stores or after it leaves `open` set, and the decoder
  * accepts exactly those three values for the open segment. */
 
+#if !WSN_ASM_CORE
 /* Fold n bytes at p (all in one segment) into that segment's check value: CRC-16/CCITT-FALSE
  * one byte at a time, without a table (the same result as eight steps of the bitwise form
  * in crc_byte below): x = byte ^ high byte, x ^= x >> 4, then crc = (crc << 8) ^ (x << 12) ^
@@ -566,6 +567,170 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
   fold(&__wsn_trace.data[at], n);
   OPEN_HI = 0;
 }
+
+#elif defined(__AVR__)
+/* The same in AVR assembly (segments of 256 bytes: the segment is the high byte of a ring
+ * offset). at = the saved head (r25:24), Z = &data[at]; a PAD there folds the rest of its
+ * segment and moves at to the next segment start (0 after the last); then n = head - at
+ * (mod buf_size, 1..256; 0 in r22 stands for 256) bytes are folded. .Lwsn_fold: r22 bytes at Z
+ * into check[r25] (restarted at 0xFFFF when r24 = 0, a segment start), CRC in r21:20, x in
+ * r0, 22 cycles a byte. Uses only call-clobbered registers; r1 stays 0. */
+WSN_NAKED void __wsn_rt_close(void) {
+  __asm__ __volatile__(
+      "  lds r25, __wsn_trace+31\n"
+      "  sbrs r25, 7\n"                /* no record open: nothing */
+      "  ret\n"
+      "  andi r25, 0x7f\n"
+      "  lds r24, __wsn_trace+30\n"
+      "  movw r30, r24\n"
+      "  subi r30, lo8(-(__wsn_trace+32))\n"
+      "  sbci r31, hi8(-(__wsn_trace+32))\n"
+      "  ld r0, Z\n"
+      "  tst r0\n"
+      "  brne 1f\n"
+      "  mov r22, r24\n"               /* PAD: fold it and the rest, 256 - (at % 256) bytes */
+      "  neg r22\n"
+      "  rcall .Lwsn_fold\n"
+      "  clr r24\n"                    /* the next segment; Z is at its start */
+      "  inc r25\n"
+      "  cpi r25, hi8(" WSN_STR(WSN_TRACE_BUF_SIZE) ")\n"
+      "  brne 1f\n"
+      "  clr r25\n"
+      "  ldi r30, lo8(__wsn_trace+32)\n"
+      "  ldi r31, hi8(__wsn_trace+32)\n"
+      "1:\n"
+      "  lds r22, __wsn_trace+16\n"    /* n = head - at, plus buf_size when it wrapped */
+      "  lds r23, __wsn_trace+17\n"
+      "  sub r22, r24\n"
+      "  sbc r23, r25\n"
+      "  rcall .Lwsn_fold\n"           /* only the low byte of n counts (n <= 256) */
+      "  sts __wsn_trace+31, r1\n"     /* closed */
+      "  ret\n"
+      ".Lwsn_fold:\n"
+      "  mov r26, r25\n"               /* X = &check[at / 256] */
+      "  lsl r26\n"
+      "  clr r27\n"
+      "  subi r26, lo8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "))\n"
+      "  sbci r27, hi8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "))\n"
+      "  ldi r20, 0xff\n"
+      "  ldi r21, 0xff\n"
+      "  tst r24\n"
+      "  breq 2f\n"
+      "  ld r20, X+\n"
+      "  ld r21, X\n"
+      "  sbiw r26, 1\n"
+      "2:\n"
+      "  ld r0, Z+\n"                  /* x = hi ^ byte; x ^= x >> 4 */
+      "  eor r0, r21\n"
+      "  mov r18, r0\n"
+      "  swap r18\n"
+      "  andi r18, 0x0f\n"
+      "  eor r0, r18\n"
+      "  mov r21, r20\n"               /* hi = lo ^ (x << 4) ^ (x >> 3) */
+      "  mov r18, r0\n"
+      "  swap r18\n"
+      "  andi r18, 0xf0\n"
+      "  eor r21, r18\n"
+      "  lsl r18\n"                    /* lo = x ^ (x << 5) */
+      "  mov r20, r0\n"
+      "  eor r20, r18\n"
+      "  mov r18, r0\n"
+      "  lsr r18\n"
+      "  lsr r18\n"
+      "  lsr r18\n"
+      "  eor r21, r18\n"
+      "  dec r22\n"
+      "  brne 2b\n"
+      "  st X+, r20\n"                 /* low byte first */
+      "  st X, r21\n"
+      "  ret\n");
+}
+#else /* MSP430 */
+/* The same for MSP430: at in r12, &data[at] in r13, count in r14 (1..256), CRC in r15, the
+ * check value's address in r11, x in r12 inside the fold. The check array is word aligned
+ * (the trace object is), but the value is stored byte by byte, low byte first, as on AVR. */
+WSN_NAKED void __wsn_rt_close(void) {
+  __asm__ __volatile__(
+      "  mov &__wsn_trace+30, r12\n"
+      "  tst r12\n"                     /* bit 15 clear: no record open */
+      "  jge 9f\n"
+      "  and #0x7fff, r12\n"
+      "  mov r12, r13\n"
+      "  add #__wsn_trace+32, r13\n"
+      "  tst.b 0(r13)\n"
+      "  jnz 1f\n"
+      "  mov #0x100, r14\n"             /* PAD: fold it and the rest, 256 - (at % 256) */
+      "  mov.b r12, r15\n"
+      "  sub r15, r14\n"
+      "  call #.Lwsn_fold\n"
+      "  and #0xff00, r12\n"            /* the next segment; r13 is at its start */
+      "  add #0x100, r12\n"
+      "  cmp #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r12\n"
+      "  jne 1f\n"
+      "  clr r12\n"
+      "  mov #__wsn_trace+32, r13\n"
+      "1:\n"
+      "  mov &__wsn_trace+16, r14\n"    /* n = head - at, plus buf_size when it wrapped */
+      "  sub r12, r14\n"
+      "  jhs 2f\n"
+      "  add #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
+      "2:\n"
+      "  call #.Lwsn_fold\n"
+      "  clr.b &__wsn_trace+31\n"       /* closed */
+      "9:\n"
+      "  ret\n"
+      ".Lwsn_fold:\n"
+      "  push r12\n"
+      "  push r10\n"
+      "  mov r12, r11\n"                /* r11 = &check[at / 256] */
+      "  swpb r11\n"
+      "  and #0xff, r11\n"
+      "  rla r11\n"
+      "  add #__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) ", r11\n"
+      "  mov #-1, r15\n"
+      "  tst.b r12\n"
+      "  jz 3f\n"
+      "  mov.b 0(r11), r15\n"
+      "  mov.b 1(r11), r10\n"
+      "  swpb r10\n"
+      "  bis r10, r15\n"
+      "3:\n"
+      "  mov r15, r12\n"                /* x = (crc >> 8) ^ byte; x ^= x >> 4 */
+      "  swpb r12\n"
+      "  xor.b @r13+, r12\n"
+      "  mov r12, r10\n"
+      "  rra r10\n"
+      "  rra r10\n"
+      "  rra r10\n"
+      "  rra r10\n"
+      "  xor r10, r12\n"
+      "  swpb r15\n"                    /* crc = (crc << 8) ^ x ^ (x << 5) ^ (x << 12) */
+      "  and #0xff00, r15\n"
+      "  xor r12, r15\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  xor r12, r15\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  xor r12, r15\n"
+      "  dec r14\n"
+      "  jnz 3b\n"
+      "  mov.b r15, 0(r11)\n"           /* low byte first */
+      "  swpb r15\n"
+      "  mov.b r15, 1(r11)\n"
+      "  pop r10\n"
+      "  pop r12\n"
+      "  ret\n");
+}
+#endif /* !WSN_ASM_CORE */
 
 /* A locked record without payload; ENTRY/EXIT also reset #gv_reference in the same atomic
  * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */
