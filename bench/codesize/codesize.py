@@ -11,10 +11,12 @@ For each example and MCU, flash (text+data) and RAM (data+bss) from llvm-size, f
   wp-inline     inline + --whole-program (app + trace runtime optimised as one module)
 Ratios are flash against the original built the same way (wp-inline against wp-original).
 Then, per example and MCU, where the bytes of the inline image go: the trace runtime's own
-functions and data (symbols defined by the runtime objects), the record tables the lowering
-adds to the program (__wsn_tbl*: effects, checks, checkpoints), and the rest of the growth of
-the program's code (entry/exit, region, input, skip calls), the trace object (__wsn_trace)
-and the rest of the runtime's RAM; and whether the
+functions and data (symbols defined by the runtime objects), the flash of the runtime's
+integrity code (`check`, part of the runtime's flash: closing a record folds it into its
+segment's check value, spec/trace-format.md 1.2), the record tables the lowering adds to the
+program (__wsn_tbl*: effects, checks, checkpoints), and the rest of the growth of the
+program's code (entry/exit, region, input, skip calls), the trace object (__wsn_trace: header,
+ring and check values) and the rest of the runtime's RAM; and whether the
 targets hold: level-1 selected + inlined flash at most 1.25x the original, RAM at most
 1.3 KiB (1331 bytes) with the default 1024-byte ring.
 
@@ -90,14 +92,21 @@ def analysis_line(verbose_out):
         ((g.group(1), g.group(3), g.group(2)) if g else ("?", "?", "?"))
 
 
+def is_check_code(name):
+    """The runtime's integrity code: closing a record folds it into its segment's check value
+    (spec/trace-format.md section 1.2)."""
+    return name == "__wsn_rt_close" or name == "fold" or name.startswith("fold.")
+
+
 def breakdown(elf, rt_objs):
-    """Bytes of the image that belong to the runtime: (flash, ram, trace object bytes), and
-    the record tables the lowering put in the program (__wsn_tbl*, flash)."""
+    """Bytes of the image that belong to the runtime: (flash, ram, trace object bytes, flash
+    of the check-value code (part of the runtime's flash), and the record tables the lowering
+    put in the program (__wsn_tbl*, flash))."""
     rt_names = set()
     for o in rt_objs:
         rt_names.update(n for n, (t, _) in symbols(o, True).items() if t not in "Uw")
     flash = ram = 0
-    trace = 0
+    trace = check = 0
     tables = 0
     for name, (t, size) in symbols(elf).items():
         if name.startswith("__wsn_tbl"):
@@ -106,6 +115,8 @@ def breakdown(elf, rt_objs):
             continue
         if name == "__wsn_trace":
             trace = size
+        if is_check_code(name) and t in "Tt":
+            check += size
         if t in "TtRr":
             flash += size
         elif t in "Dd":
@@ -113,7 +124,7 @@ def breakdown(elf, rt_objs):
             ram += size
         elif t in "Bb":
             ram += size
-    return flash, ram, trace, tables
+    return flash, ram, trace, check, tables
 
 
 def main():
@@ -216,8 +227,8 @@ def main():
     print()
     print("where the bytes of the 'inline' image go (runtime = symbols defined by the trace "
           "runtime objects)")
-    head = "%-*s %-12s %8s %9s %9s %9s %9s %9s  %s" % (
-        width, "example", "mcu", "orig", "+runtime", "+tables", "+program", "RAM ring",
+    head = "%-*s %-12s %8s %9s %6s %9s %9s %9s %9s  %s" % (
+        width, "example", "mcu", "orig", "+runtime", "check", "+tables", "+program", "RAM ring",
         "RAM rest", "targets (flash <= %.2fx, RAM <= %d)" % (FLASH_TARGET, RAM_TARGET))
     print(head)
     print("-" * len(head))
@@ -227,7 +238,7 @@ def main():
             inl = results.get((ex, mcu, "inline"))
             if not orig or not inl:
                 continue
-            rt_flash, rt_ram, trace, tables = breakdown(inl[2], inl[3])
+            rt_flash, rt_ram, trace, check, tables = breakdown(inl[2], inl[3])
             prog_growth = inl[0] - orig[0] - rt_flash - tables
             ratio = inl[0] / orig[0]
             ok_flash = ratio <= FLASH_TARGET
@@ -237,8 +248,8 @@ def main():
             if not ok_flash:
                 # What flash would be with a free runtime, i.e. the instrumentation's own share.
                 verdict += "; without the runtime's code %.2fx" % ((inl[0] - rt_flash) / orig[0])
-            print("%-*s %-12s %8d %9d %9d %9d %9d %9d  %s" % (
-                width, ex, mcu, orig[0], rt_flash, tables, prog_growth, trace, inl[1] - trace,
+            print("%-*s %-12s %8d %9d %6d %9d %9d %9d %9d  %s" % (
+                width, ex, mcu, orig[0], rt_flash, check, tables, prog_growth, trace, inl[1] - trace,
                 verdict))
     print()
     print("what the analysis saw in the 'inline' build (wsn-cc -v) and the trace geometry "

@@ -61,6 +61,12 @@ def main():
             i = rnd.randrange(32, len(b))
             b[i] = (b[i] + rnd.randrange(1, 256)) % 256
 
+        def word_store(b):
+            # A stray 16-bit store (a wild pointer on an 8/16-bit mote) anywhere in the ring.
+            i = rnd.randrange(32, len(b) - 1)
+            v = rnd.randrange(65536)
+            b[i], b[i + 1] = v & 0xFF, v >> 8
+
         def tail_cut(b):
             struct.pack_into("<H", b, 16, max(0, head - rnd.randrange(1, 9)))
 
@@ -69,7 +75,8 @@ def main():
             struct.pack_into(fmt, b, off, rnd.randrange(256 ** struct.calcsize(fmt)))
 
         kinds = [("bit flip in ring", bitflip), ("byte set in ring", byteset),
-                 ("head moved back 1-8", tail_cut), ("header field", header_field)]
+                 ("16-bit store", word_store), ("head moved back 1-8", tail_cut),
+                 ("header field", header_field)]
         print("%-20s %6s %9s %8s %6s %6s %6s %6s" % ("damage", "runs", "wrong-ok", "intact-ok",
                                                     "1", "2", "3", "crash"))
         wrong = []

@@ -222,14 +222,16 @@ Expected<TraceHeader> parseTraceHeader(ArrayRef<uint8_t> File) {
                                  " disagrees with the violation flag");
   }
 
-  uint64_t Expected = TraceHeaderSize + uint64_t(H.BufSize);
+  uint64_t Expected = H.fileSize();
   if (File.size() < Expected)
     return offsetError(File.size(), "truncated trace: " + Twine(File.size()) +
-                                        " bytes, the header declares 32 + buf_size = " +
+                                        " bytes, the header declares 32 + buf_size + 2 x " +
+                                        Twine(H.numSegments()) + " segments = " +
                                         Twine(Expected));
   if (File.size() > Expected)
     return offsetError(Expected, Twine(File.size() - Expected) +
-                                     " trailing bytes after 32 + buf_size = " +
+                                     " trailing bytes after 32 + buf_size + 2 x " +
+                                     Twine(H.numSegments()) + " segments = " +
                                      Twine(Expected));
   return H;
 }
@@ -303,7 +305,76 @@ Expected<TraceFile> TraceFile::parse(ArrayRef<uint8_t> Bytes) {
       Keep(S);
   }
   Add(Cur, Cur * Seg, Head - Cur * Seg);
+  // Section 1.2: every retained span against its segment's check value.
+  for (unsigned I = 0; I < T.Tail.size(); ++I)
+    T.verifySpan(I);
   return std::move(T);
+}
+
+std::vector<uint16_t> TraceFile::spanChecks() const {
+  // A span is exactly what its segment's value covers: a whole segment that writing has
+  // left, or the written part of the current one (section 1.2).
+  std::vector<uint16_t> Out;
+  for (const TraceSpan &S : Tail)
+    Out.push_back(segmentCheck(ring().slice(S.RingOffset, S.Length)));
+  return Out;
+}
+
+void TraceFile::verifySpan(unsigned I) {
+  const TraceSpan &S = Tail[I];
+  ArrayRef<uint8_t> R = ring();
+  const uint16_t Stored = readU16(Bytes, Header.checkOffset(S.Segment));
+  const uint16_t C0 = segmentCheck(R.slice(S.RingOffset, S.Length));
+  bool Ok = Stored == C0;
+  // Stopped inside a writer (section 1.1): __wsn_rt_close may already have folded the
+  // record at the saved head (or the PAD there and the rest of the segment) into this
+  // segment's value, completely or only its low byte; that record is complete by then, so
+  // it decodes.
+  const uint32_t Seg = Header.SegSize;
+  if (!Ok && Header.open() && S.Segment == Header.Head / Seg &&
+      S.RingOffset + S.Length == Header.Head) {
+    uint32_t H = Header.Head, SegEnd = (S.Segment + 1) * Seg, L = 0;
+    if (R[H] == uint8_t(RecordKind::Pad)) {
+      L = SegEnd - H;
+    } else {
+      std::vector<TraceRecord> One;
+      consumeError(decodeSpan(TraceSpan{H, SegEnd - H, S.Segment, 0}, One));
+      if (!One.empty())
+        L = One.front().Size;
+    }
+    if (L) {
+      uint16_t C1 = crc16(C0, R.slice(H, L));
+      Ok = Stored == C1 || Stored == uint16_t((C1 & 0x00FF) | (C0 & 0xFF00));
+    }
+  }
+  if (Ok)
+    return; // records that do not decode are then the writer's own: decode() says so
+  SegmentDamage D;
+  D.Span = I;
+  D.Segment = S.Segment;
+  D.RingOffset = S.RingOffset;
+  D.Covered = S.Length;
+  D.Stored = Stored;
+  D.Computed = C0;
+  Damage.push_back(std::move(D));
+}
+
+const SegmentDamage *TraceFile::spanDamage(unsigned I) const {
+  for (const SegmentDamage &D : Damage)
+    if (D.Span == I)
+      return &D;
+  return nullptr;
+}
+
+std::string SegmentDamage::message(const TraceHeader &H) const {
+  std::string M;
+  raw_string_ostream OS(M);
+  OS << "offset " << (TraceHeaderSize + RingOffset) << ": segment " << Segment
+     << " (ring offset " << RingOffset << ") is damaged: its check value "
+     << format_hex(Stored, 6) << " (offset " << H.checkOffset(Segment) << ") does not match its "
+     << Covered << " bytes, which give " << format_hex(Computed, 6)
+     << "; its records are not used";
+  return M;
 }
 
 Expected<TraceFile> TraceFile::load(StringRef Path) {
@@ -420,10 +491,17 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out) c
   return Error::success();
 }
 
-Error TraceFile::decode(std::vector<TraceRecord> &Out, unsigned FirstSpan) const {
-  for (unsigned I = FirstSpan; I < Tail.size(); ++I)
+Error TraceFile::decode(std::vector<TraceRecord> &Out, unsigned FirstSpan,
+                        bool SkipDamaged) const {
+  for (unsigned I = FirstSpan; I < Tail.size(); ++I) {
+    if (const SegmentDamage *D = spanDamage(I)) {
+      if (SkipDamaged)
+        continue;
+      return createStringError(inconvertibleErrorCode(), D->message(Header));
+    }
     if (Error E = decodeSpan(Tail[I], Out))
       return E;
+  }
   return Error::success();
 }
 
@@ -435,9 +513,13 @@ Expected<std::vector<TraceRecord>> TraceFile::decode(unsigned FirstSpan) const {
 }
 
 Error TraceFile::decodeSegment(unsigned Segment, std::vector<TraceRecord> &Out) const {
-  for (const TraceSpan &S : Tail)
-    if (S.Segment == Segment)
-      return decodeSpan(S, Out);
+  for (unsigned I = 0; I < Tail.size(); ++I) {
+    if (Tail[I].Segment != Segment)
+      continue;
+    if (const SegmentDamage *D = spanDamage(I))
+      return createStringError(inconvertibleErrorCode(), D->message(Header));
+    return decodeSpan(Tail[I], Out);
+  }
   if (Segment >= Header.numSegments())
     return createStringError(inconvertibleErrorCode(),
                              "segment " + Twine(Segment) + " does not exist (" +
@@ -482,6 +564,17 @@ uint16_t crc16(uint16_t Crc, ArrayRef<uint8_t> Data) {
   return Crc;
 }
 
+Error resealTrace(std::vector<uint8_t> &File) {
+  Expected<TraceFile> T = TraceFile::parse(File);
+  if (!T)
+    return T.takeError();
+  const TraceHeader &H = T->header();
+  std::vector<uint16_t> C = T->spanChecks();
+  for (unsigned I = 0; I < C.size(); ++I)
+    putU16(File, H.checkOffset(T->tail()[I].Segment), C[I]);
+  return Error::success();
+}
+
 void appendVarint(std::vector<uint8_t> &Out, uint32_t V) {
   while (V >= 0x80) {
     Out.push_back(uint8_t(V | 0x80));
@@ -507,7 +600,8 @@ Expected<TraceWriter> TraceWriter::create(const Options &O) {
   return TraceWriter(O);
 }
 
-TraceWriter::TraceWriter(const Options &O) : Ring(O.BufSize, 0), BlackBox(O.BlackBox) {
+TraceWriter::TraceWriter(const Options &O)
+    : Ring(O.BufSize, 0), Checks(O.BufSize / O.SegSize, 0), BlackBox(O.BlackBox) {
   Header.Target = O.Target;
   Header.NodeId = O.NodeId;
   Header.ModuleHash = O.ModuleHash;
@@ -540,6 +634,8 @@ long TraceWriter::emit(ArrayRef<uint8_t> Fixed, uint16_t Extra) {
   // The runtime opens the record with the head and closes it by clearing the high byte
   // (section 1.1): what stays is the low byte of the head before the last record.
   Header.Open = Header.Head & 0xFF;
+  OpenAt = Header.Head;
+  Opened = true;
   if (Room < Total) {
     Ring[Header.Head] = uint8_t(RecordKind::Pad); // the rest of the segment is ignored
     commit(Room);
@@ -552,11 +648,31 @@ long TraceWriter::emit(ArrayRef<uint8_t> Fixed, uint16_t Extra) {
   return long(At + Fixed.size());
 }
 
+void TraceWriter::seal() {
+  if (!Opened)
+    return;
+  Opened = false;
+  const uint32_t Seg = Header.SegSize, Buf = Header.BufSize;
+  auto Fold = [&](uint32_t Off, uint32_t N) {
+    uint16_t &C = Checks[Off / Seg];
+    C = crc16(Off % Seg ? C : 0xFFFF, ArrayRef<uint8_t>(Ring).slice(Off, N));
+  };
+  uint32_t At = OpenAt;
+  if (Ring[At] == uint8_t(RecordKind::Pad)) {
+    Fold(At, Seg - At % Seg); // the PAD and the rest: the segment is left
+    At = At - At % Seg + Seg;
+    if (At == Buf)
+      At = 0;
+  }
+  Fold(At, Header.Head >= At ? Header.Head - At : Header.Head + Buf - At);
+}
+
 void TraceWriter::fields(RecordKind K, std::initializer_list<uint32_t> F) {
   std::vector<uint8_t> Rec{uint8_t(K)};
   for (uint32_t V : F)
     appendVarint(Rec, V);
   emit(Rec, 0);
+  seal();
 }
 
 void TraceWriter::payload(RecordKind K, uint16_t Id, ArrayRef<uint8_t> Bytes) {
@@ -568,6 +684,7 @@ void TraceWriter::payload(RecordKind K, uint16_t Id, ArrayRef<uint8_t> Bytes) {
   long At = emit(Rec, Len);
   if (At >= 0)
     std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
+  seal();
 }
 
 void TraceWriter::entry(uint16_t Fid) { fields(RecordKind::Entry, {Fid}); }
@@ -610,11 +727,16 @@ void TraceWriter::check(uint16_t Inv, bool Ok, uint16_t Crc) {
     if (BlackBox)
       Header.Flags |= TF_Frozen;
   }
+  seal();
 }
 
 std::vector<uint8_t> TraceWriter::bytes() const {
   std::vector<uint8_t> B = encodeTraceHeader(Header);
   B.insert(B.end(), Ring.begin(), Ring.end());
+  for (uint16_t C : Checks) {
+    B.push_back(uint8_t(C));
+    B.push_back(uint8_t(C >> 8));
+  }
   return B;
 }
 

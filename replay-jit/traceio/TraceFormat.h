@@ -24,7 +24,7 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 1;
+constexpr uint8_t TraceVersion = 2;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -93,6 +93,10 @@ struct TraceHeader {
   bool open() const { return Open & OpenBit; }
   static constexpr uint16_t OpenBit = 0x8000, OpenHeadMask = 0x7FFF;
   unsigned numSegments() const { return SegSize ? BufSize / SegSize : 0; }
+  /// File offset of segment S's check value (after the ring, 2 bytes per segment).
+  uint32_t checkOffset(unsigned S) const { return TraceHeaderSize + BufSize + 2 * S; }
+  /// Length of the whole file: header, ring and one check value per segment.
+  uint32_t fileSize() const { return TraceHeaderSize + BufSize + 2 * numSegments(); }
 };
 
 /// Parses and validates the 32-byte header and the file length (spec section 1).
@@ -106,6 +110,19 @@ struct TraceSpan {
   uint32_t Length;       ///< bytes
   uint32_t Segment;      ///< ring segment index
   uint64_t LinearOffset; ///< where the span starts in the linearised tail
+};
+
+/// A retained segment whose bytes do not give its check value (spec section 1.2): damaged
+/// after the runtime wrote it (a wild pointer, a bad read-out, an edited file).
+struct SegmentDamage {
+  unsigned Span;       ///< index in TraceFile::tail()
+  uint32_t Segment;    ///< ring segment
+  uint32_t RingOffset; ///< first byte of the span in the ring data
+  uint32_t Covered;    ///< bytes the check value covers (the span's length)
+  uint16_t Stored;     ///< the check value in the file
+  uint16_t Computed;   ///< what the bytes give
+  /// "offset N: segment S (ring offset R) is damaged: ..." (N = the segment's file offset).
+  std::string message(const TraceHeader &H) const;
 };
 
 /// One decoded record. Fields hold the varint fields in record order (see
@@ -152,19 +169,34 @@ public:
   /// had not moved yet or the record was not open).
   uint32_t tornBytes() const;
 
+  /// For each retained span (tail order): the check value its bytes give, i.e. what the
+  /// runtime stored once the span's last record was closed.
+  std::vector<uint16_t> spanChecks() const;
+  /// Retained segments whose check value does not match (spec section 1.2), in tail order.
+  const std::vector<SegmentDamage> &damage() const { return Damage; }
+  /// The damage of tail span I, or null.
+  const SegmentDamage *spanDamage(unsigned I) const;
+
   /// Decodes the tail from span FirstSpan on (0 = whole tail; any span index works since a
   /// span always starts at a record boundary). Records decoded before an error are appended
-  /// to Out; the error names the offsets and the reason.
-  llvm::Error decode(std::vector<TraceRecord> &Out, unsigned FirstSpan = 0) const;
+  /// to Out; the error names the offsets and the reason. A damaged segment is an error
+  /// (records are never taken from it) unless SkipDamaged, which leaves its records out and
+  /// goes on with the next span.
+  llvm::Error decode(std::vector<TraceRecord> &Out, unsigned FirstSpan = 0,
+                     bool SkipDamaged = false) const;
   llvm::Expected<std::vector<TraceRecord>> decode(unsigned FirstSpan = 0) const;
-  /// Decodes one ring segment on its own (its written part when it is the current one).
+  /// Decodes one ring segment on its own (its written part when it is the current one); a
+  /// damaged segment is an error.
   llvm::Error decodeSegment(unsigned Segment, std::vector<TraceRecord> &Out) const;
 
 private:
   llvm::Error decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out) const;
+  /// Checks span I against its segment's check value; appends to Damage.
+  void verifySpan(unsigned I);
   TraceHeader Header;
   std::vector<uint8_t> Bytes;
   std::vector<TraceSpan> Tail;
+  std::vector<SegmentDamage> Damage;
   int DroppedOpenSegment = -1;
 };
 
@@ -182,6 +214,14 @@ std::vector<InterruptKey> interruptKeys(llvm::ArrayRef<TraceRecord> Records);
 /// CRC-16/CCITT-FALSE (as __wsn_crc16).
 uint16_t crc16(uint16_t Crc, llvm::ArrayRef<uint8_t> Data);
 inline uint16_t crc16(llvm::ArrayRef<uint8_t> Data) { return crc16(0xFFFF, Data); }
+
+/// The check value of one segment's written bytes (spec section 1.2): CRC-16/CCITT-FALSE.
+inline uint16_t segmentCheck(llvm::ArrayRef<uint8_t> Written) { return crc16(Written); }
+
+/// Rewrites every check value of a trace file as the runtime would have left it for the bytes
+/// it now holds (each retained span: a whole segment, or the written part of the current
+/// one). For tests and tools that build or edit traces on purpose; the header must parse.
+llvm::Error resealTrace(std::vector<uint8_t> &File);
 
 /// Appends the unsigned LEB128 encoding of V.
 void appendVarint(std::vector<uint8_t> &Out, uint32_t V);
@@ -231,12 +271,18 @@ private:
   /// Reserves a record of Fixed.size() + Extra bytes (padding to the next segment when
   /// needed), copies Fixed, returns the ring offset of the payload or -1.
   long emit(llvm::ArrayRef<uint8_t> Fixed, uint16_t Extra);
+  /// Folds the record just written (and the PAD before it) into the check values, as the
+  /// runtime's __wsn_rt_close.
+  void seal();
+  uint32_t OpenAt = 0;   ///< head before the last emit
+  bool Opened = false;   ///< the last emit opened a record
   void fields(RecordKind K, std::initializer_list<uint32_t> F);
   void payload(RecordKind K, uint16_t Id, llvm::ArrayRef<uint8_t> Bytes);
   void commit(uint32_t N);
 
   TraceHeader Header;
   std::vector<uint8_t> Ring;
+  std::vector<uint16_t> Checks; ///< one per segment, as the runtime's check array
   bool Armed = true;
   bool BlackBox = true;
 };

@@ -410,6 +410,13 @@ void printText(raw_ostream &OS, const TraceFile &T, ArrayRef<TraceRecord> Record
          << ", whose start it may have overwritten";
     OS << "\n";
   }
+  // Section 1.2: a damaged segment is named and its records are left out; the other
+  // segments decode on their own (every segment starts with a record).
+  for (const SegmentDamage &D : T.damage())
+    OS << "  DAMAGED segment " << D.Segment << " at offset " << (TraceHeaderSize + D.RingOffset)
+       << " (ring offset " << D.RingOffset << "): check value " << format_hex(D.Stored, 6)
+       << ", its " << D.Covered << " bytes give " << format_hex(D.Computed, 6)
+       << "; its records are skipped\n";
 }
 
 void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const TraceMap *Map) {
@@ -439,6 +446,20 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
       OS << annotate(*Map, R);
     OS << "\n";
   }
+}
+
+json::Array damageJSON(const TraceFile &T) {
+  json::Array A;
+  for (const SegmentDamage &D : T.damage())
+    A.push_back(json::Object{{"segment", D.Segment},
+                             {"offset", TraceHeaderSize + D.RingOffset},
+                             {"ring_offset", D.RingOffset},
+                             {"check_offset", T.header().checkOffset(D.Segment)},
+                             {"stored", D.Stored},
+                             {"computed", D.Computed},
+                             {"covered", D.Covered},
+                             {"message", D.message(T.header())}});
+  return A;
 }
 
 json::Object headerJSON(const TraceFile &T) {
@@ -477,6 +498,7 @@ json::Object headerJSON(const TraceFile &T) {
                               ? json::Value(T.droppedOpenSegment())
                               : json::Value(nullptr)},
       {"spans", std::move(Spans)},
+      {"damaged_segments", damageJSON(T)},
   };
 }
 
@@ -544,7 +566,15 @@ int main(int argc, char **argv) {
   const TraceMap *MapPtr = Map ? &*Map : nullptr;
 
   std::vector<TraceRecord> Records;
-  Error DecodeErr = T->decode(Records);
+  Error DecodeErr = T->decode(Records, 0, /*SkipDamaged=*/true);
+  // Damaged segments are shown and skipped, and the exit code says the trace is damaged.
+  auto FailDamaged = [&]() {
+    if (T->damage().empty())
+      return;
+    for (const SegmentDamage &D : T->damage())
+      errs() << "wsn-trace-dump: " << TracePath << ": " << D.message(T->header()) << "\n";
+    exit(ExitBadTrace);
+  };
 
   if (Json) {
     if (DecodeErr)
@@ -555,6 +585,8 @@ int main(int argc, char **argv) {
     if (MapPtr)
       Root["map"] = MapPath;
     outs() << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
+    outs().flush();
+    FailDamaged();
     return ExitOk;
   }
 
@@ -565,5 +597,6 @@ int main(int argc, char **argv) {
   outs().flush();
   if (DecodeErr)
     fail(TracePath, std::move(DecodeErr), ExitBadTrace);
+  FailDamaged();
   return ExitOk;
 }

@@ -65,7 +65,9 @@ __attribute__((used)) volatile uint16_t rt_arg3;
  * uses the saved head, so the incomplete record and half-updated header fields are ignored. */
 #define OPEN_LO (((volatile uint8_t *)&__wsn_trace.hdr.open)[0])
 #define OPEN_HI (((volatile uint8_t *)&__wsn_trace.hdr.open)[1])
-#define CLOSE() (OPEN_HI = 0)
+/* Closing a record also seals it into its segment's check value (section 1.2, below). */
+#define CLOSE() __wsn_rt_close()
+void __wsn_rt_close(void);
 
 #define NOINLINE __attribute__((noinline))
 /* Helpers of one caller in practice (the other is garbage-collected when unused). */
@@ -505,6 +507,227 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "1:\n"
       "  mov.b r12, 0(r11)\n"
       "  inc r11\n"
+      "  ret\n");
+}
+#endif /* !WSN_ASM_CORE */
+
+/* Check values (spec/trace-format.md section 1.2): each segment has a CRC-16/CCITT-FALSE
+ * (poly 0x1021, init 0xFFFF) of its bytes in this lap: from its first byte to the head while
+ * it is being written, all of its bytes once writing has left it. The writer core does not
+ * touch it: closing a record folds the record's bytes in, and the record's extent comes from
+ * the header alone. It starts at the saved head in `open`, or, when the byte there is PAD (a
+ * record's tag is never 0x00), that PAD ends the segment (the PAD and the rest of the segment
+ * are folded into its value: the value of a segment left behind never depends on where its
+ * records end) and the record starts the next one; it ends at head. A record starting a
+ * segment restarts that segment's value. The value is stored low byte first; a stop before
+ * the store, between the two byte stores or after it leaves `open` set, and the decoder
+ * accepts exactly those three values for the open segment. */
+
+#if !WSN_ASM_CORE
+/* Fold n bytes at p (all in one segment) into that segment's check value: CRC-16/CCITT-FALSE
+ * one byte at a time, without a table (the same result as eight steps of the bitwise form
+ * in crc_byte below): x = byte ^ high byte, x ^= x >> 4, then crc = (crc << 8) ^ (x << 12) ^
+ * (x << 5) ^ x, written with 8-bit operations (the motes' registers). */
+static NOINLINE void fold(const uint8_t *p, uint16_t n) {
+  uint16_t off = (uint16_t)(p - __wsn_trace.data);
+  volatile uint8_t *c = __wsn_trace.check[off / SEG];
+  uint8_t lo = 0xFFu, hi = 0xFFu, x;
+  if (off % SEG) {
+    lo = c[0];
+    hi = c[1];
+  }
+  while (n--) {
+    x = (uint8_t)(hi ^ *p++);
+    x ^= (uint8_t)(x >> 4);
+    hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
+    lo = (uint8_t)(x ^ (uint8_t)(x << 5));
+  }
+  c[0] = lo;
+  c[1] = hi;
+}
+
+/* Seal and close the open record (no-op when emit opened none: frozen, too large).
+ * Interrupts must be disabled. */
+__attribute__((used)) NOINLINE void __wsn_rt_close(void) {
+  uint8_t hi = OPEN_HI;
+  uint16_t at, head, n;
+  if (!(hi & 0x80u))
+    return;
+  at = (uint16_t)(OPEN_LO | ((uint16_t)(hi & 0x7Fu) << 8));
+  if (__wsn_trace.data[at] == WSN_REC_PAD) {
+    fold(&__wsn_trace.data[at], (uint16_t)(SEG - at % SEG));
+    at = (uint16_t)(at - at % SEG + SEG);
+    if (at == WSN_TRACE_BUF_SIZE)
+      at = 0;
+  }
+  head = HDR.head;
+  n = (uint16_t)(head - at);
+  if (head < at)
+    n = (uint16_t)(n + WSN_TRACE_BUF_SIZE);
+  fold(&__wsn_trace.data[at], n);
+  OPEN_HI = 0;
+}
+
+#elif defined(__AVR__)
+/* The same in AVR assembly (segments of 256 bytes: the segment is the high byte of a ring
+ * offset). at = the saved head (r25:24), Z = &data[at]; a PAD there folds the rest of its
+ * segment and moves at to the next segment start (0 after the last); then n = head - at
+ * (mod buf_size, 1..256; 0 in r22 stands for 256) bytes are folded. .Lwsn_fold: r22 bytes at Z
+ * into check[r25] (restarted at 0xFFFF when r24 = 0, a segment start), CRC in r21:20, x in
+ * r0, 22 cycles a byte. Uses only call-clobbered registers; r1 stays 0. */
+WSN_NAKED void __wsn_rt_close(void) {
+  __asm__ __volatile__(
+      "  lds r25, __wsn_trace+31\n"
+      "  sbrs r25, 7\n"                /* no record open: nothing */
+      "  ret\n"
+      "  andi r25, 0x7f\n"
+      "  lds r24, __wsn_trace+30\n"
+      "  movw r30, r24\n"
+      "  subi r30, lo8(-(__wsn_trace+32))\n"
+      "  sbci r31, hi8(-(__wsn_trace+32))\n"
+      "  ld r0, Z\n"
+      "  tst r0\n"
+      "  brne 1f\n"
+      "  mov r22, r24\n"               /* PAD: fold it and the rest, 256 - (at % 256) bytes */
+      "  neg r22\n"
+      "  rcall .Lwsn_fold\n"
+      "  clr r24\n"                    /* the next segment; Z is at its start */
+      "  inc r25\n"
+      "  cpi r25, hi8(" WSN_STR(WSN_TRACE_BUF_SIZE) ")\n"
+      "  brne 1f\n"
+      "  clr r25\n"
+      "  ldi r30, lo8(__wsn_trace+32)\n"
+      "  ldi r31, hi8(__wsn_trace+32)\n"
+      "1:\n"
+      "  lds r22, __wsn_trace+16\n"    /* n = head - at, plus buf_size when it wrapped */
+      "  lds r23, __wsn_trace+17\n"
+      "  sub r22, r24\n"
+      "  sbc r23, r25\n"
+      "  rcall .Lwsn_fold\n"           /* only the low byte of n counts (n <= 256) */
+      "  sts __wsn_trace+31, r1\n"     /* closed */
+      "  ret\n"
+      ".Lwsn_fold:\n"
+      "  mov r26, r25\n"               /* X = &check[at / 256] */
+      "  lsl r26\n"
+      "  clr r27\n"
+      "  subi r26, lo8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "))\n"
+      "  sbci r27, hi8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "))\n"
+      "  ldi r20, 0xff\n"
+      "  ldi r21, 0xff\n"
+      "  tst r24\n"
+      "  breq 2f\n"
+      "  ld r20, X+\n"
+      "  ld r21, X\n"
+      "  sbiw r26, 1\n"
+      "2:\n"
+      "  ld r0, Z+\n"                  /* x = hi ^ byte; x ^= x >> 4 */
+      "  eor r0, r21\n"
+      "  mov r18, r0\n"
+      "  swap r18\n"
+      "  andi r18, 0x0f\n"
+      "  eor r0, r18\n"
+      "  mov r21, r20\n"               /* hi = lo ^ (x << 4) ^ (x >> 3) */
+      "  mov r18, r0\n"
+      "  swap r18\n"
+      "  andi r18, 0xf0\n"
+      "  eor r21, r18\n"
+      "  lsl r18\n"                    /* lo = x ^ (x << 5) */
+      "  mov r20, r0\n"
+      "  eor r20, r18\n"
+      "  mov r18, r0\n"
+      "  lsr r18\n"
+      "  lsr r18\n"
+      "  lsr r18\n"
+      "  eor r21, r18\n"
+      "  dec r22\n"
+      "  brne 2b\n"
+      "  st X+, r20\n"                 /* low byte first */
+      "  st X, r21\n"
+      "  ret\n");
+}
+#else /* MSP430 */
+/* The same for MSP430: at in r12, &data[at] in r13, count in r14 (1..256), CRC in r15, the
+ * check value's address in r11, x in r12 inside the fold. The check array is word aligned
+ * (the trace object is), but the value is stored byte by byte, low byte first, as on AVR. */
+WSN_NAKED void __wsn_rt_close(void) {
+  __asm__ __volatile__(
+      "  mov &__wsn_trace+30, r12\n"
+      "  tst r12\n"                     /* bit 15 clear: no record open */
+      "  jge 9f\n"
+      "  and #0x7fff, r12\n"
+      "  mov r12, r13\n"
+      "  add #__wsn_trace+32, r13\n"
+      "  tst.b 0(r13)\n"
+      "  jnz 1f\n"
+      "  mov #0x100, r14\n"             /* PAD: fold it and the rest, 256 - (at % 256) */
+      "  mov.b r12, r15\n"
+      "  sub r15, r14\n"
+      "  call #.Lwsn_fold\n"
+      "  and #0xff00, r12\n"            /* the next segment; r13 is at its start */
+      "  add #0x100, r12\n"
+      "  cmp #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r12\n"
+      "  jne 1f\n"
+      "  clr r12\n"
+      "  mov #__wsn_trace+32, r13\n"
+      "1:\n"
+      "  mov &__wsn_trace+16, r14\n"    /* n = head - at, plus buf_size when it wrapped */
+      "  sub r12, r14\n"
+      "  jhs 2f\n"
+      "  add #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
+      "2:\n"
+      "  call #.Lwsn_fold\n"
+      "  clr.b &__wsn_trace+31\n"       /* closed */
+      "9:\n"
+      "  ret\n"
+      ".Lwsn_fold:\n"
+      "  push r12\n"
+      "  push r10\n"
+      "  mov r12, r11\n"                /* r11 = &check[at / 256] */
+      "  swpb r11\n"
+      "  and #0xff, r11\n"
+      "  rla r11\n"
+      "  add #__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) ", r11\n"
+      "  mov #-1, r15\n"
+      "  tst.b r12\n"
+      "  jz 3f\n"
+      "  mov.b 0(r11), r15\n"
+      "  mov.b 1(r11), r10\n"
+      "  swpb r10\n"
+      "  bis r10, r15\n"
+      "3:\n"
+      "  mov r15, r12\n"                /* x = (crc >> 8) ^ byte; x ^= x >> 4 */
+      "  swpb r12\n"
+      "  xor.b @r13+, r12\n"
+      "  mov r12, r10\n"
+      "  rra r10\n"
+      "  rra r10\n"
+      "  rra r10\n"
+      "  rra r10\n"
+      "  xor r10, r12\n"
+      "  swpb r15\n"                    /* crc = (crc << 8) ^ x ^ (x << 5) ^ (x << 12) */
+      "  and #0xff00, r15\n"
+      "  xor r12, r15\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  xor r12, r15\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  rla r12\n"
+      "  xor r12, r15\n"
+      "  dec r14\n"
+      "  jnz 3b\n"
+      "  mov.b r15, 0(r11)\n"           /* low byte first */
+      "  swpb r15\n"
+      "  mov.b r15, 1(r11)\n"
+      "  pop r10\n"
+      "  pop r12\n"
       "  ret\n");
 }
 #endif /* !WSN_ASM_CORE */

@@ -220,6 +220,13 @@ std::vector<uint8_t> withField(std::vector<uint8_t> B, unsigned Offset, unsigned
   return B;
 }
 
+/// B with its segments' check values recomputed (trace-format.md 1.2): records that disagree
+/// with the header while every segment is intact, i.e. what the runtime itself wrote.
+std::vector<uint8_t> sealed(std::vector<uint8_t> B) {
+  llvm::cantFail(resealTrace(B));
+  return B;
+}
+
 std::string preprocessBytes(const std::vector<uint8_t> &B, const TraceMap *M = nullptr) {
   auto F = TraceFile::parse(B);
   if (!F)
@@ -241,7 +248,7 @@ TEST(Preprocessor, HeaderPromisesMustBeInTheRecords) {
   uint16_t Head = Good[16] | Good[17] << 8;
 
   // Cut off (head moved back over it) or overwritten by PAD.
-  std::string Cut = preprocessBytes(withField(Good, 16, 2, Head - 4));
+  std::string Cut = preprocessBytes(sealed(withField(Good, 16, 2, Head - 4)));
   EXPECT_NE(Cut.find("the header says the trace froze at the violation of invariant 1, but "
                      "its last record is record 1 (offset "),
             std::string::npos)
@@ -252,7 +259,12 @@ TEST(Preprocessor, HeaderPromisesMustBeInTheRecords) {
       << Cut;
   std::vector<uint8_t> Padded = Good;
   Padded[32 + Head - 4] = 0;
-  EXPECT_NE(preprocessBytes(Padded).find("the violation record is cut off"), std::string::npos);
+  EXPECT_NE(preprocessBytes(sealed(Padded)).find("the violation record is cut off"),
+            std::string::npos);
+  // Not resealed, the segment's check value finds the change first.
+  EXPECT_NE(preprocessBytes(Padded).find("is damaged: its check value"), std::string::npos);
+  EXPECT_NE(preprocessBytes(withField(Good, 16, 2, Head - 4)).find("is damaged"),
+            std::string::npos);
 
   // Another invariant in the header than in the record.
   EXPECT_NE(preprocessBytes(withField(Good, 28, 2, 2))
@@ -492,13 +504,20 @@ TEST(Preprocessor, DamagedRecordNamesTraceAndOffset) {
   W.entry(1);
   W.entry(2);
   std::vector<uint8_t> B = W.bytes();
-  // The tag of the third record (ENTRY 2) becomes a reserved tag.
+  // The tag of the third record (ENTRY 2) becomes a reserved tag: damage after the write,
+  // found by segment 0's check value (trace-format.md 1.2).
   B[TraceHeaderSize + 3 + 2] = 0x20;
   auto F = TraceFile::parse(B);
   ASSERT_TRUE(bool(F));
   PreprocessOptions O;
   O.TraceName = "bad.wtr";
   std::string E = errText(preprocessTrace(*F, O));
+  EXPECT_EQ(E.rfind("bad.wtr: offset 32: segment 0 (ring offset 0) is damaged", 0), 0u) << E;
+  // The same bytes sealed (a writer that wrote a bad record): the decoder names the record.
+  B = sealed(B);
+  auto G = TraceFile::parse(B);
+  ASSERT_TRUE(bool(G));
+  E = errText(preprocessTrace(*G, O));
   EXPECT_EQ(E.rfind("bad.wtr: offset 37", 0), 0u) << E;
   EXPECT_NE(E.find("0x20"), std::string::npos) << E;
 }

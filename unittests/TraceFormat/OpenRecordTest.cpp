@@ -65,6 +65,22 @@ std::vector<uint8_t> torn(const std::vector<uint8_t> &Before, const std::vector<
   uint16_t Head = uint16_t(Before[16] | (Before[17] << 8));
   B[30] = uint8_t(Head);
   B[31] = uint8_t((Head >> 8) | 0x80);
+  // __wsn_rt_close has not run: the check values (section 1.2) are still Before's.
+  size_t Checks = 32 + size_t(Before[12] | (Before[13] << 8));
+  std::copy(Before.begin() + Checks, Before.end(), B.begin() + Checks);
+  return B;
+}
+
+/// After, with `open` still holding Before's head: stopped inside __wsn_rt_close after the
+/// check value was stored (Half: only its low byte), before the record was closed.
+std::vector<uint8_t> sealedButOpen(const std::vector<uint8_t> &Before,
+                                   const std::vector<uint8_t> &After, unsigned Segment,
+                                   bool Half) {
+  std::vector<uint8_t> B = torn(Before, After, 0, 0);
+  size_t C = 32 + size_t(Before[12] | (Before[13] << 8)) + 2 * Segment;
+  B[C] = After[C];
+  if (!Half)
+    B[C + 1] = After[C + 1];
   return B;
 }
 
@@ -90,15 +106,56 @@ TEST(OpenRecord, TornPayloadInTheCurrentSegmentIsDropped) {
   std::vector<uint8_t> Later = B;
   EXPECT_NE(Later[32 + At], 0);
   // A closed record with the same bytes would decode as a checkpoint with stale bytes: the
-  // open bit is what tells them apart.
+  // open bit is what tells them apart, and the segment's check value (section 1.2) shows
+  // that these are not the bytes the runtime sealed.
   std::vector<uint8_t> Closed = B;
   Closed[31] = 0;
   Closed[16] = After[16];
   Closed[17] = After[17];
-  auto R = records(Closed);
-  ASSERT_EQ(R.size(), 3u);
-  EXPECT_EQ(R.back().Kind, RecordKind::Checkpoint);
-  EXPECT_EQ(R.back().Payload[7], 0xA5);
+  auto TC = TraceFile::parse(Closed);
+  ASSERT_THAT_EXPECTED(TC, Succeeded);
+  ASSERT_EQ(TC->damage().size(), 1u);
+  EXPECT_EQ(TC->damage()[0].Segment, 0u);
+  EXPECT_THAT_EXPECTED(TC->decode(), Failed);
+}
+
+TEST(OpenRecord, StopInsideTheSealIsNotDamage) {
+  // The record is complete and __wsn_rt_close has stored its segment's new check value
+  // (or only the low byte of it) when the node stops: the open segment is intact.
+  TraceWriter W = writer(256, 64);
+  W.entry(1);
+  W.input(3, 200);
+  std::vector<uint8_t> Before = W.bytes();
+  W.checkpoint(1, std::vector<uint8_t>(12, 0x5C));
+  std::vector<uint8_t> After = W.bytes();
+  for (bool Half : {false, true}) {
+    std::vector<uint8_t> B = sealedButOpen(Before, After, 0, Half);
+    auto T = TraceFile::parse(B);
+    ASSERT_THAT_EXPECTED(T, Succeeded);
+    EXPECT_TRUE(T->header().open());
+    EXPECT_TRUE(T->damage().empty()) << (Half ? "half" : "whole");
+    EXPECT_EQ(records(B), records(Before));
+    // Any other value is damage.
+    B[32 + 256] ^= 0x40;
+    auto T2 = TraceFile::parse(B);
+    ASSERT_THAT_EXPECTED(T2, Succeeded);
+    EXPECT_EQ(T2->damage().size(), 1u);
+  }
+  // The PAD case: the record went on to segment 1; segment 0's value has the PAD folded in.
+  TraceWriter P = writer(256, 64);
+  for (unsigned I = 0; I < 30; ++I)
+    P.sched(uint16_t(I)); // head 60
+  std::vector<uint8_t> PB = P.bytes();
+  P.inputBytes(2, std::vector<uint8_t>(7, 0x11)); // PAD at 60, record at 64
+  std::vector<uint8_t> PA = P.bytes();
+  ASSERT_EQ(PA[32 + 60], 0);
+  for (bool Half : {false, true}) {
+    std::vector<uint8_t> B = sealedButOpen(PB, PA, 0, Half);
+    auto T = TraceFile::parse(B);
+    ASSERT_THAT_EXPECTED(T, Succeeded);
+    EXPECT_TRUE(T->damage().empty()) << (Half ? "half" : "whole");
+    EXPECT_EQ(records(B), records(PB));
+  }
 }
 
 TEST(OpenRecord, StopBeforeTheHeadMovedKeepsEverything) {

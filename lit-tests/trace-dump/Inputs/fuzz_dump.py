@@ -7,7 +7,8 @@
       ring, and GOOD with a few bytes changed (may decode, or be rejected).
 
 "Rejected cleanly" = exit code in 1..127 (a crash is a signal: negative here, or >= 128
-through a shell) and a one-line message "wsn-trace-dump: FILE: offset N: reason".
+through a shell) and a one-line message "wsn-trace-dump: FILE: offset N: reason" (one such
+line per damaged segment when segments fail their check values).
 Exit 0 is allowed only where noted. Prints a summary; exits 1 on the first bad outcome.
 """
 import os
@@ -32,13 +33,13 @@ def run(dump, path, must_fail, what, json_too=True):
         if not (1 <= p.returncode <= 127):
             sys.exit("FAIL %s %s: exit code %d (crash?)\n%s" % (what, extra, p.returncode, err))
         lines = err.splitlines()
-        if len(lines) != 1 or not MSG.match(lines[0]):
+        if not lines or not all(MSG.match(l) for l in lines):
             sys.exit("FAIL %s %s: bad error message:\n%s" % (what, extra, err))
     return p.returncode != 0
 
 
 def header(buf_size, seg_size, head, flags=0, wraps=0, violation=0xFFFF):
-    return struct.pack("<4sBBHIHHHHIIHH", b"WTRB", 1, 0, 0, 0, buf_size, seg_size, head,
+    return struct.pack("<4sBBHIHHHHIIHH", b"WTRB", 2, 0, 0, 0, buf_size, seg_size, head,
                        flags, wraps, 0, violation, 0)
 
 
@@ -73,7 +74,8 @@ def main():
                 for j in range(buf):
                     if rng.random() < 0.6:
                         ring[j] = rng.randrange(0x10)
-                blob = hdr + bytes(ring)
+                checks = bytes(rng.randrange(256) for _ in range(2 * nseg))
+                blob = hdr + bytes(ring) + checks
             else:
                 b = bytearray(data)
                 for _ in range(rng.randrange(1, 9)):

@@ -82,11 +82,14 @@ static uint32_t rd32(const uint8_t *P) {
   return P[0] | (P[1] << 8) | (P[2] << 16) | (static_cast<uint32_t>(P[3]) << 24);
 }
 
+/// Header, ring and one 2-byte check value per segment (trace-format.md section 1.2).
 static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
-  if (memcmp(H, "WTRB", 4) != 0 || H[4] != 1)
+  if (memcmp(H, "WTRB", 4) != 0 || H[4] != 2)
     return false;
-  uint32_t BufSize = rd16(H + 12);
-  Len = 32 + BufSize;
+  uint32_t BufSize = rd16(H + 12), SegSize = rd16(H + 14);
+  if (!SegSize)
+    return false;
+  Len = 32 + BufSize + 2 * (BufSize / SegSize);
   return Len <= Avail;
 }
 
@@ -132,8 +135,8 @@ std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   if (validHeader(T, FW.TraceSize, HLen))
     Len = HLen;
   else
-    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 1 "
-              "and buf_size fitting the " +
+    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 "
+              "and a ring fitting the " +
               std::to_string(FW.TraceSize) +
               "-byte object): the firmware wrote no record yet; writing the raw object";
   return std::vector<uint8_t>(T, T + Len);
@@ -181,10 +184,12 @@ void Node::pollFullTrace() {
   for (; FullSegs < Cur; ++FullSegs) {
     const uint8_t *S = T + 32 + (FullSegs % NSeg) * Seg;
     FullBytes.insert(FullBytes.end(), S, S + Seg);
+    // The segment is complete (no record open): its check value is final.
+    FullChecks.push_back(rd16(T + 32 + R->Buf + 2 * (FullSegs % NSeg)));
   }
 }
 
-Expected<std::vector<uint8_t>> Node::fullTrace() {
+Expected<std::vector<uint8_t>> Node::fullTrace(std::vector<uint16_t> &Checks) {
   const uint8_t *T = dataMemory() + FW.TraceAddr;
   if (!ringPos(T, FW.TraceSize))
     return createStringError(inconvertibleErrorCode(),
@@ -203,10 +208,12 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
             " segment(s) were overwritten before they could be copied (the ring went "
             "round inside one record); use a larger --trace-buf");
   std::vector<uint8_t> Out = FullBytes;
+  Checks = FullChecks;
   std::optional<RingPos> R = ringPos(T, FW.TraceSize);
-  if (Consistent && R && R->Written / R->Seg == FullSegs) {
-    uint32_t Start = uint32_t((FullSegs % (R->Buf / R->Seg)) * R->Seg);
+  if (Consistent && R && R->Written / R->Seg == FullSegs && R->Head % R->Seg) {
+    uint32_t Cur = uint32_t(FullSegs % (R->Buf / R->Seg)), Start = Cur * R->Seg;
     Out.insert(Out.end(), T + 32 + Start, T + 32 + R->Head);
+    Checks.push_back(rd16(T + 32 + R->Buf + 2 * Cur));
   }
   return Out;
 }

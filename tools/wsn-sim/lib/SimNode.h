@@ -132,7 +132,7 @@ public:
   /// The data space from address 0 to the end of RAM (AVR: registers, I/O,
   /// SRAM; MSP430: spec/telosb.md, "sram.bin").
   virtual std::vector<uint8_t> dataSpace() const = 0;
-  /// The trace object as it sits in SRAM (header + buf_size ring bytes).
+  /// The trace object as it sits in SRAM (header, ring, check values).
   /// Warning is set when the header is not a valid trace header.
   std::vector<uint8_t> traceImage(std::string &Warning) const;
   /// The `checks` counter in the SRAM trace header.
@@ -157,8 +157,8 @@ public:
   /// --full-trace: every record written since reset, as the concatenation of
   /// the ring segments in writing order (complete segments, then the written
   /// part of the current one). Error when a segment was overwritten before it
-  /// could be copied.
-  llvm::Expected<std::vector<uint8_t>> fullTrace();
+  /// could be copied. Checks receives the check value of each of those segments.
+  llvm::Expected<std::vector<uint8_t>> fullTrace(std::vector<uint16_t> &Checks);
 
   /// After a cycle-bound stop: runs on (at most Limit cycles) to the point where replay of
   /// the trace read at the bound ends, the next record the program opens (the header's open
@@ -212,6 +212,7 @@ protected:
 
   // --full-trace
   std::vector<uint8_t> FullBytes; ///< complete segments, in writing order
+  std::vector<uint16_t> FullChecks; ///< their check values (trace-format.md section 1.2)
   uint64_t FullSegs = 0;          ///< absolute index of the next segment to copy
   uint64_t FullLost = 0;          ///< segments overwritten before they were copied
 };

@@ -232,7 +232,7 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
         return std::move(E);
       return createStringError(
           inconvertibleErrorCode(),
-          "no complete trace image (WTRB header + buf_size bytes) arrived on UART" +
+          "no complete trace image (WTRB header, ring and check values) arrived on UART" +
               Twine(Opts.Node.DrainUart) + " within " + Twine(Opts.DrainCycles) +
               " cycles after the stop (" + Twine(N.drainBytes().size()) +
               " bytes received); trace.wtr holds the SRAM copy");
@@ -252,10 +252,11 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
     if (!FW.HasRuntime)
       return createStringError(inconvertibleErrorCode(),
                                "--full-trace: '" + FW.Path + "' has no trace runtime");
-    Expected<std::vector<uint8_t>> Full = N.fullTrace();
+    std::vector<uint16_t> Checks;
+    Expected<std::vector<uint8_t>> Full = N.fullTrace(Checks);
     if (!Full)
       return Full.takeError();
-    if (Error E = writeFullTrace(Dir, R.Trace, *Full))
+    if (Error E = writeFullTrace(Dir, R.Trace, *Full, Checks))
       return std::move(E);
   }
   return R;
@@ -285,7 +286,7 @@ Error writeLedLog(StringRef Path, std::vector<std::pair<uint64_t, std::string>> 
 /// them. A chunk holds whole segments; the last one ends with the part of the
 /// current segment written at the stop.
 Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
-                     const std::vector<uint8_t> &Full) {
+                     const std::vector<uint8_t> &Full, const std::vector<uint16_t> &Checks) {
   if (Ring.size() < 32)
     return createStringError(inconvertibleErrorCode(),
                              "--full-trace: no valid trace header at the stop");
@@ -329,6 +330,14 @@ Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
     }
     F.insert(F.end(), Full.begin() + Begin, Full.begin() + End);
     F.resize(32 + Buf, 0);
+    // The segments' check values as the runtime left them (section 1.2: the value
+    // depends only on the segment's bytes, not on where the segment sits).
+    for (uint32_t S = 0; S < Buf / Seg; ++S) {
+      size_t I = Begin / Seg + S;
+      uint16_t C = S * Seg < Used && I < Checks.size() ? Checks[I] : 0;
+      F.push_back(uint8_t(C));
+      F.push_back(uint8_t(C >> 8));
+    }
     SmallString<256> P(Sub);
     sys::path::append(P, formatv("{0:d5}.wtr", C).str());
     if (Error E = writeBytes(P, F))

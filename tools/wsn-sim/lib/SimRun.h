@@ -69,10 +69,11 @@ NodeResult captureResult(const Node &N, StopKind Stop, llvm::raw_ostream &Warn);
 llvm::Error writeNodeResult(llvm::StringRef Dir, const NodeResult &R, uint64_t Seed,
                             const NodeOptions &Opts);
 
-/// Writes DIR/full/NNNNN.wtr from the bytes Node::fullTrace returned, with
-/// the header of the ring at the stop (Ring).
+/// Writes DIR/full/NNNNN.wtr from the bytes and check values Node::fullTrace
+/// returned, with the header of the ring at the stop (Ring).
 llvm::Error writeFullTrace(llvm::StringRef Dir, const std::vector<uint8_t> &Ring,
-                           const std::vector<uint8_t> &Full);
+                           const std::vector<uint8_t> &Full,
+                           const std::vector<uint16_t> &Checks);
 
 struct SingleOptions {
   NodeOptions Node;

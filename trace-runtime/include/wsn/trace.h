@@ -1,9 +1,10 @@
 /* wsn/trace.h - the mote trace runtime of wsn-trace (C99, no libc on the mote).
  *
  * This is the API the record lowering (wsn-lower<record>) calls. The trace it writes is the
- * object __wsn_trace, laid out exactly as spec/trace-format.md describes (32-byte header, then
- * the ring), so a simulator or debugger retrieves a trace by reading sizeof(__wsn_trace) bytes
- * at that symbol, and a host build writes the same bytes to a .wtr file.
+ * object __wsn_trace, laid out exactly as spec/trace-format.md describes (32-byte header, the
+ * ring, a check value per segment), so a simulator or debugger retrieves a trace by reading
+ * sizeof(__wsn_trace) bytes at that symbol, and a host build writes the same bytes to a .wtr
+ * file.
  *
  * Every entry point is interrupt safe: it saves the interrupt state, disables interrupts,
  * writes its record and restores the state. The begin/put/end families (checkpoints and
@@ -43,7 +44,7 @@ extern "C" {
 #endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 1
+#define WSN_TRACE_VERSION 2
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -91,10 +92,16 @@ struct __wsn_trace_header {
                            it (spec/trace-format.md section 1.1) */
 };
 
-/* The trace object: header + ring. This is the .wtr file, byte for byte. */
+/* Segments in the ring. */
+#define WSN_TRACE_NUM_SEGS (WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE)
+
+/* The trace object: header + ring + one check value per segment (CRC-16/CCITT-FALSE of the
+ * segment's bytes in this lap, updated as each record closes; spec/trace-format.md 1.2).
+ * This is the .wtr file, byte for byte. */
 struct __wsn_trace_buffer {
   struct __wsn_trace_header hdr;
   uint8_t data[WSN_TRACE_BUF_SIZE];
+  uint8_t check[WSN_TRACE_NUM_SEGS][2]; /* little-endian, low byte stored first */
 };
 
 /* The one trace object (in .bss; __wsn_rt_init fills the header). */
@@ -196,8 +203,9 @@ void __wsn_rt_checkpoint_t(uintptr_t t);
 void __wsn_check_hook(uint16_t inv);
 void __wsn_violation_hook(uint16_t inv);
 
-/* Send the raw trace object (header + ring, sizeof(__wsn_trace) bytes, i.e. the .wtr file)
- * through a byte sink such as a polled UART, with interrupts disabled for a consistent copy. */
+/* Send the raw trace object (header, ring and check values: sizeof(__wsn_trace) bytes, i.e. the
+ * .wtr file) through a byte sink such as a polled UART, with interrupts disabled for a
+ * consistent copy. */
 void __wsn_rt_drain(void (*put)(uint8_t));
 
 #if !defined(__AVR__) && !defined(__MSP430__)
