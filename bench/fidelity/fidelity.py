@@ -134,9 +134,12 @@ EXAMPLES = [
     # Sense and send over the MicaZ's CC2420 (examples/radio/cc2420.c on wsn-sim's CC2420
     # model): the replay feeds every SPI status byte and pin level the driver polls, and the
     # seeded ADC values decide which samples raise an alarm report long enough to lose one.
+    # Small ring 192/64: since handlers inside skipped calls are quiet (spec/trace-format.md
+    # section 2.1), 256/128 no longer wrapped before 12 of 50 violations (seeds 1-300 of both
+    # wrap modes pass with 192/64).
     Example("radio-sense", ["examples/radio-sense/*.c", "examples/radio/cc2420.c",
                             "examples/common/scheduler.c"],
-            lambda rng: ["--adc", "0:1023"], wrap=(256, 128), corrupt="RadioSenseC$sent",
+            lambda rng: ["--adc", "0:1023"], wrap=(192, 64), corrupt="RadioSenseC$sent",
             includes=["examples/radio"]),
 ]
 

@@ -44,6 +44,11 @@ __attribute__((weak)) const uint32_t __wsn_module_hash = 0;
 #define rt_rec __wsn_rt_rec
 __attribute__((used)) uint8_t rt_armed; /* anchor flag: no checkpoint yet in this segment */
 static uint8_t rt_irq_depth;     /* nesting of instrumented handlers */
+/* Handlers inside skipped calls are recorded quietly (spec/trace-format.md section 2.1):
+ * rt_skip_depth counts the SKIP_BEGINs written without their SKIP_END, rt_quiet the
+ * handlers entered while a skipped call (or a quiet handler) ran. */
+static uint8_t rt_skip_depth;
+static uint8_t rt_quiet;
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
@@ -132,6 +137,8 @@ void __wsn_rt_reset(void) {
   for (i = 0; i < (uint16_t)sizeof(__wsn_trace); ++i)
     p[i] = 0;
   rt_irq_depth = 0;
+  rt_skip_depth = 0;
+  rt_quiet = 0;
   rt_left = 0;
   __wsn_gv_reference = 0;
   init_locked();
@@ -513,8 +520,14 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
  * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  emit(a, kind, b, 0);
-  CLOSE();
+  if (!rt_quiet) {
+    emit(a, kind, b, 0);
+    CLOSE();
+    if (TAG(kind) == WSN_REC_SKIP_BEGIN)
+      ++rt_skip_depth;
+    else if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
+      --rt_skip_depth;
+  }
   if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
@@ -554,8 +567,12 @@ void __wsn_rt_irq_entry(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint16_t count = __wsn_gv_reference;
   uint8_t d = rt_irq_depth;
-  emit(irq, WSN_REC_IRQ | F_B, count, 0);
-  CLOSE();
+  if (rt_quiet || rt_skip_depth) {
+    ++rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ | F_B, count, 0);
+    CLOSE();
+  }
   if (d < WSN_TRACE_IRQ_DEPTH)
     rt_irq_saved[d] = count;
   else
@@ -568,8 +585,12 @@ void __wsn_rt_irq_entry(uint16_t irq) {
 void __wsn_rt_irq_exit(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t d = rt_irq_depth;
-  emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-  CLOSE();
+  if (rt_quiet) {
+    --rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+    CLOSE();
+  }
   if (d) {
     rt_irq_depth = --d;
     __wsn_gv_reference = d < WSN_TRACE_IRQ_DEPTH ? rt_irq_saved[d] : 0;
@@ -583,8 +604,12 @@ void __wsn_rt_irq_exit(uint16_t irq) {
 uint16_t __wsn_rt_irq_enter(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint16_t count = __wsn_gv_reference;
-  emit(irq, WSN_REC_IRQ | F_B, count, 0);
-  CLOSE();
+  if (rt_quiet || rt_skip_depth) {
+    ++rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ | F_B, count, 0);
+    CLOSE();
+  }
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
   return count;
@@ -592,8 +617,12 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
 
 void __wsn_rt_irq_leave(uint16_t irq, uint16_t count) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-  CLOSE();
+  if (rt_quiet) {
+    --rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+    CLOSE();
+  }
   __wsn_gv_reference = count;
   wsn_port_irq_restore(s);
 }
@@ -610,7 +639,7 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
       value >>= 7;
     }
     v[n++] = (uint8_t)value;
-    p = emit(site, WSN_REC_INPUT, 0, n);
+    p = rt_quiet ? NULL : emit(site, WSN_REC_INPUT, 0, n);
     if (p) {
       volatile uint8_t *d = p;
       uint8_t i;
@@ -626,7 +655,7 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
  * __wsn_rt_record_end. The whole record is reserved (and head moved past it) here. */
 static NOINLINE void open_payload(uint8_t tag, uint16_t id, uint16_t len) {
   rt_open_irq = wsn_port_irq_save();
-  rt_cursor = emit(id, tag | F_B, len, len);
+  rt_cursor = rt_quiet ? NULL : emit(id, tag | F_B, len, len);
   rt_left = rt_cursor ? len : 0;
 }
 
@@ -636,7 +665,7 @@ uint8_t __wsn_rt_anchor_armed(void) {
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
-  armed = rt_armed && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
+  armed = rt_armed && !rt_quiet && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
   wsn_port_irq_restore(s);
   return armed;
 }
@@ -913,9 +942,15 @@ void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
   uint16_t id = tbl16(t);
   uint8_t flags = tbl8(t + 4);
   uint8_t *p;
+  if (rt_quiet) {
+    wsn_port_irq_restore(s);
+    return;
+  }
   if (flags & 1u) {
     emit(id, WSN_REC_SKIP_END, 0, 0);
     CLOSE(); /* complete; the EFFECT opens its own record */
+    if (rt_skip_depth)
+      --rt_skip_depth;
   }
   p = emit(id, WSN_REC_EFFECT | F_B, tbl16(t + 2), tbl16(t + 2));
   if (p) {
@@ -946,7 +981,7 @@ void __wsn_rt_checkpoint_t(uintptr_t t) {
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
-  if (rt_armed) {
+  if (rt_armed && !rt_quiet) {
     uint16_t len = tbl16(t + 2);
     uint8_t *p = emit(tbl16(t), WSN_REC_CHECKPOINT | F_B, len, len);
     if (p) {
