@@ -148,7 +148,7 @@ Error checkHeaderAgainstMap(const PreprocessOptions &O, const TraceMap &M,
 /// that fails here is damaged: replaying it could report a violation
 /// reproduced that the records do not hold.
 Error checkHeaderAgainstRecords(const PreprocessOptions &O, const TraceHeader &H,
-                                const std::vector<TraceRecord> &Rs) {
+                                const std::vector<TraceRecord> &Rs, bool DroppedSegment) {
   uint64_t NumChecks = 0;
   size_t FirstViolation = Rs.size();
   for (size_t I = 0; I < Rs.size(); ++I) {
@@ -200,7 +200,9 @@ Error checkHeaderAgainstRecords(const PreprocessOptions &O, const TraceHeader &H
     return fail(O, "offset 24: the header counts " + Twine(H.Checks) +
                        " check(s), but the retained records hold " + Twine(NumChecks) +
                        ": the trace is damaged");
-  if (!H.wrapped() && NumChecks + uint64_t(Open) < H.Checks)
+  // An open record that was about to overwrite segment 0 of a first lap dropped that
+  // segment (spec/trace-format.md section 1.1): its checks are gone too.
+  if (!H.wrapped() && !DroppedSegment && NumChecks + uint64_t(Open) < H.Checks)
     return fail(O, "offset 24: the header counts " + Twine(H.Checks) +
                        " check(s) since reset, but the unwrapped trace holds " +
                        Twine(NumChecks) + " check records: the trace is damaged");
@@ -255,7 +257,7 @@ Expected<PreprocessedTrace> preprocessTrace(const TraceFile &File,
     for (size_t I = 0; I < Rs.size(); ++I)
       if (Error E = checkAgainstMap(O, *O.Map, Rs[I], I))
         return std::move(E);
-  if (Error E = checkHeaderAgainstRecords(O, H, Rs))
+  if (Error E = checkHeaderAgainstRecords(O, H, Rs, File.droppedOpenSegment() >= 0))
     return std::move(E);
 
   // 2. The start point: the earliest checkpoint of the retained tail (thesis

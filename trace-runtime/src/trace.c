@@ -45,9 +45,12 @@ __attribute__((weak)) const uint32_t __wsn_module_hash = 0;
 __attribute__((used)) uint8_t rt_armed; /* anchor flag: no checkpoint yet in this segment */
 static uint8_t rt_irq_depth;     /* nesting of instrumented handlers */
 /* Handlers inside skipped calls are recorded quietly (spec/trace-format.md section 2.1):
- * rt_skip_depth counts the SKIP_BEGINs written without their SKIP_END, rt_quiet the
- * handlers entered while a skipped call (or a quiet handler) ran. */
-static uint8_t rt_skip_depth;
+ * rt_skip_depth counts the open skip spans (a SKIP_BEGIN written, its SKIP_END not; the
+ * SKIP_END merged into an effect call closes the span once the EFFECT is written too),
+ * rt_quiet the handlers entered while a span (or a quiet handler) was open. wsn-sim --settle
+ * reads __wsn_rt_skip_depth to let a node stopped inside a skipped call finish it. */
+#define rt_skip_depth __wsn_rt_skip_depth
+__attribute__((used)) uint8_t rt_skip_depth;
 static uint8_t rt_quiet;
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
@@ -941,6 +944,7 @@ void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint16_t id = tbl16(t);
   uint8_t flags = tbl8(t + 4);
+  const uint8_t skip = flags & 1u;
   uint8_t *p;
   if (rt_quiet) {
     wsn_port_irq_restore(s);
@@ -949,8 +953,6 @@ void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
   if (flags & 1u) {
     emit(id, WSN_REC_SKIP_END, 0, 0);
     CLOSE(); /* complete; the EFFECT opens its own record */
-    if (rt_skip_depth)
-      --rt_skip_depth;
   }
   p = emit(id, WSN_REC_EFFECT | F_B, tbl16(t + 2), tbl16(t + 2));
   if (p) {
@@ -962,6 +964,8 @@ void __wsn_rt_effect_t(uintptr_t t, uint16_t ret) {
     walk(t + 5, p);
   }
   CLOSE();
+  if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
+    --rt_skip_depth;
   wsn_port_irq_restore(s);
 }
 

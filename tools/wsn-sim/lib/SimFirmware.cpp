@@ -117,6 +117,8 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     } else if (*Name == "__trampolines_start" && *Addr < AvrDataOffset) {
       FI.VectorsEnd = static_cast<uint32_t>(*Addr);
     }
+    if (*Name == "__wsn_rt_skip_depth" && *Addr >= AvrDataOffset)
+      FI.SkipDepthAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
     if (*Name == "__wsn_node_id" && *Addr >= AvrDataOffset)
       FI.NodeIdAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
     for (const char *IdName : NodeIdSymbolNames) {

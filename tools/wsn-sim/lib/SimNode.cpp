@@ -369,14 +369,30 @@ StopKind Node::runUntil(uint64_t Target) {
   return StopKind::None;
 }
 
-std::string Node::settle(uint64_t Limit) {
+std::string Node::settle(uint64_t Limit, bool &FinishedSkip) {
   const uint8_t *T = Avr->data + FW.TraceAddr;
   auto Open = [&] { return FW.TraceSize >= 32 && (T[31] & 0x80); };
+  uint64_t End = Avr->cycle + Limit;
+  FinishedSkip = false;
+  // Stopped inside a skipped call: the trace has its SKIP_BEGIN but not the EFFECT that
+  // carries what the call (and the handlers taken in it) wrote, so no replay can end where
+  // the node is. Run on, interrupts included, until the call's EFFECT is written; the
+  // caller reads the trace again there (spec/wsn-sim.md, --settle).
+  if (FW.SkipDepthAddr && Avr->data[*FW.SkipDepthAddr]) {
+    FinishedSkip = true;
+    while (Avr->cycle < End && !Terminated &&
+           (Avr->data[*FW.SkipDepthAddr] || Open())) {
+      int State = avr_run(Avr);
+      if (State == cpu_Done || State == cpu_Crashed)
+        return "end";
+    }
+    if (Avr->data[*FW.SkipDepthAddr] || Open())
+      return "end";
+  }
   if (Open())
     return "record";
   if (Avr->state == cpu_Sleeping)
     return "sleep";
-  uint64_t End = Avr->cycle + Limit;
   while (Avr->cycle < End && !Terminated) {
     int State = avr_run(Avr);
     if (State == cpu_Done || State == cpu_Crashed)

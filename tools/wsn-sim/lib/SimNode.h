@@ -142,7 +142,7 @@ public:
   /// "sleep" (the core sleeps: no more records without an interrupt; the idle state),
   /// "interrupt" (an interrupt was taken first: the state where it struck is not one replay
   /// can name), "end" (halted, crashed or Limit reached).
-  std::string settle(uint64_t Limit);
+  std::string settle(uint64_t Limit, bool &FinishedSkip);
 
 private:
   /// Copies the segments the runtime completed since the last call (only at

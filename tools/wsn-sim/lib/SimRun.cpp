@@ -125,6 +125,8 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
       if (!R.Settle.empty()) {
         J.attribute("settle", R.Settle);
         J.attribute("settle_cycles", R.SettleCycles);
+        if (R.SettleAfterSkip)
+          J.attribute("settle_after_skip", true);
       }
       J.attributeObject("inputs", [&] {
         J.attribute("irq_pulses", R.Stats.IrqPulses);
@@ -200,9 +202,18 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
                              "--drain: '" + FW.Path + "' has no trace runtime to drain");
   if (Opts.Settle && Stop == StopKind::None) {
     uint64_t At = N.cycle();
-    R.Settle = N.settle(10000000);
+    bool FinishedSkip = false;
+    R.Settle = N.settle(10000000, FinishedSkip);
     R.SettleCycles = N.cycle() - At;
     R.Sram = N.dataSpace();
+    if (FinishedSkip && R.HasTrace) {
+      // The node finished the skipped call it was stopped in: the trace is read where the
+      // call's EFFECT was written (the cycle bound moved there).
+      std::string W;
+      R.Trace = N.traceImage(W);
+      R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
+      R.SettleAfterSkip = true;
+    }
   }
   if (Opts.Node.DrainUart >= 0) {
     // Let the firmware send its trace: keep running, hooks no longer stop it.
