@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Instrumentation.h"
+#include "InputFunctions.h"
 #include "InterruptState.h"
 #include "MoteAsm.h"
 
@@ -73,10 +74,10 @@ static cl::opt<bool> WsnRecordSched(
              "needed only for non-FIFO schedulers"));
 
 static cl::opt<bool> WsnRecordLocalVolatile(
-    "wsn-record-local-volatile", cl::init(true),
+    "wsn-record-local-volatile", cl::init(false),
     cl::desc("wsn-trace: record volatile reads of a function's own stack "
-             "slots as inputs (deterministic; false saves code once replay "
-             "accepts them)"));
+             "slots as inputs (deterministic, and replay re-executes them: "
+             "recording them only costs trace bytes and code)"));
 
 namespace wsn {
 
@@ -200,7 +201,7 @@ struct FuncPlan {
   bool Handler = false;
   bool CountRefs = true;
   DenseSet<Instruction *> Counted;
-  std::vector<std::pair<LoadInst *, uint64_t>> Inputs;
+  std::vector<std::pair<Instruction *, uint64_t>> Inputs; ///< loads and input calls
   std::vector<SkipPlan> Skips;
   std::vector<CallBase *> Checks;
   std::vector<CallBase *> TaskCalls;
@@ -219,7 +220,7 @@ private:
   Error planFunction(FuncPlan &P);
   void expandMemIntrinsics(FuncPlan &P);
   bool isCountedPointer(const Value *Ptr) const;
-  std::optional<uint64_t> inputMask(LoadInst &LI, DemandedBits &DB);
+  std::optional<uint64_t> inputMask(Instruction &LI, DemandedBits &DB);
   bool isNondetLoad(const LoadInst &LI) const;
   std::vector<GlobalVariable *> effectWrites(const CallBase &CB,
                                              bool &Mixed, bool &Any);
@@ -270,6 +271,8 @@ private:
   bool SharedAddressTaken = false;
   /// Functions that get instrumented (selected + callers of them).
   DenseSet<const Function *> Instr;
+  /// Input functions (InputFunctions.h): never instrumented.
+  DenseSet<const Function *> InputFns;
   std::map<const Function *, uint32_t> InvIds, TaskIds;
   std::optional<std::vector<GlobalVariable *>> AnchorGlobalsCache;
 
@@ -548,9 +551,8 @@ bool Instrumenter::isNondetLoad(const LoadInst &LI) const {
   if (Addr && isLatchRead(*Addr))
     return false;
   // A local slot (e.g. the volatile result of WSN_CHECK) only changes through
-  // its own function: reading it is deterministic. Still recorded unless
-  // -wsn-record-local-volatile=false, because the replay lowering treats
-  // every volatile read without an input op as an error.
+  // its own function: reading it is deterministic, and the replay lowering
+  // executes it (issue 20: 183 of blink's 206 INPUT records were these).
   if (!WsnRecordLocalVolatile && isa<AllocaInst>(getUnderlyingObject(P)))
     return false;
   if (LI.isVolatile())
@@ -561,7 +563,7 @@ bool Instrumenter::isNondetLoad(const LoadInst &LI) const {
 /// The bits of a nondeterministic value the program uses (TARDIS 3.4): the
 /// union of what every use demands, from DemandedBits. A load nobody uses
 /// still needs an op (replay must not read the register), so it records bit 0.
-std::optional<uint64_t> Instrumenter::inputMask(LoadInst &LI,
+std::optional<uint64_t> Instrumenter::inputMask(Instruction &LI,
                                                 DemandedBits &DB) {
   auto *IT = dyn_cast<IntegerType>(LI.getType());
   if (!IT || IT->getBitWidth() > 64)
@@ -595,7 +597,7 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   unsigned Selected = 0;
   for (const Function *T : Ts) {
     const FunctionInfo *TI = R.lookup(T);
-    if ((TI && TI->Selected) || Instr.count(T))
+    if (((TI && TI->Selected) || Instr.count(T)) && !InputFns.count(T))
       ++Selected;
   }
   if (Selected && Selected != Ts.size())
@@ -666,7 +668,7 @@ bool Instrumenter::replayRunsCall(const CallBase &CB, bool &AllInstrumented) con
   unsigned Selected = 0;
   for (const Function *T : Ts) {
     const FunctionInfo *TI = R.lookup(T);
-    if ((TI && TI->Selected) || Instr.count(T))
+    if (((TI && TI->Selected) || Instr.count(T)) && !InputFns.count(T))
       ++Selected;
   }
   if (!Ts.empty() && Selected == Ts.size()) {
@@ -842,6 +844,32 @@ Error Instrumenter::planFunction(FuncPlan &P) {
   if (P.CountRefs)
     expandMemIntrinsics(P);
 
+  if (FI.Selected) {
+    for (const AnchorSite &A : R.Anchors)
+      if (A.F == &F)
+        P.AnchorHeaders.push_back(const_cast<BasicBlock *>(A.Header));
+  } else {
+    // An added caller: its anchor headers, found the way the analysis finds
+    // them for selected functions.
+    DominatorTree LDT(F);
+    LoopInfo LI(LDT);
+    collectAnchorHeaders(LI, P.AnchorHeaders);
+  }
+  // Boot code (spec/instrumentation.md, "Boot code"): replay always starts at
+  // a checkpoint (thesis 4.2), so what main does before it can first reach an
+  // anchor never replays, and the first anchor visit writes a checkpoint
+  // (segment 0 is armed at reset). Its inputs, skipped calls and reference
+  // counts would only cost trace bytes and cycles, and the cycles break
+  // timing loops: TinyOS's clock calibration (MeasureClockC on the MicaZ:
+  // 13,542 INPUT records at boot; Msp430ClockP's DCO calibration on the
+  // TelosB settled on the lowest DCO setting). Checks stay: they count.
+  DenseSet<const BasicBlock *> AfterAnchor;
+  bool PruneBoot = FI.Role.IsMain && !P.AnchorHeaders.empty();
+  if (PruneBoot)
+    for (BasicBlock *H : P.AnchorHeaders)
+      for (const BasicBlock *BB : reachableFrom(*H))
+        AfterAnchor.insert(BB);
+
   DominatorTree DT(F);
   AssumptionCache AC(F);
   DemandedBits DB(F, AC, DT);
@@ -849,6 +877,15 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     if (isa<TraceOp>(&I))
       return makeError("function '" + F.getName() +
                        "' already contains trace ops");
+    if (PruneBoot && !AfterAnchor.count(I.getParent())) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+      if (Callee && MM.role(Callee).IsInvariant)
+        P.Checks.push_back(CB);
+      else if (isa<LoadInst>(I) && isNondetLoad(cast<LoadInst>(I)))
+        ++Stats.BootInputs;
+      continue;
+    }
     if (P.CountRefs) {
       const Value *Ptr = nullptr;
       if (isa<LoadInst>(I) || isa<StoreInst>(I))
@@ -881,6 +918,14 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     if (Callee && MM.role(Callee).IsInvariant) {
       P.Checks.push_back(CB);
       continue;
+    }
+    if (Callee && InputFns.count(Callee) && !CB->isMustTailCall()) {
+      // One INPUT record for the result (spec/instrumentation.md section 6).
+      if (std::optional<uint64_t> Mask = inputMask(*CB, DB)) {
+        P.Inputs.push_back({CB, *Mask});
+        ++Stats.InputCalls;
+        continue;
+      }
     }
     if (Opts.RecordSched && Callee && MM.role(Callee).IsTask)
       P.TaskCalls.push_back(CB);
@@ -929,18 +974,6 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     }
     P.InputHandlerWrites.assign(W.begin(), W.end());
   }
-
-  if (FI.Selected) {
-    for (const AnchorSite &A : R.Anchors)
-      if (A.F == &F)
-        P.AnchorHeaders.push_back(const_cast<BasicBlock *>(A.Header));
-  } else {
-    // An added caller: its anchor headers, found the way the analysis finds
-    // them for selected functions.
-    DominatorTree LDT(F);
-    LoopInfo LI(LDT);
-    collectAnchorHeaders(LI, P.AnchorHeaders);
-  }
   return Error::success();
 }
 
@@ -961,10 +994,19 @@ Error Instrumenter::plan() {
   // the skip span of its uninstrumented caller (e.g. a level-1 task called
   // from the scheduler loop), where replay cannot reach it, and the
   // scheduler loop would carry no anchor.
+  // Input functions (InputFunctions.h): their calls are recorded as one
+  // input each, so they are never instrumented, even when selected.
+  {
+    AnnotationMap Annotations = collectAnnotations(M);
+    for (const Function &F : M)
+      if (isInputFunction(F, MM.role(&F), Target ? &*Target : nullptr,
+                          Annotations))
+        InputFns.insert(&F);
+  }
   SmallVector<const Function *, 16> Work;
   for (const FunctionInfo &FI : R.Functions)
     if (FI.Selected && !FI.F->isDeclaration() &&
-        !isNoInstrumentFunction(*FI.F)) {
+        !isNoInstrumentFunction(*FI.F) && !InputFns.count(FI.F)) {
       Instr.insert(FI.F);
       Work.push_back(FI.F);
     }

@@ -75,6 +75,11 @@ struct InstrumentStats {
            Anchors = 0, Inputs = 0, InputBuffers = 0, Skips = 0, Checks = 0,
            Scheds = 0, Demoted = 0, Callers = 0, StackWriters = 0,
            Rematerialized = 0, IndirectTargets = 0;
+  /// Nondeterministic reads in main's boot code, left unrecorded (replay
+  /// starts at a checkpoint; spec/instrumentation.md, "Boot code").
+  unsigned BootInputs = 0;
+  /// Calls of input functions recorded as one INPUT each (InputFunctions.h).
+  unsigned InputCalls = 0;
   std::vector<std::string> Warnings;
   bool AlreadyInstrumented = false;
   /// The largest checkpoint, effect or input-buffer record body (bytes; a

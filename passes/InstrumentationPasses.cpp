@@ -78,7 +78,8 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " inputs=" << S->Inputs << " input-buffers=" << S->InputBuffers
            << " skips=" << S->Skips << " checks=" << S->Checks
            << " scheds=" << S->Scheds << " demoted=" << S->Demoted
-           << " callers=" << S->Callers << " stack-writers=" << S->StackWriters << "\n"
+           << " callers=" << S->Callers << " stack-writers=" << S->StackWriters
+           << " boot-inputs=" << S->BootInputs << " input-calls=" << S->InputCalls << "\n"
            << "wsn-trace: largest-record=" << S->LargestRecord << " ("
            << (S->LargestRecordWhat.empty() ? std::string("none") : S->LargestRecordWhat)
            << ")\n";

@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PreInstrument.h"
+#include "InputFunctions.h"
+#include "TraceOps.h"
 #include "InterruptInfo.h"
 #include "PassRegistry.h"
 
@@ -42,6 +44,15 @@ bool hasProtectedRole(const Function &F, bool CallsInvariant) {
 
 PreservedAnalyses ProtectRolesPass::run(Module &M, ModuleAnalysisManager &) {
   AnnotationMap Annotations = collectAnnotations(M);
+  // Input functions stay out of line: their calls are recorded as one input
+  // (InputFunctions.h), which needs the call.
+  std::optional<MoteTarget> Target;
+  if (traceTargetOf(M) != "host") {
+    if (Expected<MoteTarget> MT = moteTargetForModule(M, ""))
+      Target = *MT;
+    else
+      consumeError(MT.takeError());
+  }
   auto IsInvariant = [&](const Function *F) {
     return F && classifyFunction(*F, Annotations).IsInvariant;
   };
@@ -58,7 +69,9 @@ PreservedAnalyses ProtectRolesPass::run(Module &M, ModuleAnalysisManager &) {
     for (Instruction &I : instructions(F))
       if (auto *CB = dyn_cast<CallBase>(&I))
         CallsInvariant |= IsInvariant(CB->getCalledFunction());
-    if (!Annotated && !hasProtectedRole(F, CallsInvariant))
+    if (!Annotated && !hasProtectedRole(F, CallsInvariant) &&
+        !isInputFunction(F, classifyFunction(F, Annotations),
+                         Target ? &*Target : nullptr, Annotations))
       continue;
     if (F.hasFnAttribute(Attribute::NoInline) || F.hasFnAttribute(Attribute::AlwaysInline))
       continue; // the program's own choice stays

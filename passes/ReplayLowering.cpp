@@ -34,6 +34,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -122,6 +123,7 @@ private:
   // Per-function state.
   bool ModuleHasTraceOps = false;
   bool DeferUntracedIO = false;
+  DenseSet<const BasicBlock *> BootBlocks;
   const Instruction *CurI = nullptr;
   DenseMap<const Value *, Value *> VMap;
   Value *SP0 = nullptr;
@@ -967,6 +969,25 @@ void Lowerer::lowerFunction(Function &F) {
         break;
       }
   }
+  // main's boot code: the blocks no anchor reaches (the instrumentation
+  // records nothing there; spec/instrumentation.md, "Boot code").
+  BootBlocks.clear();
+  if (ModuleHasTraceOps && F.getName() == "main") {
+    SmallVector<const BasicBlock *, 16> Work;
+    DenseSet<const BasicBlock *> After;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (isTraceOp(&I, "wsn.anchor") && After.insert(&BB).second)
+          Work.push_back(&BB);
+    while (!Work.empty())
+      for (const BasicBlock *S : successors(Work.pop_back_val()))
+        if (After.insert(S).second)
+          Work.push_back(S);
+    if (!After.empty())
+      for (BasicBlock &BB : F)
+        if (!After.count(&BB))
+          BootBlocks.insert(&BB);
+  }
   Prologue = BasicBlock::Create(Ctx, "wsn.prologue", NF);
   ReversePostOrderTraversal<Function *> RPOT(&F);
   for (BasicBlock *BB : RPOT)
@@ -1084,6 +1105,10 @@ void Lowerer::lowerFunction(Function &F) {
 
 
 void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
+  // A function's own stack slot (the volatile result of WSN_CHECK) changes
+  // only through the program's stores, which replay executes: no input.
+  if (isa<AllocaInst>(getUnderlyingObject(LI.getPointerOperand())))
+    return;
   auto *CA = dyn_cast<ConstantInt>(Addr);
   bool IO = CA && T.isIOAddress(CA->getZExtValue());
   if (!CA && !LI.isVolatile()) {
@@ -1114,7 +1139,9 @@ void Lowerer::checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr) {
     return;
   if (Opts.AllowUntracedIO)
     return;
-  if (DeferUntracedIO) {
+  if (DeferUntracedIO || BootBlocks.count(LI.getParent())) {
+    // Boot code of main (before any anchor; spec/instrumentation.md, "Boot
+    // code") never replays: replay starts at a checkpoint.
     // An uninstrumented function of an instrumented program: replay reaches
     // it only if some instrumented code calls it outside a skip span, and
     // most such functions run only inside skipped calls (their effects come
@@ -1325,6 +1352,14 @@ void Lowerer::lowerCall(IRBuilder<> &B, CallBase &CB) {
         error(&CB, "the result of a skipped call is used outside wsn.effect");
     if (!CB.getType()->isVoidTy())
       VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
+    return;
+  }
+  // A call whose result is recorded as an input (an input function,
+  // spec/instrumentation.md section 6): the value comes from the trace, and
+  // the callee, which only reads registers, is not executed.
+  if (CB.hasOneUse() && isTraceOp(CB.user_back(), "wsn.input.") &&
+      cast<CallBase>(CB.user_back())->getArgOperand(1) == &CB) {
+    VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
     return;
   }
   if (Callee && !NewFns.count(Callee)) {

@@ -14,7 +14,10 @@ per CPU second of the wsn-sim process (the machine is shared: CPU time is the st
 Builds two firmwares (busy.c here: never sleeps, so every cycle is an executed instruction;
 examples/radio/netsense.c: the sense-and-send network, mostly asleep) with the real trace
 runtime, runs them in wsn-sim and prints a table. Simulated cycles are summed over nodes
-(from each node's run.json); wall time is measured around the wsn-sim process."""
+(from each node's run.json); wall time is measured around the wsn-sim process.
+
+The MSP430 core against mspdebug's simulator on the same ELFs: bench/simspeed/msp430.py (see
+README.md here for both tables)."""
 import json
 import os
 import resource

@@ -1,10 +1,11 @@
-//===- wsn-sim.cpp - run AVR (MicaZ) firmware on libsimavr ----------------===//
+//===- wsn-sim.cpp - run MicaZ (AVR) and TelosB (MSP430) firmware ---------===//
 //
 //   wsn-sim run FW.elf --seed S -o DIR [options]     one node
 //   wsn-sim net TOPO --node ID=FW.elf ... --seed S --seconds T -o DIR [options]
 //
 // spec/wsn-sim.md documents the options, the outputs and the nondeterminism
-// model; spec/micaz.md the board and spec/cc2420.md the radio and its medium.
+// model; spec/micaz.md and spec/telosb.md the boards and spec/cc2420.md the
+// radio and its medium. The MCU family comes from each ELF's e_machine.
 //
 //===----------------------------------------------------------------------===//
 #include "SimFirmware.h"
@@ -27,16 +28,18 @@ using namespace wsn::sim;
 
 static const char *Usage =
     "usage:\n"
-    "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128] [--freq HZ]\n"
-    "          [--max-cycles N] [--settle] [--stop-after-checks K] [--irq intN:MEAN_CYCLES]...\n"
+    "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ]\n"
+    "          [--max-cycles N] [--settle] [--stop-after-checks K]\n"
+    "          [--irq intN:MEAN_CYCLES | --irq pP.N:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
     "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]...\n"
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
-    "          [--mcu atmega128] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
-    "          [--irq intN:MEAN] [--uart MEAN] [--adc LO:HI]\n"
+    "          [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
+    "          [--irq intN:MEAN | pP.N:MEAN] [--uart MEAN] [--adc LO:HI]\n"
     "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--progress auto|bar|lines|none]\n"
-    "  (--node also takes a range: --node 1-4=sensor.elf)\n";
+    "  (--node also takes a range: --node 1-4=sensor.elf; AVR and MSP430 ELFs mix)\n"
+    "  (MSP430: ports are digits, --pins 6=0x0f; interrupt pins p1.N/p2.N; ADC LO:HI to 4095)\n";
 
 namespace {
 struct UsageError {
@@ -90,8 +93,19 @@ IrqStimulus parseIrq(StringRef S) {
   auto [Name, Mean] = S.split(':');
   IrqStimulus I;
   unsigned N;
-  if (!Name.consume_front("int") || Name.getAsInteger(10, N) || N > 7 || Mean.empty())
-    throw UsageError{"--irq: expected intN:MEAN_CYCLES with N in 0..7, got '" + S.str() + "'"};
+  if (Name.consume_front("p")) {
+    // An MSP430 port pin: p1.N or p2.N (the interrupt-capable ports).
+    auto [Port, Pin] = Name.split('.');
+    unsigned P;
+    if (Port.getAsInteger(10, P) || (P != 1 && P != 2) || Pin.getAsInteger(10, N) || N > 7 ||
+        Mean.empty())
+      throw UsageError{"--irq: expected pP.N:MEAN_CYCLES with P 1 or 2 and N in 0..7, got '" +
+                       S.str() + "'"};
+    I.Port = P;
+  } else if (!Name.consume_front("int") || Name.getAsInteger(10, N) || N > 7 || Mean.empty()) {
+    throw UsageError{"--irq: expected intN:MEAN_CYCLES with N in 0..7 (AVR) or pP.N:MEAN_CYCLES "
+                     "(MSP430), got '" + S.str() + "'"};
+  }
   I.Int = N;
   I.MeanCycles = parseU64("--irq", Mean);
   if (I.MeanCycles < 2 * IrqPulseCycles)
@@ -100,13 +114,14 @@ IrqStimulus parseIrq(StringRef S) {
   return I;
 }
 
-/// --pins PORT=VALUE, e.g. C=0xff: the port's 8 input pins held at those levels.
+/// --pins PORT=VALUE, e.g. C=0xff (AVR) or 6=0xff (MSP430): the port's 8 input pins held
+/// at those levels.
 void parsePins(StringRef S, NodeOptions &O) {
   auto [Port, Val] = S.split('=');
   unsigned V;
-  if (Port.size() != 1 || !isAlpha(Port[0]) || Val.getAsInteger(0, V) || V > 0xFF)
-    throw UsageError{"--pins: expected PORT=VALUE with a port letter and 0..0xff, got '" +
-                     S.str() + "'"};
+  if (Port.size() != 1 || !isAlnum(Port[0]) || Val.getAsInteger(0, V) || V > 0xFF)
+    throw UsageError{"--pins: expected PORT=VALUE with a port letter (AVR) or digit (MSP430) "
+                     "and 0..0xff, got '" + S.str() + "'"};
   O.Pins.push_back({static_cast<char>(toUpper(Port[0])), static_cast<uint8_t>(V)});
 }
 
@@ -115,9 +130,9 @@ void parsePins(StringRef S, NodeOptions &O) {
 void parseSwitches(StringRef S, NodeOptions &O) {
   auto [Port, Mean] = S.split(':');
   uint64_t M;
-  if (Port.size() != 1 || !isAlpha(Port[0]) || Mean.getAsInteger(0, M) || M == 0)
-    throw UsageError{"--switches: expected PORT:MEAN_CYCLES with a port letter and a "
-                     "positive mean, got '" + S.str() + "'"};
+  if (Port.size() != 1 || !isAlnum(Port[0]) || Mean.getAsInteger(0, M) || M == 0)
+    throw UsageError{"--switches: expected PORT:MEAN_CYCLES with a port letter (AVR) or digit "
+                     "(MSP430) and a positive mean, got '" + S.str() + "'"};
   O.SwitchPort = static_cast<char>(toUpper(Port[0]));
   O.SwitchMean = M;
 }
@@ -125,8 +140,10 @@ void parseSwitches(StringRef S, NodeOptions &O) {
 void parseAdc(StringRef S, NodeOptions &O) {
   auto [Lo, Hi] = S.split(':');
   unsigned L, H;
-  if (Lo.getAsInteger(0, L) || Hi.getAsInteger(0, H) || L > H || H > 1023)
-    throw UsageError{"--adc: expected LO:HI with 0 <= LO <= HI <= 1023, got '" + S.str() + "'"};
+  // The node checks HI against its converter: 1023 on the AVR, 4095 on the MSP430's ADC12.
+  if (Lo.getAsInteger(0, L) || Hi.getAsInteger(0, H) || L > H || H > 4095)
+    throw UsageError{"--adc: expected LO:HI with 0 <= LO <= HI <= 1023 (AVR) or 4095 (MSP430), "
+                     "got '" + S.str() + "'"};
   O.Adc = true;
   O.AdcLo = L;
   O.AdcHi = H;
@@ -156,8 +173,9 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out,
   } else if (A.option("--irq", V)) {
     IrqStimulus I = parseIrq(V);
     for (const IrqStimulus &J : O.Irqs)
-      if (J.Int == I.Int)
-        throw UsageError{"--irq: int" + std::to_string(I.Int) + " given twice"};
+      if (J.Int == I.Int && J.Port == I.Port)
+        throw UsageError{"--irq: " + (I.Port ? "p" + std::to_string(I.Port) + "." : std::string("int")) +
+                         std::to_string(I.Int) + " given twice"};
     O.Irqs.push_back(I);
   } else if (A.option("--uart", V)) {
     O.UartMean = parseU64("--uart", V);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace wsn::msp430;
 using wsn::msp430::test::Rig;
 
@@ -68,6 +70,45 @@ TEST(Msp430BasicClock, AclkDividerAndRealTime) {
   uint64_t At = A.cycleOfTick(A.ticksAt(C0) + 1);
   EXPECT_EQ(A.ticksAt(At), A.ticksAt(C0) + 1);
   EXPECT_EQ(A.ticksAt(At - 1), A.ticksAt(C0));
+}
+
+// The F2617's Basic Clock Module+ (SLAU144 §5.3 reset values; §5.1: DCOCLK ~1.1 MHz after
+// PUC at RSEL 7, DCO 3); RSEL is 4 bits and a step multiplies by the datasheet's typical
+// S_RSEL = 1.35, a DCO step by S_DCO = 1.08; BCSCTL3 resets to 05h (LFXT1OF read-only).
+TEST(Msp430BasicClock, PlusPucStateAndSteps) {
+  Rig T("msp430f2617");
+  T.start();
+  EXPECT_EQ(T.C.readByte(DCOCTL), 0x60);
+  EXPECT_EQ(T.C.readByte(BCSCTL1), 0x87);
+  EXPECT_EQ(T.C.readByte(0x53), 0x05);
+  EXPECT_DOUBLE_EQ(T.Dev.clock().dcoHz(), 1.1e6);
+  T.C.writeByte(BCSCTL1, 0x8F); // RSEL 15
+  EXPECT_NEAR(T.Dev.clock().dcoHz(), 1.1e6 * std::pow(1.35, 8), 1e-3);
+  T.C.writeByte(DCOCTL, 0x80); // DCO 4
+  EXPECT_NEAR(T.Dev.clock().dcoHz(), 1.1e6 * std::pow(1.35, 8) * 1.08, 1e-3);
+  T.C.writeByte(0x53, 0x24);
+  EXPECT_EQ(T.C.readByte(0x53), 0x25);
+}
+
+// SLAU144 §24.2.2: information memory segment A holds TAG_DCO_30 (01h, 08h) at 0x10F6 and the
+// calibration pairs CALDCO_xMHZ/CALBC1_xMHZ at 0x10F8 (16 MHz), 0x10FA (12), 0x10FC (8),
+// 0x10FE (1). Written by the Chip, they give the nominal frequencies within 1% in this model.
+TEST(Msp430BasicClock, PlusCalibrationConstants) {
+  Rig T("msp430f2617");
+  T.start();
+  EXPECT_EQ(T.C.readByte(0x10F6), 0x01);
+  EXPECT_EQ(T.C.readByte(0x10F7), 0x08);
+  const double Mhz[4] = {16, 12, 8, 1};
+  for (unsigned I = 0; I < 4; ++I) {
+    SCOPED_TRACE(Mhz[I]);
+    T.C.writeByte(BCSCTL1, T.C.readByte(0x10F9 + 2 * I));
+    T.C.writeByte(DCOCTL, T.C.readByte(0x10F8 + 2 * I));
+    EXPECT_NEAR(T.Dev.clock().dcoHz(), Mhz[I] * 1e6, Mhz[I] * 1e4);
+    EXPECT_EQ(T.C.readByte(BCSCTL1) & 0x80, 0x80); // XT2OFF
+  }
+  Rig F1("msp430f1611"); // no such constants on the F1xx
+  F1.start();
+  EXPECT_EQ(F1.C.readByte(0x10FC), 0xFF);
 }
 
 } // namespace

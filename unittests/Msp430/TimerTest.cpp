@@ -124,6 +124,22 @@ TEST(Msp430Timer, Capture) {
   EXPECT_EQ(T.C.readWord(TACCTL1) & (CCIFG | COV), CCIFG | COV);
 }
 
+// An edge reported after the timer ran past it (boards hear the radio at instruction
+// boundaries) captures the count of the edge's cycle (§11.2.4: TxR is copied "when the
+// capture occurs"), also across a wrap in up mode (period TACCR0 + 1 = 100).
+TEST(Msp430Timer, LateEdgeCapturesItsCycle) {
+  TimerRig T;
+  T.C.writeWord(TACCTL1, CM_RISING | CAP);
+  T.C.writeWord(TACCR0, 99);
+  uint64_t Start = T.C.cycles();
+  T.C.writeWord(TACTL, TASSEL_SMCLK | MC_UP | TACLR);
+  T.until(Start + 130);
+  EXPECT_EQ(T.C.readWord(TAR), (T.C.cycles() - Start) % 100);
+  T.Dev.timerA().setInput(1, false, true, Start + 95);
+  EXPECT_EQ(T.C.readWord(TACCR1), 95);
+  EXPECT_EQ(T.C.readWord(TAR), (T.C.cycles() - Start) % 100);
+}
+
 // TACCR0's interrupt (vector 0xFFEC) is single-source: accepting it resets CCIFG (§11.2.6).
 TEST(Msp430Timer, Ccr0InterruptClearsItsFlag) {
   TimerRig T;

@@ -1,4 +1,4 @@
-// UsartSpiTest.cpp - USART0 in SPI master mode against SLAU049F chapter 14.
+// UsartSpiTest.cpp - USART0 in SPI master mode against SLAU049F chapter 14 (class Usart).
 #include "Rig.h"
 
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ constexpr uint8_t SWRST = 0x01, MM = 0x02, SYNC = 0x04, CHAR = 0x10, SSEL_SMCLK 
 
 struct SpiRig : Rig {
   std::vector<uint8_t> Sent;
-  std::vector<uint64_t> SentAt;
+  std::vector<uint64_t> SentAt, EndAt;
   SpiRig() {
     code({0x3FFF});
     start();
@@ -25,6 +25,7 @@ struct SpiRig : Rig {
     Dev.usart(0)->setDevice([this](uint8_t B) {
       Sent.push_back(B);
       SentAt.push_back(C.cycles());
+      EndAt.push_back(Dev.usart(0)->nextEvent()); // boards time the byte with this
       return uint8_t(~B);
     });
     // §14.2.1 initialisation: SWRST set, configure, enable the module, clear SWRST.
@@ -56,6 +57,7 @@ TEST(Msp430UsartSpi, MasterTransfer) {
   T.until(Start + 18); // devices are brought up to date at instruction boundaries
   ASSERT_EQ(T.Sent.size(), 1u);
   EXPECT_EQ(T.SentAt[0], Start + 16);
+  EXPECT_EQ(T.EndAt[0], Start + 16);
   EXPECT_EQ(T.Sent[0], 0xA5);
   EXPECT_EQ(T.C.readByte(IFG1) & URXIFG0, URXIFG0);
   EXPECT_EQ(T.C.readByte(U0RXBUF), 0x5A);

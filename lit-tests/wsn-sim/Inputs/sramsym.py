@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Print a global of an AVR firmware as it is in a wsn-sim sram.bin image.
+"""Print a global of an AVR or MSP430 firmware as it is in a wsn-sim sram.bin image.
 
 usage: sramsym.py FW.elf sram.bin SYMBOL [u8|u16|u32] [COUNT] [OFFSET]
 Prints COUNT little-endian values (decimal, space separated) starting OFFSET
 bytes into SYMBOL. The symbol address comes from llvm-nm (data symbols carry
-the 0x800000 offset in AVR ELF files)."""
+the 0x800000 offset in AVR ELF files; MSP430 ones are plain addresses)."""
 import struct
 import subprocess
 import sys
@@ -25,7 +25,9 @@ def main():
             addr = int(parts[0], 16)
     if addr is None:
         sys.exit("sramsym: no symbol %s in %s" % (sym, elf))
-    addr = (addr - 0x800000) + offset
+    if addr >= 0x800000:
+        addr -= 0x800000
+    addr += offset
     fmt, size = {"u8": ("<B", 1), "u16": ("<H", 2), "u32": ("<I", 4)}[kind]
     data = open(image, "rb").read()
     vals = [struct.unpack_from(fmt, data, addr + i * size)[0] for i in range(count)]

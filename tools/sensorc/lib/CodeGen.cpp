@@ -497,7 +497,7 @@ Expected<std::string> NodeEmitter::run() {
   // The value of any item on any node.
   OS << "\n/* The value of ITEM held by NODE; *ok becomes 0 when it is remote "
         "and not yet known. */\n"
-        "static int32_t sensorc_value_(uint16_t item, uint16_t node, uint8_t "
+        "__attribute__((unused)) static int32_t sensorc_value_(uint16_t item, uint16_t node, uint8_t "
         "*ok) {\n"
         "  if (node == SENSORC_NODE_ID) {\n    switch (item) {\n";
   std::set<unsigned> Readable = LocalItems;

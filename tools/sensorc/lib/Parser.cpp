@@ -74,7 +74,11 @@ public:
       }
       if (isAlpha(C) || C == '_') {
         size_t B = Pos;
-        while (Pos < Src.size() && (isAlnum(Src[Pos]) || Src[Pos] == '_'))
+        // '$' inside a name: nesC writes component-qualified C names as
+        // Comp$var (or Comp__var with -fnesc-separator=__). Only C names may
+        // hold one; the parser rejects it in SensorC's own names.
+        while (Pos < Src.size() &&
+               (isAlnum(Src[Pos]) || Src[Pos] == '_' || Src[Pos] == '$'))
           advance(1);
         T.K = Tok::Ident;
         T.Text = Src.slice(B, Pos).str();
@@ -376,6 +380,12 @@ bool Parser::decl() {
   auto checkNew = [&](const Token &T) -> bool {
     if (T.K != Tok::Ident || isReserved(T.Text)) {
       failHere("expected a name");
+      return false;
+    }
+    if (StringRef(T.Text).contains('$')) {
+      fail(T.Loc, "'" + T.Text +
+                      "': '$' may appear only in the program's C names (after "
+                      "'=' in a GLOBAL declaration)");
       return false;
     }
     if (P.findGlobal(T.Text) || P.findNodeVar(T.Text) || P.isTemp(T.Text) ||

@@ -64,12 +64,11 @@ OutPin outPin(CC2420::Pin P) {
 }
 } // namespace
 
-std::string ledString(uint8_t Leds) {
+std::string ledString(uint8_t Leds, const char *Names) {
   std::string S = "---";
-  const char Name[3] = {'R', 'G', 'Y'};
   for (unsigned I = 0; I < 3; ++I)
     if (Leds & (1u << I))
-      S[I] = Name[I];
+      S[I] = Names[I];
   return S;
 }
 
@@ -172,7 +171,7 @@ void MicaZBoard::updateOutputs() {
       L |= 1u << I;
   if (L != Leds) {
     Leds = L;
-    LedHistory.push_back({Avr->cycle, L});
+    LedHistory.push_back({Avr->cycle, L, nsAt(Avr->cycle)});
   }
 
   uint64_t Ns = nsAt(Avr->cycle);

@@ -19,6 +19,7 @@
 #define WSN_SIM_MICAZBOARD_H
 
 #include "CC2420.h"
+#include "MoteBoard.h"
 
 #include "llvm/Support/Error.h"
 
@@ -34,39 +35,22 @@ struct avr_spi_t;
 namespace wsn {
 namespace sim {
 
-/// LED state as TinyOS's Leds.get() reports it: bit 0 Led0 (red), bit 1 Led1
-/// (green), bit 2 Led2 (yellow).
-struct LedChange {
-  uint64_t Cycle = 0;
-  uint8_t Leds = 0;
-};
-
-/// "R-Y": the three LEDs as letters, '-' when off.
-std::string ledString(uint8_t Leds);
-
-/// Counters of the board's SPI master (run.json "cc2420").
-struct SpiStats {
-  uint64_t Bytes = 0;      ///< bytes exchanged with the CC2420 (CSn low)
-  uint64_t Collisions = 0; ///< SPDR written during a transfer (WCOL)
-};
-
-class MicaZBoard {
+class MicaZBoard : public MoteBoard {
 public:
   explicit MicaZBoard(avr_t *Avr);
-  ~MicaZBoard();
+  ~MicaZBoard() override;
   llvm::Error attach();
 
-  uint8_t leds() const { return Leds; }
-  /// Every change of the LEDs since reset (all off at reset).
-  const std::vector<LedChange> &ledHistory() const { return LedHistory; }
+  uint8_t leds() const override { return Leds; }
+  const std::vector<LedChange> &ledHistory() const override { return LedHistory; }
+  /// Led0 red, Led1 green, Led2 yellow (spec/micaz.md).
+  const char *ledNames() const override { return "RGY"; }
 
-  devices::CC2420 &radio() { return *Radio; }
-  const devices::CC2420 &radio() const { return *Radio; }
-  /// Whether the firmware ever powered the CC2420 (VREG_EN high).
-  bool radioUsed() const { return RadioUsed; }
-  /// Whether VREG_EN is high now.
-  bool radioPowered() const { return VregEn; }
-  const SpiStats &spiStats() const { return Spi; }
+  devices::CC2420 &radio() override { return *Radio; }
+  const devices::CC2420 &radio() const override { return *Radio; }
+  bool radioUsed() const override { return RadioUsed; }
+  bool radioPowered() const override { return VregEn; }
+  const SpiStats &spiStats() const override { return Spi; }
 
   uint64_t nsAt(uint64_t Cycle) const;
   uint64_t cycleAt(uint64_t Ns) const;

@@ -46,7 +46,9 @@ Expected<uint32_t> codeAddress(StringRef Path, StringRef Name) {
       consumeError(A.takeError());
       continue;
     }
-    if (*A >= AvrDataOffset)
+    Expected<SymbolRef::Type> Ty = Sym.getType();
+    bool IsData = Ty ? *Ty == SymbolRef::ST_Data : (consumeError(Ty.takeError()), false);
+    if (*A >= AvrDataOffset || IsData)
       return fwError(Path, "--count-pc " + Name + " is a data symbol, not code");
     return static_cast<uint32_t>(*A);
   }
@@ -66,18 +68,26 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     return fwError(Path, "invalid ELF: " + toString(Obj.takeError()));
   auto *Elf = dyn_cast<ELF32LEObjectFile>(Obj->get());
   if (!Elf)
-    return fwError(Path, "not a 32-bit little-endian ELF (AVR firmware is ELF32 LSB)");
+    return fwError(Path, "not a 32-bit little-endian ELF (AVR and MSP430 firmware is ELF32 LSB)");
   uint16_t Machine = Elf->getELFFile().getHeader().e_machine;
-  if (Machine != ELF::EM_AVR)
+  if (Machine != ELF::EM_AVR && Machine != ELF::EM_MSP430)
     return fwError(Path, "ELF machine is " + Twine(Machine) + ", not AVR (" +
-                             Twine(unsigned(ELF::EM_AVR)) + ")");
+                             Twine(unsigned(ELF::EM_AVR)) + ") or MSP430 (" +
+                             Twine(unsigned(ELF::EM_MSP430)) + ")");
+  const bool Msp = Machine == ELF::EM_MSP430;
   if (Elf->getELFFile().getHeader().e_type != ELF::ET_EXEC)
     return fwError(Path, "not a linked executable (ELF type " +
-                             Twine(Elf->getELFFile().getHeader().e_type) +
-                             "); link it with avr-gcc -mmcu=...");
+                             Twine(Elf->getELFFile().getHeader().e_type) + "); link it with " +
+                             (Msp ? "wsn-cc --target=msp430" : "avr-gcc -mmcu=..."));
+  // Data-space addresses: AVR symbols carry the 0x800000 offset, MSP430 ones do not.
+  const uint64_t DataOffset = Msp ? 0 : AvrDataOffset;
+  // (MSP430: below the end of the largest RAM of the parts, 0x3900 on the F1611; the node
+  // checks its own part.)
+  auto InData = [&](uint64_t A) { return Msp ? A < 0x3900 : A >= AvrDataOffset; };
 
   FirmwareInfo FI;
   FI.Path = Path.str();
+  FI.Machine = Machine;
   // .data's address and size: initialised variables live there.
   uint64_t DataAddr = 0, DataSize = 0;
   for (const SectionRef &Sec : Elf->sections()) {
@@ -85,9 +95,29 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     if (SN && *SN == ".data") {
       DataAddr = Sec.getAddress();
       DataSize = Sec.getSize();
+    } else if (SN && *SN == ".vectors" && Msp) {
+      FI.Msp430VectorBase = uint32_t(Sec.getAddress());
     } else if (!SN) {
       consumeError(SN.takeError());
     }
+  }
+  if (Msp && DataSize) {
+    // The startup code copies .data from its load address (LMA) in flash: the PT_LOAD
+    // segment holding its VMA says where that is.
+    auto Phdrs = Elf->getELFFile().program_headers();
+    if (!Phdrs)
+      return fwError(Path, "invalid program headers: " + toString(Phdrs.takeError()));
+    bool Found = false;
+    for (const auto &Ph : *Phdrs)
+      if (Ph.p_type == ELF::PT_LOAD && DataAddr >= Ph.p_vaddr &&
+          DataAddr + DataSize <= Ph.p_vaddr + Ph.p_filesz) {
+        FI.DataLoadAddr = static_cast<uint32_t>(Ph.p_paddr + (DataAddr - Ph.p_vaddr));
+        Found = true;
+        break;
+      }
+    if (!Found)
+      return fwError(Path, ".data (0x" + utohexstr(DataAddr) + ", " + Twine(DataSize) +
+                               " bytes) lies in no loadable segment");
   }
   bool HaveTrace = false, HaveCheck = false, HaveViol = false;
   for (const ELFSymbolRef &Sym : Elf->symbols()) {
@@ -102,10 +132,11 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
       continue;
     }
     if (*Name == "__wsn_trace") {
-      if (*Addr < AvrDataOffset)
+      if (!InData(*Addr))
         return fwError(Path, "__wsn_trace at 0x" + utohexstr(*Addr) +
-                                 " is not in the data space (expected 0x800000 + address)");
-      FI.TraceAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
+                                 " is not in the data space" +
+                                 (Msp ? "" : " (expected 0x800000 + address)"));
+      FI.TraceAddr = static_cast<uint32_t>(*Addr - DataOffset);
       FI.TraceSize = static_cast<uint32_t>(Sym.getSize());
       HaveTrace = true;
     } else if (*Name == "__wsn_check_hook") {
@@ -114,22 +145,23 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     } else if (*Name == "__wsn_violation_hook") {
       FI.ViolationHook = static_cast<uint32_t>(*Addr);
       HaveViol = true;
-    } else if (*Name == "__trampolines_start" && *Addr < AvrDataOffset) {
+    } else if (*Name == "__trampolines_start" && !Msp && *Addr < AvrDataOffset) {
       FI.VectorsEnd = static_cast<uint32_t>(*Addr);
     }
-    if (*Name == "__wsn_rt_skip_depth" && *Addr >= AvrDataOffset)
-      FI.SkipDepthAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
-    if (*Name == "__wsn_node_id" && *Addr >= AvrDataOffset)
-      FI.NodeIdAddr = static_cast<uint32_t>(*Addr - AvrDataOffset);
+    if (*Name == "__wsn_rt_skip_depth" && InData(*Addr))
+      FI.SkipDepthAddr = static_cast<uint32_t>(*Addr - DataOffset);
+    if (*Name == "__wsn_node_id" && InData(*Addr))
+      FI.NodeIdAddr = static_cast<uint32_t>(*Addr - DataOffset);
     for (const char *IdName : NodeIdSymbolNames) {
       if (*Name != IdName)
         continue;
-      if (*Addr < AvrDataOffset)
+      if (!InData(*Addr))
         return fwError(Path, *Name + " at 0x" + utohexstr(*Addr) +
-                                 " is not in the data space (expected 0x800000 + address)");
+                                 " is not in the data space" +
+                                 (Msp ? "" : " (expected 0x800000 + address)"));
       IdSymbol S;
       S.Name = Name->str();
-      S.Addr = static_cast<uint32_t>(*Addr - AvrDataOffset);
+      S.Addr = static_cast<uint32_t>(*Addr - DataOffset);
       S.Size = Sym.getSize() >= 2 || Sym.getSize() == 0 ? 2 : 1;
       Expected<section_iterator> Sec = Sym.getSection();
       StringRef SecName;

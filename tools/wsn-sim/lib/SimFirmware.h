@@ -3,8 +3,9 @@
 // The simulator finds the trace runtime's symbols (spec/trace-format.md, and
 // the symbol contract in trace-runtime/include/wsn/trace.h) and the node-id
 // variables TinyOS's tos-set-symbols patches, with LLVM's Object library,
-// before handing the file to simavr, so that a missing file, a non-ELF or a
-// non-AVR ELF is reported clearly. Firmware without the runtime runs too.
+// before handing the file to a core, so that a missing file, a non-ELF or an
+// ELF for another machine (AVR and MSP430 run) is reported clearly. Firmware
+// without the runtime runs too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_SIM_SIMFIRMWARE_H
@@ -21,7 +22,8 @@
 namespace wsn {
 namespace sim {
 
-/// AVR ELF files place data-space symbols at 0x800000 + address.
+/// AVR ELF files place data-space symbols at 0x800000 + address (MSP430 files
+/// use the plain address: one address space).
 constexpr uint32_t AvrDataOffset = 0x800000;
 
 /// A variable that receives the node id (spec/wsn-sim.md, "Node ids").
@@ -38,6 +40,14 @@ struct IdSymbol {
 
 struct FirmwareInfo {
   std::string Path;
+  /// ELF e_machine: EM_AVR (83) or EM_MSP430 (105); picks the node type.
+  uint16_t Machine = 0;
+  /// MSP430: the load (flash) address of .data's initial values, where node ids
+  /// in .data are patched before the startup code copies them to RAM.
+  uint32_t DataLoadAddr = 0;
+  /// MSP430: the address of the .vectors section (0xFFE0 for a 16-slot table as on the
+  /// msp430f1611, 0xFFC0 for the msp430f2617's 32 slots); 0 if the image has none.
+  uint32_t Msp430VectorBase = 0;
   /// Whether the firmware has the trace runtime (__wsn_trace and its hooks).
   bool HasRuntime = false;
   /// Data-space address and size of __wsn_trace (header + ring).

@@ -1,44 +1,19 @@
-//===- SimNode.cpp - one simulated mote on libsimavr ----------------------===//
+//===- SimNode.cpp - what every simulated mote shares ---------------------===//
+//
+// The MCU-independent part of a node: picking the implementation, the trace
+// object in RAM (header, ring, --full-trace copies), the hooks and --count-pc.
+//
+//===----------------------------------------------------------------------===//
 #include "SimNode.h"
-#include "AsyncTimer0.h"
-#include "MicaZBoard.h"
+#include "AvrNode.h"
+#include "Msp430Node.h"
 
-extern "C" {
-#include <simavr/avr_adc.h>
-#include <simavr/avr_ioport.h>
-#include <simavr/avr_uart.h>
-#include <simavr/sim_avr.h>
-#include <simavr/sim_elf.h>
-#include <simavr/sim_interrupts.h>
-#include <simavr/sim_io.h>
-}
-
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/CrashRecoveryContext.h"
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/BinaryFormat/ELF.h"
 
-#include <cstdarg>
-#include <cstdio>
 #include <cstring>
-#include <map>
 
 using namespace llvm;
-
-// Sanitizer builds (bench/fuzz/README.md): libsimavr keeps a core's firmware image
-// and IRQ tables until the process ends (cores are not torn down: avr_terminate
-// crashes on a crashed core), so LeakSanitizer would report them at exit. Every
-// program that runs cores links this file.
-#if defined(__SANITIZE_ADDRESS__)
-#define WSN_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WSN_ASAN 1
-#endif
-#endif
-#ifdef WSN_ASAN
-extern "C" const char *__lsan_default_suppressions() { return "leak:libsimavr.so\n"; }
-#endif
 
 namespace wsn {
 namespace sim {
@@ -59,433 +34,53 @@ const char *stopKindName(StopKind K) {
   return "bound";
 }
 
-//===----------------------------------------------------------------------===//
-// simavr logging: route the core's messages to stderr with the node id, drop
-// chatter below warnings.
-//===----------------------------------------------------------------------===//
-
-static std::map<const avr_t *, uint16_t> &nodeIds() {
-  static std::map<const avr_t *, uint16_t> M;
-  return M;
+std::string resolveMcu(const FirmwareInfo &FW, const std::string &Requested) {
+  bool WantsMsp = StringRef(Requested).starts_with("msp430");
+  if (FW.Machine == ELF::EM_MSP430) {
+    if (WantsMsp)
+      return Requested;
+    // The vector table's size tells the part wsn-cc linked for: 32 slots from 0xFFC0 on the
+    // msp430f2617 (Z1), 16 from 0xFFE0 on the msp430f1611 (TelosB, the default).
+    return FW.Msp430VectorBase == 0xFFC0 ? "msp430f2617" : "msp430f1611";
+  }
+  return WantsMsp ? "atmega128" : Requested;
 }
-
-static void simLogger(avr_t *Avr, const int Level, const char *Fmt, va_list Ap) {
-  if (Level > LOG_WARNING)
-    return;
-  char Buf[512];
-  vsnprintf(Buf, sizeof(Buf), Fmt, Ap);
-  size_t L = strlen(Buf);
-  while (L && (Buf[L - 1] == '\n' || Buf[L - 1] == '\r'))
-    Buf[--L] = 0;
-  if (!L)
-    return;
-  auto It = Avr ? nodeIds().find(Avr) : nodeIds().end();
-  if (It != nodeIds().end())
-    errs() << "wsn-sim: node " << It->second << ": simavr: " << Buf << "\n";
-  else
-    errs() << "wsn-sim: simavr: " << Buf << "\n";
-}
-
-static void noSleep(avr_t *, avr_cycle_count_t) {
-  // Simulated time only: the core already advanced its cycle counter past the
-  // sleep; never wait in real time (libsimavr's raw callback calls usleep).
-}
-
-static avr_uart_t *findUart(avr_t *Avr, int N) {
-  for (avr_io_t *Io = Avr->io_port; Io; Io = Io->next)
-    if (Io->kind && !strcmp(Io->kind, "uart")) {
-      auto *U = reinterpret_cast<avr_uart_t *>(Io);
-      if (U->name == '0' + N)
-        return U;
-    }
-  return nullptr;
-}
-
-static Error nodeError(uint16_t Id, const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), "node " + Twine(Id) + ": " + Msg);
-}
-
-//===----------------------------------------------------------------------===//
 
 Expected<std::unique_ptr<Node>> Node::create(const FirmwareInfo &FW, const NodeOptions &Opts) {
-  std::unique_ptr<Node> N(new Node(FW, Opts));
-  if (Error E = N->init())
-    return std::move(E);
-  return std::move(N);
+  NodeOptions O = Opts;
+  O.Mcu = resolveMcu(FW, Opts.Mcu);
+  if (FW.Machine == ELF::EM_MSP430)
+    return Msp430Node::create(FW, O);
+  return AvrNode::create(FW, O);
 }
 
-Node::~Node() {
-  Board.reset();
-  Timer0.reset();
-  if (Avr) {
-    nodeIds().erase(Avr);
-    // After firmware that ran away and crashed the core, libsimavr 1.6's
-    // avr_terminate can itself crash freeing the I/O modules' IRQs (seen on
-    // a bench/fidelity/progfuzz.py program whose code wrote timer registers
-    // at random). The run's results are written by then: leave that core's
-    // memory to the process exit instead of crashing the tool.
-    if (Avr->state == cpu_Crashed)
-      return;
-    avr_terminate(Avr);
-    free(Avr);
-  }
-}
+Node::~Node() = default;
 
-Error Node::init() {
-  avr_global_logger_set(simLogger);
-  if (Opts.AdcLo > Opts.AdcHi || Opts.AdcHi > 1023)
-    return nodeError(Opts.NodeId, "bad ADC range " + Twine(Opts.AdcLo) + ":" +
-                                      Twine(Opts.AdcHi) + " (0 <= LO <= HI <= 1023)");
-  Avr = avr_make_mcu_by_name(Opts.Mcu.c_str());
-  if (!Avr)
-    return nodeError(Opts.NodeId, "unknown MCU '" + Opts.Mcu +
-                                      "' (libsimavr has no core by that name; MicaZ is atmega128)");
-  nodeIds()[Avr] = Opts.NodeId;
-  if (avr_init(Avr) != 0)
-    return nodeError(Opts.NodeId, "libsimavr could not initialise MCU '" + Opts.Mcu + "'");
-  Avr->log = LOG_WARNING;
+//===----------------------------------------------------------------------===//
+// Hooks
+//===----------------------------------------------------------------------===//
 
-  elf_firmware_t Fw;
-  memset(&Fw, 0, sizeof(Fw));
-  // libsimavr's ELF loader trusts the file and can crash on a damaged one that
-  // LLVM's reader (inspectFirmware) accepted: run it under crash recovery, and
-  // on a crash abandon its half-read state and report the file.
-  static bool CrashRecovery = [] {
-    llvm::CrashRecoveryContext::Enable();
-    return true;
-  }();
-  (void)CrashRecovery;
-  int Loaded = -1;
-  llvm::CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { Loaded = elf_read_firmware(FW.Path.c_str(), &Fw); }))
-    return nodeError(Opts.NodeId, "'" + FW.Path +
-                                      "': damaged ELF: libsimavr's loader crashed reading it");
-  if (Loaded != 0)
-    return nodeError(Opts.NodeId, "libsimavr could not load '" + FW.Path + "'");
-  // libsimavr aborts the process on code larger than the flash: check first.
-  if (uint64_t(Fw.flashbase) + Fw.flashsize > Avr->flashend + 1u)
-    return nodeError(Opts.NodeId, "'" + FW.Path + "' has " + Twine(Fw.flashsize) +
-                                      " bytes of code, more than the " +
-                                      Twine(Avr->flashend + 1u) + " bytes of flash of " +
-                                      Opts.Mcu);
-  Fw.frequency = Opts.Frequency;
-  Fw.vcc = Fw.avcc = Fw.aref = 3000; // MicaZ runs at 3 V
-  // Node ids the way tos-set-symbols gives them: initialised variables get the
-  // id in their initial value in flash (simavr's loader puts .data right after
-  // .text, where the C startup copies it from).
-  for (const IdSymbol &S : FW.IdSymbols) {
-    if (S.Where != IdSymbol::Data)
-      continue;
-    uint32_t At = Fw.flashsize - Fw.datasize + S.DataOffset;
-    if (S.DataOffset + S.Size > Fw.datasize || At + S.Size > Fw.flashsize)
-      return nodeError(Opts.NodeId, "'" + FW.Path + "': " + S.Name +
-                                        " lies outside the .data image libsimavr loaded");
-    Fw.flash[At] = Opts.NodeId & 0xFF;
-    if (S.Size > 1)
-      Fw.flash[At + 1] = Opts.NodeId >> 8;
-  }
-  avr_load_firmware(Avr, &Fw);
-  Avr->frequency = Opts.Frequency;
-  Avr->vcc = Avr->avcc = Avr->aref = 3000;
-  Avr->sleep = noSleep;
-  if (FW.HasRuntime && FW.TraceAddr + FW.TraceSize > Avr->ramend + 1u)
-    return nodeError(Opts.NodeId, "__wsn_trace (0x" + utohexstr(FW.TraceAddr) + ", " +
-                                      Twine(FW.TraceSize) + " bytes) lies outside the data space of " +
-                                      Opts.Mcu);
-
-  // Variables the startup code does not touch (.noinit, e.g. __wsn_node_id)
-  // get the id in SRAM before the first instruction; zero-initialised ones
-  // cannot keep a value (tos-set-symbols cannot set them either).
-  for (const IdSymbol &S : FW.IdSymbols) {
-    if (S.Where == IdSymbol::Bss) {
-      Warnings.push_back(S.Name + " is zero-initialised (.bss): its node id cannot be set "
-                                  "before start; left 0");
-      continue;
-    }
-    if (S.Where != IdSymbol::NoInit)
-      continue;
-    if (S.Addr + S.Size > Avr->ramend + 1u)
-      return nodeError(Opts.NodeId, S.Name + " lies outside the data space");
-    Avr->data[S.Addr] = Opts.NodeId & 0xFF;
-    if (S.Size > 1)
-      Avr->data[S.Addr + 1] = Opts.NodeId >> 8;
-  }
-
-  for (const auto &[Name, Addr] : FW.CountPcs) {
-    PcCount C;
-    C.Name = Name;
-    C.Addr = Addr;
-    PcCounts.push_back(C);
-  }
-
-  // MicaZ board: Timer0 from the 32.768 kHz crystal, the LEDs (spec/micaz.md).
-  if (Opts.Mcu == "atmega128") {
-    Timer0.reset(AsyncTimer0::attach(Avr));
-    Board = std::make_unique<MicaZBoard>(Avr);
-    if (Error E = Board->attach())
-      return nodeError(Opts.NodeId, toString(std::move(E)));
-  }
-
-  // UARTs: no console printing, no polling sleep (that one waits in real time).
-  for (int U = 0; U < 4; ++U) {
-    if (!findUart(Avr, U))
-      continue;
-    uint32_t Flags = 0;
-    avr_ioctl(Avr, AVR_IOCTL_UART_GET_FLAGS('0' + U), &Flags);
-    Flags &= ~(AVR_UART_FLAG_POLL_SLEEP | AVR_UART_FLAG_STDIO);
-    avr_ioctl(Avr, AVR_IOCTL_UART_SET_FLAGS('0' + U), &Flags);
-  }
-
-  // Static pin levels (switches, jumpers): driven once, before the firmware starts.
-  for (const auto &[Port, Levels] : Opts.Pins) {
-    for (unsigned Bit = 0; Bit < 8; ++Bit) {
-      avr_irq_t *Pin = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Port), Bit);
-      if (!Pin)
-        return nodeError(Opts.NodeId, Opts.Mcu + " has no port " + Twine(Port));
-      avr_raise_irq(Pin, (Levels >> Bit) & 1);
-    }
-  }
-
-  // Random switch levels, changing at seeded random times.
-  if (Opts.SwitchMean) {
-    for (unsigned Bit = 0; Bit < 8; ++Bit) {
-      SwitchPins[Bit] = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Opts.SwitchPort), Bit);
-      if (!SwitchPins[Bit])
-        return nodeError(Opts.NodeId, Opts.Mcu + " has no port " + Twine(Opts.SwitchPort));
-    }
-    SwitchRng.emplace(Opts.Seed, Opts.NodeId, Stream::Switches);
-    setSwitches(static_cast<uint8_t>(SwitchRng->next() & 0xFF));
-    avr_cycle_timer_register(Avr, SwitchRng->uniform(1, 2 * Opts.SwitchMean - 1),
-                             onSwitchTimer, this);
-  }
-
-  // External interrupt pulses (pins idle high).
-  for (const IrqStimulus &S : Opts.Irqs) {
-    if (S.Int > 7)
-      return nodeError(Opts.NodeId, "no external interrupt int" + Twine(S.Int) +
-                                        " (atmega128 has int0..int7)");
-    if (S.MeanCycles < 2 * IrqPulseCycles)
-      return nodeError(Opts.NodeId, "interrupt mean " + Twine(S.MeanCycles) +
-                                        " cycles is too short (minimum " +
-                                        Twine(2 * IrqPulseCycles) + ")");
-    char Port = S.Int < 4 ? 'D' : 'E'; // INT0-3 on PD0-3, INT4-7 on PE4-7
-    avr_irq_t *Pin = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Port), S.Int);
-    if (!Pin)
-      return nodeError(Opts.NodeId, Opts.Mcu + " has no pin for int" + Twine(S.Int));
-    // Stream per interrupt line: the ExtIrq stream of this node, offset by the line.
-    auto Src = std::unique_ptr<IrqSource>(new IrqSource{
-        this, S, Pin, false,
-        SimRng(streamSeed(Opts.Seed, Opts.NodeId, Stream::ExtIrq) + S.Int)});
-    avr_raise_irq(Pin, 1);
-    uint64_t First = Src->Rng.uniform(1, 2 * S.MeanCycles - 1);
-    avr_cycle_timer_register(Avr, First, onIrqTimer, Src.get());
-    IrqSources.push_back(std::move(Src));
-  }
-
-  // Random UART0 receive bytes.
-  if (Opts.UartMean) {
-    Uart0 = findUart(Avr, 0);
-    Uart0In = avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
-    if (!Uart0 || !Uart0In)
-      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART0");
-    UartRng.emplace(Opts.Seed, Opts.NodeId, Stream::Uart);
-    avr_cycle_timer_register(Avr, UartRng->uniform(1, 2 * Opts.UartMean - 1), onUartTimer,
-                             this);
-  }
-
-  // ADC results: answer every conversion start with a random value.
-  if (Opts.Adc) {
-    AdcIrqs = avr_io_getirq(Avr, AVR_IOCTL_ADC_GETIRQ, 0);
-    if (!AdcIrqs)
-      return nodeError(Opts.NodeId, Opts.Mcu + " has no ADC");
-    AdcRng.emplace(Opts.Seed, Opts.NodeId, Stream::Adc);
-    avr_irq_register_notify(AdcIrqs + ADC_IRQ_OUT_TRIGGER, onAdcTrigger, this);
-  }
-
-  if (Opts.DrainUart >= 0) {
-    avr_irq_t *Out =
-        avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.DrainUart), UART_IRQ_OUTPUT);
-    if (!Out)
-      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART" + Twine(Opts.DrainUart));
-    avr_irq_register_notify(Out, onDrainTx, this);
-  }
-  return Error::success();
-}
-
-uint64_t Node::cycle() const { return Avr->cycle; }
-
-uint64_t Node::onBound(avr_t *, uint64_t, void *) { return 0; }
-
-StopKind Node::runUntil(uint64_t Target) {
-  if (Terminated)
-    return LastStop;
-  // A timer at the target keeps a sleeping core from jumping past it.
-  if (Avr->cycle < Target)
-    avr_cycle_timer_register(Avr, Target - Avr->cycle, onBound, this);
-  const uint32_t CheckPc = FW.CheckHook, ViolPc = FW.ViolationHook;
-  const bool Hooks = FW.HasRuntime;
-  while (Avr->cycle < Target) {
-    int State = avr_run(Avr);
-    // After SEI (or RETI, or an SREG write that sets I) the AVR executes
-    // exactly one more instruction before a pending interrupt ("Reset and
-    // Interrupt Handling": "the instruction following SEI will be executed
-    // before any pending interrupts"). libsimavr 1.6 waits for two, so in
-    // TinyOS's idle loop (cli ... sei; sleep; cli) an interrupt that became
-    // pending while I was clear is never taken: SLEEP does not sleep with
-    // an interrupt pending and the next CLI closes the window again
-    // (spec/micaz.md, "Interrupt latency after SEI").
-    if (Avr->interrupt_state < 0)
-      Avr->interrupt_state = avr_has_pending_interrupts(Avr);
-    if (State == cpu_Done || State == cpu_Crashed) {
-      Terminated = true;
-      LastStop = State == cpu_Done ? StopKind::Halted : StopKind::Crashed;
-      return LastStop;
-    }
-    // A record is written with interrupts disabled (the runtime is
-    // interrupt-safe), so with SREG.I set no write is half done and the
-    // header's head and wraps are consistent.
-    if (Opts.FullTrace && Avr->sreg[S_I])
-      pollFullTrace();
-    if (!PcCounts.empty())
-      for (PcCount &C : PcCounts)
-        if (Avr->pc == C.Addr) {
-          if (!C.Count++)
-            C.FirstCycle = Avr->cycle;
-        }
-    if (!StopsEnabled || !Hooks)
-      continue;
-    uint32_t Pc = Avr->pc;
-    if (Pc == CheckPc) {
-      ++HookChecks;
-      if (Opts.StopAfterChecks && HookChecks == Opts.StopAfterChecks)
-        return LastStop = StopKind::Checks;
-    } else if (Pc == ViolPc) {
-      // The hook's argument (the invariant id) is in r25:r24 (avr-gcc ABI).
-      ViolationId = static_cast<uint16_t>(Avr->data[24] | (Avr->data[25] << 8));
-      ViolationCycle = Avr->cycle;
-      return LastStop = StopKind::Violation;
-    }
+StopKind Node::atPc(uint32_t Pc, uint64_t Cycle) {
+  for (PcCount &C : PcCounts)
+    if (Pc == C.Addr && !C.Count++)
+      C.FirstCycle = Cycle;
+  if (!StopsEnabled || !FW.HasRuntime)
+    return StopKind::None;
+  if (Pc == FW.CheckHook) {
+    ++HookChecks;
+    if (Opts.StopAfterChecks && HookChecks == Opts.StopAfterChecks)
+      return LastStop = StopKind::Checks;
+  } else if (Pc == FW.ViolationHook) {
+    ViolationId = violationArgument();
+    ViolationCycle = Cycle;
+    return LastStop = StopKind::Violation;
   }
   return StopKind::None;
 }
 
-std::string Node::settle(uint64_t Limit, bool &FinishedSkip) {
-  const uint8_t *T = Avr->data + FW.TraceAddr;
-  auto Open = [&] { return FW.TraceSize >= 32 && (T[31] & 0x80); };
-  uint64_t End = Avr->cycle + Limit;
-  FinishedSkip = false;
-  // Stopped inside a skipped call: the trace has its SKIP_BEGIN but not the EFFECT that
-  // carries what the call (and the handlers taken in it) wrote, so no replay can end where
-  // the node is. Run on, interrupts included, until the call's EFFECT is written; the
-  // caller reads the trace again there (spec/wsn-sim.md, --settle).
-  if (FW.SkipDepthAddr && Avr->data[*FW.SkipDepthAddr]) {
-    FinishedSkip = true;
-    while (Avr->cycle < End && !Terminated &&
-           (Avr->data[*FW.SkipDepthAddr] || Open())) {
-      int State = avr_run(Avr);
-      if (State == cpu_Done || State == cpu_Crashed)
-        return "end";
-    }
-    if (Avr->data[*FW.SkipDepthAddr] || Open())
-      return "end";
-  }
-  if (Open())
-    return "record";
-  if (Avr->state == cpu_Sleeping)
-    return "sleep";
-  while (Avr->cycle < End && !Terminated) {
-    int State = avr_run(Avr);
-    if (State == cpu_Done || State == cpu_Crashed)
-      return "end";
-    if (Open())
-      return "record";
-    if (Avr->state == cpu_Sleeping)
-      return "sleep";
-    if (FW.VectorsEnd && Avr->pc < FW.VectorsEnd)
-      return "interrupt";
-  }
-  return "end";
-}
-
 //===----------------------------------------------------------------------===//
-// Stimuli
+// The trace object in RAM
 //===----------------------------------------------------------------------===//
-
-void Node::setSwitches(uint8_t Levels) {
-  for (unsigned Bit = 0; Bit < 8; ++Bit)
-    avr_raise_irq(SwitchPins[Bit], (Levels >> Bit) & 1);
-}
-
-uint64_t Node::onSwitchTimer(avr_t *, uint64_t When, void *P) {
-  auto *N = static_cast<Node *>(P);
-  N->setSwitches(static_cast<uint8_t>(N->SwitchRng->next() & 0xFF));
-  return When + N->SwitchRng->uniform(1, 2 * N->Opts.SwitchMean - 1);
-}
-
-uint64_t Node::onIrqTimer(avr_t *, uint64_t When, void *P) {
-  auto *S = static_cast<IrqSource *>(P);
-  if (!S->Low) {
-    // Falling edge, then the pin stays low for IrqPulseCycles.
-    S->Low = true;
-    avr_raise_irq(S->Pin, 0);
-    ++S->Owner->Stats.IrqPulses;
-    return When + IrqPulseCycles;
-  }
-  S->Low = false;
-  avr_raise_irq(S->Pin, 1);
-  return When + S->Rng.uniform(1, 2 * S->Cfg.MeanCycles - 1);
-}
-
-bool Node::uartFull(avr_uart_t *U) const {
-  // The FIFO is full when advancing the write cursor would meet the read one.
-  return ((U->input.write + 1) & (uart_fifo_fifo_size - 1)) == U->input.read;
-}
-
-uint64_t Node::onUartTimer(avr_t *Avr, uint64_t When, void *P) {
-  auto *N = static_cast<Node *>(P);
-  uint8_t Byte = static_cast<uint8_t>(N->UartRng->next() & 0xFF);
-  // A byte arriving while the receiver is off or its FIFO is full is lost, as
-  // on the wire.
-  if (!avr_regbit_get(Avr, N->Uart0->rxen) || N->uartFull(N->Uart0)) {
-    ++N->Stats.UartDropped;
-  } else {
-    avr_raise_irq(N->Uart0In, Byte);
-    ++N->Stats.UartBytes;
-  }
-  return When + N->UartRng->uniform(1, 2 * N->Opts.UartMean - 1);
-}
-
-void Node::onAdcTrigger(avr_irq_t *, uint32_t Value, void *P) {
-  auto *N = static_cast<Node *>(P);
-  avr_adc_mux_t Mux;
-  static_assert(sizeof(Mux) >= sizeof(uint32_t), "mux layout");
-  memset(&Mux, 0, sizeof(Mux));
-  memcpy(&Mux, &Value, sizeof(Value));
-  unsigned Channel = Mux.src & 7;
-  uint64_t V = N->AdcRng->uniform(N->Opts.AdcLo, N->Opts.AdcHi);
-  // simavr converts millivolts with the selected reference (ADMUX REFS1:0 on
-  // the atmega128: 00 AREF, 01 AVCC, 11 internal 2.56 V): pick the voltage
-  // that converts back to exactly V.
-  uint8_t Admux = N->Avr->data[0x27];
-  uint32_t Ref = (Admux >> 6) == 3 ? 2560 : (Admux >> 6) == 1 ? N->Avr->avcc : N->Avr->aref;
-  uint32_t MilliVolts = static_cast<uint32_t>((V * Ref + 1022) / 1023);
-  ++N->Stats.AdcSamples;
-  avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + Channel, MilliVolts);
-  if (Mux.kind == ADC_MUX_DIFF)
-    avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + (Mux.diff & 7), 0);
-}
-
-void Node::onDrainTx(avr_irq_t *, uint32_t Value, void *P) {
-  static_cast<Node *>(P)->Drained.push_back(static_cast<uint8_t>(Value));
-}
-
-//===----------------------------------------------------------------------===//
-// Memory
-//===----------------------------------------------------------------------===//
-
-std::vector<uint8_t> Node::dataSpace() const {
-  return std::vector<uint8_t>(Avr->data, Avr->data + Avr->ramend + 1);
-}
 
 static uint16_t rd16(const uint8_t *P) { return uint16_t(P[0] | (P[1] << 8)); }
 static uint32_t rd32(const uint8_t *P) {
@@ -500,10 +95,67 @@ static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
   return Len <= Avail;
 }
 
+bool Node::recordOpen() const {
+  const uint8_t *T = dataMemory() + FW.TraceAddr;
+  return FW.HasRuntime && FW.TraceSize >= 32 && (T[31] & 0x80);
+}
+
+std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram,
+                         std::optional<std::vector<uint8_t>> &SkipTrace) {
+  const uint64_t End = cycle() + Limit;
+  SkipTrace.reset();
+  // Stopped inside a skipped call: the trace has its SKIP_BEGIN but not the EFFECT that
+  // carries what the call (and the handlers taken in it) wrote, so no replay can end where
+  // the node is. Run on, interrupts included, until the span is closed and no record is
+  // open; the caller reads the trace again there (spec/wsn-sim.md, --settle).
+  if (FW.SkipDepthAddr) {
+    auto InSpan = [&] {
+      const uint8_t *D = dataMemory();
+      return D[*FW.SkipDepthAddr] != 0 ||
+             (FW.TraceSize >= 32 && (D[FW.TraceAddr + 31] & 0x80));
+    };
+    if (dataMemory()[*FW.SkipDepthAddr]) {
+      while (cycle() < End && InSpan())
+        if (!stepOnce())
+          break;
+      if (InSpan()) {
+        Sram = dataSpace();
+        return "end";
+      }
+      std::string W;
+      SkipTrace = traceImage(W);
+    }
+  }
+  std::string Where = settleToRecord(End - cycle());
+  Sram = dataSpace();
+  if (Where != "record")
+    return Where;
+  // Which record opened? An IRQ record means a handler was entered before its record: at
+  // or before the bound when it was open already, in any case before the first record
+  // replay could stop at; the state where the interrupt struck is not one replay can name.
+  // Run on until the writer closes it (interrupts are off meanwhile) and read its tag at
+  // the saved head, or at the next segment start when the writer put a PAD there first.
+  const uint8_t *T = dataMemory() + FW.TraceAddr;
+  const uint32_t Saved = (T[30] | (T[31] << 8)) & 0x7FFF;
+  while (recordOpen())
+    if (cycle() >= End || !stepOnce())
+      return "record";
+  const uint32_t Buf = rd16(T + 12), Seg = rd16(T + 14);
+  if (!Seg || Saved >= Buf || 32 + Buf > FW.TraceSize)
+    return "record";
+  uint32_t At = Saved;
+  if (T[32 + At] == 0x00) { // PAD: the record went on to the next segment
+    At = (At / Seg + 1) * Seg;
+    if (At >= Buf)
+      At = 0;
+  }
+  return T[32 + At] == 0x03 ? "interrupt" : "record"; // 0x03: IRQ (spec/trace-format.md 3)
+}
+
 std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   if (!FW.HasRuntime)
     return {};
-  const uint8_t *T = Avr->data + FW.TraceAddr;
+  const uint8_t *T = dataMemory() + FW.TraceAddr;
   uint32_t Len = FW.TraceSize;
   uint32_t HLen;
   if (validHeader(T, FW.TraceSize, HLen))
@@ -541,7 +193,7 @@ static std::optional<RingPos> ringPos(const uint8_t *T, uint32_t Avail) {
 }
 
 void Node::pollFullTrace() {
-  const uint8_t *T = Avr->data + FW.TraceAddr;
+  const uint8_t *T = dataMemory() + FW.TraceAddr;
   std::optional<RingPos> R = ringPos(T, FW.TraceSize);
   if (!R)
     return; // the runtime has not initialised the header yet
@@ -562,17 +214,15 @@ void Node::pollFullTrace() {
 }
 
 Expected<std::vector<uint8_t>> Node::fullTrace() {
-  const uint8_t *T = Avr->data + FW.TraceAddr;
+  const uint8_t *T = dataMemory() + FW.TraceAddr;
   if (!ringPos(T, FW.TraceSize))
     return createStringError(inconvertibleErrorCode(),
                              "--full-trace: the trace header in SRAM is not initialised or "
                              "not valid");
-  // At a stop hook no record is half written; at the cycle bound the core may
-  // be inside the runtime with interrupts off: then the last consistent copy
-  // stands and the current segment's tail is left out.
-  bool Consistent = (Avr->sreg[S_I] || LastStop == StopKind::Checks ||
-                     LastStop == StopKind::Violation) &&
-                    !(T[31] & 0x80);
+  // At a stop hook no record is open; at the cycle bound the core may be
+  // inside the runtime with one open: then the last consistent copy stands and
+  // the current segment's tail is left out.
+  bool Consistent = !(T[31] & 0x80);
   if (Consistent)
     pollFullTrace();
   if (FullLost)
@@ -580,7 +230,7 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
         inconvertibleErrorCode(),
         "--full-trace: " + Twine(FullLost) +
             " segment(s) were overwritten before they could be copied (the ring went "
-            "round with interrupts disabled); use a larger --trace-buf");
+            "round inside one record); use a larger --trace-buf");
   std::vector<uint8_t> Out = FullBytes;
   std::optional<RingPos> R = ringPos(T, FW.TraceSize);
   if (Consistent && R && R->Written / R->Seg == FullSegs) {
@@ -593,7 +243,8 @@ Expected<std::vector<uint8_t>> Node::fullTrace() {
 uint32_t Node::sramChecks() const {
   if (!FW.HasRuntime)
     return 0;
-  return rd32(Avr->data + FW.TraceAddr + 24); }
+  return rd32(dataMemory() + FW.TraceAddr + 24);
+}
 
 std::optional<std::vector<uint8_t>> Node::drainedTrace() const {
   if (Drained.size() < 32)

@@ -1,18 +1,20 @@
-//===- SimNode.h - one simulated mote on libsimavr ------------------------===//
+//===- SimNode.h - one simulated mote, whatever its MCU -------------------===//
 //
-// A Node owns one simavr core running one firmware ELF and drives its inputs
-// from seeded random streams (spec/wsn-sim.md, "Nondeterminism model"):
-// external interrupt pulses, UART receive bytes and ADC results. It stops the
-// core when the PC reaches the trace runtime's violation hook, or its check
-// hook for the K-th time, and exposes the data space and the trace object.
-// Time is simulated only: libsimavr's real-time sleep callback is replaced.
+// A Node runs one firmware ELF on one MCU and drives its inputs from seeded
+// random streams (spec/wsn-sim.md, "Nondeterminism model"): external
+// interrupt pulses, UART receive bytes, ADC results and pin levels. It stops
+// when the PC reaches the trace runtime's violation hook, or its check hook
+// for the K-th time, and exposes the data space and the trace object.
+// Node::create picks the implementation from the ELF's e_machine: AvrNode
+// (libsimavr, the MicaZ board) or Msp430Node (the WSNMsp430 core, the TelosB
+// board). Time is simulated only; each node counts its own MCU's cycles and
+// maps them to nanoseconds for the radio medium.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_SIM_SIMNODE_H
 #define WSN_SIM_SIMNODE_H
 
-#include "AsyncTimer0.h"
-#include "MicaZBoard.h"
+#include "MoteBoard.h"
 #include "SimFirmware.h"
 #include "SimRng.h"
 
@@ -25,30 +27,31 @@
 #include <string>
 #include <vector>
 
-struct avr_t;
-struct avr_irq_t;
-struct avr_uart_t;
-
 namespace wsn {
 namespace sim {
 
-/// An external interrupt source: pulses on the pin of INTn.
+/// An external interrupt source: pulses on the pin of INTn (AVR, Port 0) or
+/// on pin Port.Int of an MSP430's interrupt-capable ports (Port 1 or 2).
 struct IrqStimulus {
-  unsigned Int = 0;        ///< 0..7 (INT0..INT7)
+  unsigned Int = 0;        ///< 0..7 (INT0..INT7, or the pin of the port)
   uint64_t MeanCycles = 0; ///< mean gap between pulses
+  unsigned Port = 0;       ///< 0: AVR INTn; 1, 2: MSP430 P1.n / P2.n
 };
 
 struct NodeOptions {
+  /// The MCU: for an AVR ELF an AVR part (MicaZ: atmega128), for an MSP430 ELF an MSP430
+  /// part (TelosB: msp430f1611). A part of the other family is replaced by that family's
+  /// default (resolveMcu), so one option serves mixed networks.
   std::string Mcu = "atmega128";
-  uint32_t Frequency = 7372800; ///< MicaZ clock
+  uint32_t Frequency = 7372800; ///< MicaZ clock (AVR only; an MSP430 runs on its DCO)
   uint64_t Seed = 0;
   uint16_t NodeId = 0;
   std::vector<IrqStimulus> Irqs;
   uint64_t UartMean = 0; ///< 0: no random bytes on UART0
   bool Adc = false;
-  uint16_t AdcLo = 0, AdcHi = 1023;
-  /// Fixed input levels driven on port pins from reset (e.g. switches): port letter and the
-  /// 8 pin levels, applied in order.
+  uint16_t AdcLo = 0, AdcHi = 1023; ///< AVR: 10-bit codes; MSP430 ADC12: up to 4095
+  /// Fixed input levels driven on port pins from reset (e.g. switches): port letter (AVR) or
+  /// digit '1'..'6' (MSP430) and the 8 pin levels, applied in order.
   std::vector<std::pair<char, uint8_t>> Pins;
   /// Random switch levels: port letter and mean cycles between changes (0: none). At each
   /// change the port's 8 input pins take a new seeded random byte.
@@ -80,11 +83,16 @@ struct NodeStats {
   uint64_t AdcSamples = 0;
 };
 
+/// The MCU a firmware runs on: Requested when it is of the ELF's family, else the family's
+/// board part (atmega128 for AVR, msp430f1611 for MSP430).
+std::string resolveMcu(const FirmwareInfo &FW, const std::string &Requested);
+
 class Node {
 public:
+  /// An AvrNode or an Msp430Node, by the ELF's machine (Opts.Mcu resolved by resolveMcu).
   static llvm::Expected<std::unique_ptr<Node>> create(const FirmwareInfo &FW,
                                                       const NodeOptions &Opts);
-  ~Node();
+  virtual ~Node();
   Node(const Node &) = delete;
   Node &operator=(const Node &) = delete;
 
@@ -92,9 +100,17 @@ public:
   /// stop event (None when Target was reached). After Violation/Checks the
   /// node can be resumed (used to let a firmware drain its trace); after
   /// Halted/Crashed it cannot.
-  StopKind runUntil(uint64_t Target);
+  virtual StopKind runUntil(uint64_t Target) = 0;
 
-  uint64_t cycle() const;
+  virtual uint64_t cycle() const = 0;
+  /// Simulated nanoseconds at a cycle of this node's CPU clock (cycle >= the
+  /// current one on an MSP430, whose clock may have been reconfigured), and the
+  /// first cycle whose time is at least Ns.
+  virtual uint64_t nsAt(uint64_t Cycle) const = 0;
+  virtual uint64_t cycleAt(uint64_t Ns) const = 0;
+  /// The CPU clock in Hz now (run.json "frequency").
+  virtual uint32_t clockHz() const = 0;
+
   uint16_t id() const { return Opts.NodeId; }
   const NodeOptions &options() const { return Opts; }
   const FirmwareInfo &firmware() const { return FW; }
@@ -106,9 +122,12 @@ public:
   uint16_t violationId() const { return ViolationId; }
   uint64_t violationCycle() const { return ViolationCycle; }
   uint64_t hookChecks() const { return HookChecks; }
+  /// Why the core stopped for good (Crashed), when it says.
+  const std::string &crashReason() const { return CrashReason; }
 
-  /// The whole data space (registers, I/O, SRAM): RAMEND + 1 bytes.
-  std::vector<uint8_t> dataSpace() const;
+  /// The data space from address 0 to the end of RAM (AVR: registers, I/O,
+  /// SRAM; MSP430: spec/telosb.md, "sram.bin").
+  virtual std::vector<uint8_t> dataSpace() const = 0;
   /// The trace object as it sits in SRAM (header + buf_size ring bytes).
   /// Warning is set when the header is not a valid trace header.
   std::vector<uint8_t> traceImage(std::string &Warning) const;
@@ -123,9 +142,10 @@ public:
   const NodeStats &stats() const { return Stats; }
   const std::vector<PcCount> &pcCounts() const { return PcCounts; }
 
-  /// The MicaZ board (LEDs, ...), when the MCU is the atmega128.
-  const MicaZBoard *board() const { return Board.get(); }
-  MicaZBoard *board() { return Board.get(); }
+  /// The board (LEDs, CC2420), when the MCU has one (atmega128: MicaZ,
+  /// msp430f1611: TelosB).
+  virtual const MoteBoard *board() const = 0;
+  virtual MoteBoard *board() = 0;
   /// Things the user should know about the setup (e.g. a node-id variable
   /// that could not be set).
   const std::vector<std::string> &warnings() const { return Warnings; }
@@ -141,59 +161,53 @@ public:
   /// bit, spec/trace-format.md section 1.1): "record" (also when one is open already),
   /// "sleep" (the core sleeps: no more records without an interrupt; the idle state),
   /// "interrupt" (an interrupt was taken first: the state where it struck is not one replay
-  /// can name), "end" (halted, crashed or Limit reached).
-  std::string settle(uint64_t Limit, bool &FinishedSkip);
+  /// can name; also when the record that opened is the IRQ record of a handler entered
+  /// before or at the bound), "end" (halted, crashed or Limit reached). Sram gets the data
+  /// space at that point (for "record": where the record opened).
+  /// A node stopped inside a skipped call (the runtime's __wsn_rt_skip_depth is not 0)
+  /// first finishes it, interrupts included, and SkipTrace gets the trace read there: the
+  /// one read at the bound ends inside the call.
+  std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram,
+                     std::optional<std::vector<uint8_t>> &SkipTrace);
 
-private:
+protected:
+  Node(const FirmwareInfo &FW, const NodeOptions &Opts) : FW(FW), Opts(Opts) {}
+  /// settle's search: runs on to the first open record, sleep or interrupt entry.
+  virtual std::string settleToRecord(uint64_t Limit) = 0;
+  /// Executes one instruction (or sleeps to the next event); false when the core stopped
+  /// for good.
+  virtual bool stepOnce() = 0;
+  /// Byte i is data address i (at least up to the end of __wsn_trace).
+  virtual const uint8_t *dataMemory() const = 0;
+  /// Whether the CPU takes maskable interrupts now (AVR SREG.I, MSP430 GIE):
+  /// the runtime writes records with them off, so the header is consistent.
+  virtual bool interruptsEnabled() const = 0;
   /// Copies the segments the runtime completed since the last call (only at
   /// instruction boundaries where the trace header is consistent).
   void pollFullTrace();
-
-  Node(const FirmwareInfo &FW, const NodeOptions &Opts) : FW(FW), Opts(Opts) {}
-  llvm::Error init();
-
-  static uint64_t onBound(avr_t *, uint64_t When, void *P);
-  static uint64_t onIrqTimer(avr_t *, uint64_t When, void *P);
-  static uint64_t onSwitchTimer(avr_t *, uint64_t When, void *P);
-  void setSwitches(uint8_t Levels);
-  static uint64_t onUartTimer(avr_t *, uint64_t When, void *P);
-  static void onAdcTrigger(avr_irq_t *, uint32_t Value, void *P);
-  static void onDrainTx(avr_irq_t *, uint32_t Value, void *P);
-
-  bool uartFull(avr_uart_t *U) const;
+  /// Whether the trace header's open-record bit is set.
+  bool recordOpen() const;
+  /// The violation hook's argument (the invariant id) at its entry: r25:r24 on the AVR,
+  /// R12 on the MSP430 (the compilers' calling conventions).
+  virtual uint16_t violationArgument() const = 0;
+  /// Counts --count-pc hits and checks the hooks at PC (after an instruction):
+  /// the stop to report (LastStop is set), or None.
+  StopKind atPc(uint32_t Pc, uint64_t Cycle);
 
   FirmwareInfo FW;
   NodeOptions Opts;
-  avr_t *Avr = nullptr;
   bool Terminated = false;
   bool StopsEnabled = true;
   StopKind LastStop = StopKind::None;
   uint16_t ViolationId = 0xFFFF;
   uint64_t ViolationCycle = 0;
   uint64_t HookChecks = 0;
-
-  struct IrqSource {
-    Node *Owner;
-    IrqStimulus Cfg;
-    avr_irq_t *Pin;
-    bool Low = false;
-    SimRng Rng;
-  };
-  std::vector<std::unique_ptr<IrqSource>> IrqSources;
-  std::optional<SimRng> UartRng, AdcRng, SwitchRng;
-  avr_irq_t *SwitchPins[8] = {};
-  avr_uart_t *Uart0 = nullptr;
-  avr_irq_t *Uart0In = nullptr;
-  avr_irq_t *AdcIrqs = nullptr;
+  std::string CrashReason;
 
   std::vector<uint8_t> Drained;
   NodeStats Stats;
   std::vector<std::string> Warnings;
   std::vector<PcCount> PcCounts;
-
-  // MicaZ board
-  std::unique_ptr<AsyncTimer0> Timer0;
-  std::unique_ptr<MicaZBoard> Board;
 
   // --full-trace
   std::vector<uint8_t> FullBytes; ///< complete segments, in writing order

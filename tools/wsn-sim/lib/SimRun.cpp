@@ -20,7 +20,10 @@ namespace sim {
 NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
   NodeResult R;
   R.NodeId = N.id();
+  R.Mcu = N.options().Mcu;
+  R.Frequency = N.clockHz();
   R.Stop = Stop;
+  R.CrashReason = N.crashReason();
   R.Cycles = N.cycle();
   if (Stop == StopKind::Violation) {
     R.Violated = true;
@@ -39,8 +42,9 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
   }
   R.Stats = N.stats();
   R.PcCounts = N.pcCounts();
-  if (const MicaZBoard *B = N.board()) {
+  if (const MoteBoard *B = N.board()) {
     R.HasLeds = true;
+    R.LedNames = B->ledNames();
     R.Leds = B->ledHistory();
     R.RadioUsed = B->radioUsed();
     R.Cc2420 = B->radio().stats();
@@ -99,6 +103,8 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
     J.object([&] {
       J.attribute("cycles", R.Cycles);
       J.attribute("stop", stopKindName(R.Stop));
+      if (!R.CrashReason.empty())
+        J.attribute("fault", R.CrashReason);
       if (R.Violated)
         J.attributeObject("violation", [&] {
           J.attribute("id", R.ViolationId);
@@ -112,8 +118,8 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         J.attribute("checks", nullptr);
       J.attribute("seed", Seed);
       J.attribute("node", R.NodeId);
-      J.attribute("mcu", Opts.Mcu);
-      J.attribute("frequency", Opts.Frequency);
+      J.attribute("mcu", R.Mcu.empty() ? Opts.Mcu : R.Mcu);
+      J.attribute("frequency", R.Frequency ? R.Frequency : Opts.Frequency);
       // null: the firmware has no trace runtime (no trace.wtr is written).
       if (R.HasTrace) {
         J.attribute("trace", "trace.wtr");
@@ -148,18 +154,19 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
       if (R.HasLeds)
         J.attributeObject("leds", [&] {
           J.attribute("final", R.Leds.empty() ? std::string("---")
-                                              : ledString(R.Leds.back().Leds));
+                                              : ledString(R.Leds.back().Leds, R.LedNames.c_str()));
           J.attribute("changes", static_cast<uint64_t>(R.Leds.size()));
           J.attributeArray("history", [&] {
             for (const LedChange &C : R.Leds)
               J.array([&] {
                 J.value(C.Cycle);
-                J.value(ledString(C.Leds));
+                J.value(ledString(C.Leds, R.LedNames.c_str()));
               });
           });
         });
       if (R.HasLeds) {
-        // The MicaZ's CC2420 (spec/micaz.md); null when the firmware never powered it.
+        // The board's CC2420 (spec/micaz.md, spec/telosb.md); null when the firmware never
+        // powered it.
         if (!R.RadioUsed)
           J.attribute("cc2420", nullptr);
         else
@@ -202,16 +209,15 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
                              "--drain: '" + FW.Path + "' has no trace runtime to drain");
   if (Opts.Settle && Stop == StopKind::None) {
     uint64_t At = N.cycle();
-    bool FinishedSkip = false;
-    R.Settle = N.settle(10000000, FinishedSkip);
+    std::optional<std::vector<uint8_t>> SkipTrace;
+    R.Settle = N.settle(10000000, R.Sram, SkipTrace);
     R.SettleCycles = N.cycle() - At;
-    R.Sram = N.dataSpace();
-    if (FinishedSkip && R.HasTrace) {
-      // The node finished the skipped call it was stopped in: the trace is read where the
-      // call's EFFECT was written (the cycle bound moved there).
-      std::string W;
-      R.Trace = N.traceImage(W);
-      R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
+    if (SkipTrace && R.HasTrace && SkipTrace->size() >= 32) {
+      // The node finished the skipped call it was stopped in: the trace is the one read
+      // where the call's span closed (the cycle bound moved there).
+      R.Trace = std::move(*SkipTrace);
+      R.Checks = uint32_t(R.Trace[24]) | uint32_t(R.Trace[25]) << 8 |
+                 uint32_t(R.Trace[26]) << 16 | uint32_t(R.Trace[27]) << 24;
       R.SettleAfterSkip = true;
     }
   }
@@ -265,12 +271,14 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
 
 void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines) {
   for (const LedChange &C : R.Leds)
-    Lines.push_back({C.Cycle, formatv("{0} {1} {2}\n", C.Cycle, R.NodeId, ledString(C.Leds))});
+    Lines.push_back({C.Ns, formatv("{0} {1} {2}\n", C.Cycle, R.NodeId,
+                                        ledString(C.Leds, R.LedNames.c_str()))});
 }
 
 Error writeLedLog(StringRef Path, std::vector<std::pair<uint64_t, std::string>> Lines) {
-  // Lines of one node are in cycle order already; across nodes, cycle then node
-  // (nodes were appended in ascending id, and the sort is stable).
+  // Lines of one node are in time order already; across nodes, simulated time then node
+  // (nodes were appended in ascending id, and the sort is stable). With one clock for all
+  // nodes (MicaZ only) time order is cycle order.
   std::stable_sort(Lines.begin(), Lines.end(),
                    [](const auto &A, const auto &B) { return A.first < B.first; });
   std::string Text;
@@ -312,7 +320,8 @@ Error writeFullTrace(StringRef Dir, const std::vector<uint8_t> &Ring,
     size_t End = std::min(Full.size(), Begin + size_t(PerChunk) * Seg);
     bool Last = C + 1 == NChunks;
     uint32_t Used = uint32_t(End - Begin);
-    uint32_t Buf = (Used / Seg + 1) * Seg;
+    // At least two segments (the format's minimum), even for a trace shorter than one.
+    uint32_t Buf = std::max<uint32_t>(2 * Seg, (Used / Seg + 1) * Seg);
     std::vector<uint8_t> F(Ring.begin(), Ring.begin() + 32);
     Wr16(F, 12, Buf);
     Wr16(F, 16, Used);
@@ -378,7 +387,7 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
       return N.takeError();
     for (const std::string &W : (*N)->warnings())
       Warn << "wsn-sim: warning: node " << Id << ": " << W << "\n";
-    if (MicaZBoard *B = (*N)->board())
+    if (MoteBoard *B = (*N)->board())
       Net->Air->attach(Id, B->radio());
     if (!Topo.Noise.count(Id))
       Warn << "wsn-sim: warning: topology has no 'noise " << Id
@@ -454,15 +463,18 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
     // from VREG_EN to its first transmission, so deciding per quantum is safe.
     bool RadioOn = false;
     for (auto &N : Nodes)
-      if (MicaZBoard *B = N->board())
+      if (MoteBoard *B = N->board())
         RadioOn |= B->radioPowered();
     uint64_t Slice = RadioOn ? std::min(Opts.Quantum, RadioSlice) : Opts.Quantum;
     for (uint64_t From = Now; From < Target && !Violator;) {
       uint64_t To = std::min(Target, From + Slice);
+      // The slice's end as an instant, then in each node's own cycles (the identity for a
+      // node on the reference clock: ceil(floor(c * 1e9 / F) * F / 1e9) = c).
+      uint64_t ToNs = uint64_t((unsigned __int128)To * 1000000000u / Freq);
       for (auto &N : Nodes) {
         if (N->terminated() || Stops.count(N->id()))
           continue;
-        StopKind S = N->runUntil(To);
+        StopKind S = N->runUntil(N->cycleAt(ToNs));
         if (S != StopKind::None) {
           Stops[N->id()] = S;
           if (S == StopKind::Violation && !Violator)

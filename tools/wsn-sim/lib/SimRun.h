@@ -9,7 +9,7 @@
 #ifndef WSN_SIM_SIMRUN_H
 #define WSN_SIM_SIMRUN_H
 
-#include "MicaZBoard.h"
+#include "MoteBoard.h"
 #include "SimNode.h"
 #include "Medium802154.h"
 #include "Topology.h" // tools/sensorc/lib: the one topology reader
@@ -29,7 +29,10 @@ namespace sim {
 /// What a node looked like when its run stopped.
 struct NodeResult {
   uint16_t NodeId = 0;
+  std::string Mcu;                  ///< the part the node ran (resolveMcu)
+  uint32_t Frequency = 0;           ///< its CPU clock at the stop (Node::clockHz)
   StopKind Stop = StopKind::None;
+  std::string CrashReason;          ///< why the core stopped, when it says (MSP430 faults)
   uint64_t Cycles = 0;
   bool Violated = false;
   uint16_t ViolationId = 0;
@@ -43,7 +46,8 @@ struct NodeResult {
   bool SettleAfterSkip = false;     ///< --settle: stopped in a skipped call, finished it first
   bool HasTrace = true;             ///< false: firmware without the trace runtime
   NodeStats Stats;
-  bool HasLeds = false;             ///< a MicaZ board (atmega128)
+  bool HasLeds = false;             ///< a board (MicaZ, TelosB)
+  std::string LedNames = "RGY";     ///< the board's LED colours (MoteBoard::ledNames)
   bool RadioUsed = false;           ///< the firmware powered the CC2420
   devices::CC2420::Stats Cc2420;
   SpiStats Spi;
@@ -52,7 +56,7 @@ struct NodeResult {
 };
 
 /// Appends "CYCLE NODE LEDS" lines (spec/wsn-sim.md, "--leds") for R's LED
-/// changes to Lines.
+/// changes to Lines, keyed by the simulated ns of each change.
 void ledLogLines(const NodeResult &R, std::vector<std::pair<uint64_t, std::string>> &Lines);
 /// Writes the lines, sorted by cycle then node, to Path.
 llvm::Error writeLedLog(llvm::StringRef Path,
@@ -89,7 +93,9 @@ enum class ProgressMode { Auto, Bar, Lines, None };
 struct NetOptions {
   NodeOptions Template;         ///< MCU, clock, seed, stimuli shared by all nodes
   double Seconds = 1.0;         ///< simulated time
-  uint64_t Quantum = 1000;      ///< lockstep quantum in cycles
+  /// Lockstep quantum in cycles of the reference clock (Template.Frequency, the MicaZ's
+  /// 7.3728 MHz by default); every node runs to the same instant, in its own cycles.
+  uint64_t Quantum = 1000;
   double SnrThreshold = 4.0;    ///< dB a frame must clear above the sampled noise
   std::string LedLog; ///< --leds FILE ("" none)
   ProgressMode Progress = ProgressMode::Auto;

@@ -9,25 +9,40 @@
 namespace wsn::msp430 {
 
 namespace {
-constexpr double PucDcoHz = 800e3; // SLAU049 §4.1: ~800 kHz after PUC (RSEL 4, DCO 3)
-constexpr double SRsel = 1.65, SDco = 1.12; // typical step ratios (F1611 datasheet)
+// The DCO at PUC and its typical steps.
+struct DcoModel {
+  double PucHz;           ///< at PucRsel, DCO 3
+  int PucRsel;
+  double SRsel, SDco;     ///< ratios between neighbouring RSEL and DCO steps
+  unsigned RselMask;
+};
+// SLAU049 §4.1: ~800 kHz after PUC (RSEL 4, DCO 3); F1611 datasheet typical ratios.
+constexpr DcoModel F1xx{800e3, 4, 1.65, 1.12, 7};
+// SLAU144 §5.1: ~1.1 MHz after PUC (RSEL 7, DCO 3); F2617 datasheet typical ratios.
+constexpr DcoModel F2xx{1.1e6, 7, 1.35, 1.08, 15};
 constexpr double LfxtHz = 32768.0;
 constexpr uint64_t PsPerSecond = 1000000000000ull;
 
-double dcoStepHz(unsigned Rsel, unsigned Dco) {
-  return PucDcoHz * std::pow(SRsel, int(Rsel) - 4) * std::pow(SDco, int(Dco) - 3);
+double dcoStepHz(const DcoModel &M, unsigned Rsel, unsigned Dco) {
+  return M.PucHz * std::pow(M.SRsel, int(Rsel) - M.PucRsel) * std::pow(M.SDco, int(Dco) - 3);
 }
 uint64_t ceilDiv(unsigned __int128 A, unsigned __int128 B) { return uint64_t((A + B - 1) / B); }
 } // namespace
 
-BasicClock::BasicClock(Cpu &Core) : C(Core) {}
+BasicClock::BasicClock(Cpu &Core) : C(Core), Plus(Core.mcu().BasicClockPlus) {
+  if (Plus)
+    C.mapPeripheral(Bcsctl3, Bcsctl3, this);
+}
 
-double BasicClock::dcoHz() const {
-  unsigned Rsel = Bcsctl1 & 7, Dco = Dcoctl >> 5, Mod = Dcoctl & 31;
-  double F = dcoStepHz(Rsel, Dco);
+double BasicClock::dcoHz() const { return dcoHzFor(Dcoctl, Bcsctl1); }
+
+double BasicClock::dcoHzFor(uint8_t DcoReg, uint8_t Ctl1) const {
+  const DcoModel &M = Plus ? F2xx : F1xx;
+  unsigned Rsel = Ctl1 & M.RselMask, Dco = DcoReg >> 5, Mod = DcoReg & 31;
+  double F = dcoStepHz(M, Rsel, Dco);
   if (Dco == 7 || Mod == 0)
     return F; // §4.2.5: at DCO = 7 the modulator has no effect
-  double F1 = dcoStepHz(Rsel, Dco + 1);
+  double F1 = dcoStepHz(M, Rsel, Dco + 1);
   // §4.2.5: f = 32 * fDCO * fDCO+1 / (MOD * fDCO + (32 - MOD) * fDCO+1)
   return 32.0 * F * F1 / (Mod * F + (32 - Mod) * F1);
 }
@@ -38,11 +53,22 @@ double BasicClock::mclkHz() const {
   return Src / Divm;
 }
 
+void BasicClock::setStatusBits(uint16_t Sr, uint64_t Cycle) {
+  uint16_t Bits = Sr & (SR_CPUOFF | SR_OSCOFF | SR_SCG0 | SR_SCG1);
+  Now = std::max(Now, Cycle);
+  if (Bits == StatusBits)
+    return;
+  StatusBits = Bits;
+  newSegment();
+}
+
 void BasicClock::reset() {
   Now = std::max(Now, C.cycles());
+  StatusBits = 0; // PUC clears the SR
   Dcoctl = 0x60;
-  Bcsctl1 = 0x84;
+  Bcsctl1 = Plus ? 0x87 : 0x84; // SLAU144 §5.3 / SLAU049 §4.3 reset values
   Bcsctl2 = 0x00;
+  Ctl3 = 0x05;
   newSegment();
 }
 
@@ -57,6 +83,8 @@ uint64_t BasicClock::smclkTicksAt(uint64_t Cycle) const {
 }
 
 uint64_t BasicClock::aclkTicksAt(uint64_t Cycle) const {
+  if (Seg.AclkStopped)
+    return Seg.AclkTicks;
   unsigned __int128 Dt = picosecondsAt(Cycle) - Seg.Ps;
   return Seg.AclkTicks + uint64_t(Dt * 32768 / (unsigned __int128)(PsPerSecond * Seg.AclkDiv));
 }
@@ -70,10 +98,42 @@ void BasicClock::newSegment() {
   N.MclkPs = std::max<uint64_t>(1, uint64_t(std::llround(PsPerSecond / mclkHz())));
   unsigned Divs = 1u << ((Bcsctl2 >> 1) & 3);
   bool SmclkFromXt2 = Bcsctl2 & 0x08; // SELS: XT2 is absent: SMCLK stops
-  N.SmclkPs = SmclkFromXt2 ? 0 : std::max<uint64_t>(1, uint64_t(std::llround(PsPerSecond * Divs / dcoHz())));
+  // SCG1 turns SMCLK off (SLAU049 §3.2.3; LPM2-4 in §2.3).
+  bool SmclkOff = SmclkFromXt2 || (StatusBits & SR_SCG1);
+  N.SmclkPs = SmclkOff ? 0 : std::max<uint64_t>(1, uint64_t(std::llround(PsPerSecond * Divs / dcoHz())));
   N.AclkDiv = 1u << ((Bcsctl1 >> 4) & 3);
+  // OSCOFF turns LFXT1 off when it feeds neither MCLK nor SMCLK (§3.2.3): with SELM = LFXT1
+  // and the CPU running it stays on (SMCLK never comes from LFXT1 on these parts).
+  bool LfxtIsMclk = (Bcsctl2 >> 6) == 3 && !(StatusBits & SR_CPUOFF);
+  N.AclkStopped = (StatusBits & SR_OSCOFF) && !LfxtIsMclk;
   Seg = N;
   C.eventsChanged();
+}
+
+void BasicClock::writeDcoCalibration() {
+  // SLAU144 §24.2.2 (TLV): tag TAG_DCO_30 (01h, length 08h) at 0x10F6, then CALDCO_16MHZ,
+  // CALBC1_16MHZ, CALDCO_12MHZ, CALBC1_12MHZ, CALDCO_8MHZ, CALBC1_8MHZ, CALDCO_1MHZ,
+  // CALBC1_1MHZ at 0x10F8-0x10FF. Each pair is this model's closest DCOCTL/BCSCTL1 (XT2OFF
+  // set, ACLK undivided) to the frequency.
+  uint8_t *Mem = C.memory();
+  Mem[0x10F6] = 0x01;
+  Mem[0x10F7] = 0x08;
+  const double Targets[4] = {16e6, 12e6, 8e6, 1e6};
+  for (unsigned I = 0; I < 4; ++I) {
+    uint8_t BestDco = 0, BestBc1 = 0;
+    double BestErr = 1e18;
+    for (unsigned Rsel = 0; Rsel < 16; ++Rsel)
+      for (unsigned D = 0; D < 256; ++D) {
+        double Err = std::fabs(dcoHzFor(uint8_t(D), uint8_t(0x80 | Rsel)) - Targets[I]);
+        if (Err < BestErr) {
+          BestErr = Err;
+          BestDco = uint8_t(D);
+          BestBc1 = uint8_t(0x80 | Rsel);
+        }
+      }
+    Mem[0x10F8 + 2 * I] = BestDco;
+    Mem[0x10F9 + 2 * I] = BestBc1;
+  }
 }
 
 uint64_t BasicClock::Source::ticksAt(uint64_t Cycle) const {
@@ -86,6 +146,8 @@ uint64_t BasicClock::Source::cycleOfTick(uint64_t Tick) const {
   if (Tick <= Base)
     return S.Cycle;
   unsigned __int128 Ps;
+  if (IsAclk && S.AclkStopped)
+    return kNever;
   if (IsAclk)
     Ps = ceilDiv((unsigned __int128)(Tick - Base) * PsPerSecond * S.AclkDiv, 32768);
   else if (S.SmclkPs)
@@ -98,7 +160,7 @@ uint64_t BasicClock::Source::cycleOfTick(uint64_t Tick) const {
 
 uint16_t BasicClock::read(uint32_t Addr, bool IsByte) {
   auto One = [&](uint32_t A) -> uint16_t {
-    return A == 0x56 ? Dcoctl : A == 0x57 ? Bcsctl1 : A == 0x58 ? Bcsctl2 : 0;
+    return A == 0x56 ? Dcoctl : A == 0x57 ? Bcsctl1 : A == 0x58 ? Bcsctl2 : A == Bcsctl3 ? Ctl3 : 0;
   };
   return IsByte ? One(Addr) : uint16_t(One(Addr) | One(Addr + 1) << 8);
 }
@@ -111,6 +173,8 @@ void BasicClock::write(uint32_t Addr, uint16_t Value, bool IsByte) {
       Bcsctl1 = V;
     else if (A == 0x58)
       Bcsctl2 = V;
+    else if (A == Bcsctl3)
+      Ctl3 = uint8_t((V & ~0x03) | (Ctl3 & 0x03)); // XT2OF, LFXT1OF are read-only
   };
   One(Addr, uint8_t(Value));
   if (!IsByte)

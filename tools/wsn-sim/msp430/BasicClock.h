@@ -7,9 +7,26 @@
 // watchdog. DCO frequency model: SLAU049 §4.1 gives "approximately 800 kHz" after PUC
 // (RSEL = 4, DCO = 3); each RSEL step multiplies it by S_RSEL = 1.65 and each DCO step by
 // S_DCO = 1.12 (the F1611 datasheet's typical ratios); MODx mixes fDCO and fDCO+1 per §4.2.5.
-// These are typical values, not a particular chip's. Not modelled: XT2, DCOR (external
-// resistor), clocks stopping in the low-power modes, oscillator faults (OFIFG is only set at
-// PUC, by the SFRs).
+// These are typical values, not a particular chip's.
+//
+// On the MSP430x2xx (McuInfo::BasicClockPlus, SLAU144 chapter 5) the module is the Basic Clock
+// Module+: BCSCTL1 resets to 87h (RSEL 4 bits, 0-15), the DCO runs at ~1.1 MHz after PUC
+// (§5.1: RSEL 7, DCO 3) and steps by the F2617 datasheet's typical S_RSEL = 1.35 and
+// S_DCO = 1.08; BCSCTL3 (0x53, reset 05h) is kept as a value (LFXT1 stays the 32768 Hz
+// crystal: VLO is not modelled). writeDcoCalibration stores the factory constants
+// CALDCO/CALBC1 for 1, 8, 12 and 16 MHz (SLAU144 §24.2.2, TLV at 0x10F6) as this model's
+// settings nearest those frequencies.
+//
+// Low-power modes (SLAU049 §2.3, §3.2.3; SLAU144 §2.3): the SR's SCG1 stops SMCLK, OSCOFF
+// stops LFXT1 and so ACLK (unless LFXT1 feeds MCLK while the CPU runs), CPUOFF stops MCLK
+// (the core then fetches nothing: cycles keep counting as a time base at the configured MCLK
+// rate), SCG0 turns off the DCO's dc generator only when the DCO feeds neither MCLK nor SMCLK,
+// which changes no clock modelled here. Timers, the watchdog and the USARTs on a stopped
+// clock stop counting; an interrupt entry clears the bits and restarts them. The Chip
+// connects setStatusBits to the CPU's clock-bits hook.
+//
+// Not modelled: XT2, DCOR (external resistor), oscillator faults (OFIFG is only set at PUC,
+// by the SFRs), wake-up delays.
 #ifndef WSN_MSP430_BASICCLOCK_H
 #define WSN_MSP430_BASICCLOCK_H
 
@@ -25,17 +42,26 @@ class Cpu;
 class BasicClock : public Peripheral {
 public:
   static constexpr uint32_t Base = 0x56, Last = 0x58;
+  static constexpr uint32_t Bcsctl3 = 0x53; ///< Basic Clock Module+ only
   explicit BasicClock(Cpu &C);
   uint16_t read(uint32_t Addr, bool IsByte) override;
   void write(uint32_t Addr, uint16_t Value, bool IsByte) override;
-  void reset() override; ///< PUC: DCOCTL 60h, BCSCTL1 84h, BCSCTL2 00h
+  void reset() override; ///< PUC: DCOCTL 60h, BCSCTL1 84h (87h on F2xx), BCSCTL2 00h
   void advanceTo(uint64_t Cycle) override { Now = std::max(Now, Cycle); }
 
   /// DCOCLK in Hz for the current DCOCTL/BCSCTL1 (with modulation).
   double dcoHz() const;
+  /// DCOCLK for a DCOCTL/BCSCTL1 pair (this part's model).
+  double dcoHzFor(uint8_t Dcoctl, uint8_t Bcsctl1) const;
+  /// F2xx: the DCO calibration constants in information memory segment A (raw memory).
+  void writeDcoCalibration();
   double mclkHz() const;
   const ClockSource &smclk() const { return Smclk; }
   const ClockSource &aclk() const { return Aclk; }
+  /// The SR's clock bits (CPUOFF, OSCOFF, SCG0, SCG1) changed at MCLK cycle Cycle.
+  void setStatusBits(uint16_t Sr, uint64_t Cycle);
+  bool smclkRunning() const { return Seg.SmclkPs != 0; }
+  bool aclkRunning() const { return !Seg.AclkStopped; }
   /// Real time at MCLK cycle Cycle, in picoseconds.
   uint64_t picosecondsAt(uint64_t Cycle) const;
 
@@ -45,6 +71,7 @@ private:
     uint64_t MclkPs = 1;              ///< one MCLK cycle
     uint64_t SmclkPs = 1;             ///< one SMCLK tick (0: stopped)
     uint64_t AclkDiv = 1;             ///< ACLK = 32768 Hz / AclkDiv
+    bool AclkStopped = false;         ///< OSCOFF: LFXT1 off
     uint64_t SmclkTicks = 0, AclkTicks = 0; ///< ticks before the segment
   };
   class Source : public ClockSource {
@@ -62,7 +89,9 @@ private:
   uint64_t aclkTicksAt(uint64_t Cycle) const;
 
   Cpu &C;
-  uint8_t Dcoctl = 0x60, Bcsctl1 = 0x84, Bcsctl2 = 0x00;
+  bool Plus; ///< Basic Clock Module+ (F2xx)
+  uint8_t Dcoctl = 0x60, Bcsctl1 = 0x84, Bcsctl2 = 0x00, Ctl3 = 0x05;
+  uint16_t StatusBits = 0; ///< SR & (CPUOFF | OSCOFF | SCG0 | SCG1)
   uint64_t Now = 0;
   Segment Seg;
   Source Smclk{*this, false}, Aclk{*this, true};

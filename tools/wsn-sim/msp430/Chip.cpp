@@ -8,12 +8,17 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   Sfrs = std::make_unique<SpecialFunctionRegisters>(*Core);
   Clock = std::make_unique<BasicClock>(*Core);
   Core->mapPeripheral(BasicClock::Base, BasicClock::Last, Clock.get());
+  if (Mcu.BasicClockPlus)
+    Clock->writeDcoCalibration(); // the factory constants in information memory
+  Core->setClockBitsHook([](void *Ctx, uint16_t Sr, uint64_t Cycle) {
+    static_cast<BasicClock *>(Ctx)->setStatusBits(Sr, Cycle);
+  }, Clock.get());
   const ClockSource &Smclk = Clock->smclk(), &Aclk = Clock->aclk();
   // The WDT vector is at 0xFFF4 on both families.
   Wdt = std::make_unique<Watchdog>(*Core, *Sfrs, Smclk, Aclk, (0xFFF4 - Mcu.VectorBase) / 2);
   Flash = std::make_unique<FlashController>(*Core, *Sfrs);
   Mpy = std::make_unique<Multiplier>();
-  Core->mapPeripheral(0x0000, 0x0005, Sfrs.get());
+  Core->mapPeripheral(0x0000, Mcu.Cpux ? 0x0007 : 0x0005, Sfrs.get()); // UC1IE/UC1IFG on F2617
   Core->mapPeripheral(Watchdog::Address, Watchdog::Address + 1, Wdt.get());
   Core->mapPeripheral(FlashController::Base, FlashController::Last, Flash.get());
   Core->mapPeripheral(Multiplier::Base, Multiplier::Last, Mpy.get());
@@ -25,11 +30,17 @@ Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
   Io->map();
   Adc = std::make_unique<Adc12>(*Core, Aclk, Smclk, [this] { return Clock->mclkHz(); });
   Adc->map();
-  if (!Mcu.Cpux)
-    for (unsigned U = 0; U < 2; ++U) {
-      Usart[U] = std::make_unique<UsartSpi>(*Core, *Sfrs, U, Aclk, Smclk);
-      Usart[U]->map();
+  for (unsigned U = 0; U < 2; ++U) {
+    if (!Mcu.Cpux) {
+      Usarts[U] = std::make_unique<Usart>(*Core, *Sfrs, U, Aclk, Smclk);
+      Usarts[U]->map();
+    } else {
+      UsciA[U] = std::make_unique<Usci>(*Core, *Sfrs, Usci::A, U, Aclk, Smclk);
+      UsciB[U] = std::make_unique<Usci>(*Core, *Sfrs, Usci::B, U, Aclk, Smclk);
+      UsciA[U]->map();
+      UsciB[U]->map();
     }
+  }
 }
 
 void Chip::powerOn() {

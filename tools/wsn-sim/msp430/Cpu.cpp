@@ -85,15 +85,17 @@ void Cpu::puc() {
   Cycles += ResetCycles;
   BusTime = Cycles;
   NextEventCycle = 0;
+  checkClockBits(Cycles);
 }
 
 uint16_t Cpu::slowRead(uint32_t A, bool IsByte) {
   if (A < Mcu.PeripheralEnd) {
     if (Peripheral *P = IoMap[A]) {
       P->advanceTo(BusTime);
-      uint16_t V = P->read(A, IsByte);
-      NextEventCycle = 0; // a read can clear a flag and move the device's next event
-      return V;
+      // No re-scan of the devices' next events: a read only clears flags (a device whose
+      // read moves its next event calls eventsChanged). Firmware polls registers in tight
+      // loops (SPI flags, TxR), and the scan cost more than the instructions.
+      return P->read(A, IsByte);
     }
     // No device here: the address behaves as plain memory (what was written last).
   } else if (A >= Mcu.MirrorStart && A < Mcu.MirrorEnd) {
@@ -174,7 +176,9 @@ StepKind Cpu::step() {
     uint64_t Acceptable = (R[SR] & SR_GIE) ? Pending : (Pending & NonMaskable);
     if (Acceptable) {
       unsigned Slot = 63 - __builtin_clzll(Acceptable); // highest address wins
+      uint64_t Accepted = Cycles;
       enterInterrupt(Slot);
+      checkClockBits(Accepted); // the entry cleared CPUOFF, OSCOFF and SCG1
       return StepKind::Interrupt;
     }
   }
@@ -197,6 +201,7 @@ StepKind Cpu::step() {
   Cycles += uint64_t(C);
   BusTime = Cycles; // accesses from outside an instruction (boards, tests) happen now
   ++Instructions;
+  checkClockBits(Cycles);
   return StepKind::Instruction;
 }
 

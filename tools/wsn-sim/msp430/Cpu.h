@@ -79,6 +79,12 @@ public:
   uint64_t instructions() const { return Instructions; }
   uint64_t interruptsTaken() const { return Interrupts; }
   bool faulted() const { return !Fault.empty(); }
+  /// Stop the core with a message (a device refusing a mode it does not model): the current
+  /// instruction completes, step() then returns Faulted. The first message is kept.
+  void stop(std::string Why) {
+    if (Fault.empty())
+      Fault = std::move(Why);
+  }
   const std::string &fault() const { return Fault; }
   /// Address of the instruction executed last.
   uint32_t lastInstructionAddress() const { return LastPc; }
@@ -127,6 +133,19 @@ public:
   uint64_t ignoredWrites() const { return IgnoredWrites; }
   uint32_t lastIgnoredWrite() const { return LastIgnoredWrite; }
 
+  /// Told when the SR's clock bits (CPUOFF, OSCOFF, SCG0, SCG1) change, with the new SR and the
+  /// cycle of the change: the Basic Clock module stops and restarts clocks with them
+  /// (SLAU049 §2.3). An instruction's SR write takes effect at its end; an interrupt entry
+  /// restarts the clocks where it begins (the CPU needs MCLK for the 6 entry cycles).
+  using ClockBitsHook = void (*)(void *Ctx, uint16_t Sr, uint64_t Cycle);
+  void setClockBitsHook(ClockBitsHook Fn, void *Ctx) {
+    ClockHook = Fn;
+    ClockHookCtx = Ctx;
+    ClockBits = uint16_t(R[SR] & ClockBitMask);
+    if (Fn)
+      Fn(Ctx, uint16_t(R[SR]), Cycles);
+  }
+
   /// Called before every instruction (after interrupt checks); for trace and test drivers.
   using InstructionHook = void (*)(void *Ctx, Cpu &C);
   void setInstructionHook(InstructionHook Fn, void *Ctx) {
@@ -167,6 +186,14 @@ private:
     return W;
   }
   void writeReg(unsigned N, uint32_t V);
+  static constexpr uint16_t ClockBitMask = SR_CPUOFF | SR_OSCOFF | SR_SCG0 | SR_SCG1;
+  void checkClockBits(uint64_t At) {
+    if (uint16_t B = uint16_t(R[SR] & ClockBitMask); B != ClockBits) {
+      ClockBits = B;
+      if (ClockHook)
+        ClockHook(ClockHookCtx, uint16_t(R[SR]), At);
+    }
+  }
 
   McuInfo Mcu;
   std::vector<uint8_t> Mem;
@@ -189,6 +216,9 @@ private:
   uint32_t LastIgnoredWrite = 0;
   InstructionHook Hook = nullptr;
   void *HookCtx = nullptr;
+  ClockBitsHook ClockHook = nullptr;
+  void *ClockHookCtx = nullptr;
+  uint16_t ClockBits = 0; ///< SR & ClockBitMask as last reported
 };
 
 } // namespace wsn::msp430

@@ -27,6 +27,7 @@ absl::StatusOr<McuInfo> lookupMcu(absl::string_view Name) {
     // 0x0200-0x09FF), 92 KB flash 0x3100-0x1FFFF, vectors 0xFFC0-0xFFFF, MSP430X CPU.
     M.Cpux = true;
     M.RrcSetsOverflow = false; // the MSP430X CPU's RRC: "V: reset" (SLAU144 chapter 4)
+    M.BasicClockPlus = true;
     M.AddressSpace = 0x100000;
     M.PeripheralEnd = 0x200;
     M.VectorBase = 0xFFC0;

@@ -23,6 +23,9 @@ struct McuInfo {
   /// RRC's V flag: SLAU049 B-51 and SLAU144 §3.4.6.33 (F1xx/F2xx) define "V: set if the initial
   /// destination is positive and the initial carry is set"; the CPUX guides say "V: reset".
   bool RrcSetsOverflow = true;
+  /// The MSP430x2xx Basic Clock Module+ (SLAU144 chapter 5: RSEL 0-15, BCSCTL3, DCO
+  /// calibration constants in information memory) instead of SLAU049 chapter 4's.
+  bool BasicClockPlus = false;
 
   unsigned vectorSlots() const { return (0x10000 - VectorBase) / 2; }
   unsigned resetSlot() const { return vectorSlots() - 1; }

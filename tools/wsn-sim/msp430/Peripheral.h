@@ -18,7 +18,9 @@ constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 class Peripheral {
 public:
   virtual ~Peripheral() = default;
-  /// A read of the byte (isByte) or the even-addressed word at addr.
+  /// A read of the byte (isByte) or the even-addressed word at addr. A read that moves the
+  /// device's next event must call Cpu::eventsChanged() (a write needs not: the core re-reads
+  /// every device's next event after a write).
   virtual uint16_t read(uint32_t addr, bool isByte) = 0;
   /// A write of value (low byte only when isByte) to addr.
   virtual void write(uint32_t addr, uint16_t value, bool isByte) = 0;

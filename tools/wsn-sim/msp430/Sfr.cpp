@@ -11,15 +11,14 @@ SpecialFunctionRegisters::SpecialFunctionRegisters(Cpu &Core) : C(Core) {
 
 uint16_t SpecialFunctionRegisters::read(uint32_t Addr, bool IsByte) {
   unsigned I = Addr & 7;
-  uint16_t Lo = I < 6 ? Regs[I] : 0, Hi = I + 1 < 6 ? Regs[I + 1] : 0;
+  uint16_t Lo = Regs[I], Hi = I + 1 < 8 ? Regs[I + 1] : 0;
   return IsByte ? Lo : uint16_t(Lo | Hi << 8);
 }
 
 void SpecialFunctionRegisters::write(uint32_t Addr, uint16_t Value, bool IsByte) {
   unsigned I = Addr & 7;
-  if (I < 6)
-    Regs[I] = uint8_t(Value);
-  if (!IsByte && I + 1 < 6)
+  Regs[I] = uint8_t(Value);
+  if (!IsByte && I + 1 < 8)
     Regs[I + 1] = uint8_t(Value >> 8);
   changed();
 }

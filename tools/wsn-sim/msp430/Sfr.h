@@ -1,4 +1,5 @@
-// Sfr.h - the special function registers IE1, IE2, IFG1, IFG2, ME1, ME2 (0x0000-0x0005,
+// Sfr.h - the special function registers IE1, IE2, IFG1, IFG2, ME1, ME2 (0x0000-0x0005, and
+// UC1IE/UC1IFG at 0x0006-0x0007 where a part has them;
 // SLAU049 §2.4 / SLAU144 §1.6 "Special Function Registers"). Several modules keep their
 // enable and flag bits here; they read and set them through this object and are told about
 // CPU writes with a change callback.
@@ -16,6 +17,9 @@ class Cpu;
 
 enum : uint8_t {
   IE1 = 0x00, IE2 = 0x01, IFG1 = 0x02, IFG2 = 0x03, ME1 = 0x04, ME2 = 0x05,
+  // MSP430x2xx parts with two USCI units: USCI_A1/B1 enables and flags (SLAU144 §15.4,
+  // §16.4; msp430f2617 at 0x0006/0x0007). The Chip maps them on those parts only.
+  UC1IE = 0x06, UC1IFG = 0x07,
 };
 // IE1 / IFG1 bits shared by the F1xx and F2xx parts.
 enum : uint8_t {
@@ -46,7 +50,7 @@ private:
   void changed();
   static void acknowledgeNmi(void *Ctx, unsigned Slot);
   Cpu &C;
-  uint8_t Regs[6] = {};
+  uint8_t Regs[8] = {};
   bool AccessViolation = false;
   std::vector<std::function<void()>> Listeners;
 };

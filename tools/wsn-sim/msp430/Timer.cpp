@@ -193,9 +193,26 @@ void Timer::setInput(unsigned Ch, bool InputB, bool Level, uint64_t Cycle) {
     return;
   if (Cctl[Ch] & CCIFG)
     Cctl[Ch] |= COV;
-  Ccr[Ch] = R;
+  Ccr[Ch] = countAt(Cycle);
   Cctl[Ch] |= CCIFG;
   updateLines();
+}
+
+uint16_t Timer::countAt(uint64_t Cycle) const {
+  // An edge reported after the timer was brought past it (a board hears the radio at an
+  // instruction boundary) captures the count of the edge's own cycle: in up and continuous
+  // mode the counts since then are taken back. Up/down mode keeps the present count.
+  if (Cycle >= Now || !running() || mode() == UpDown)
+    return R;
+  const ClockSource *S = source();
+  uint64_t Then = S->ticksAt(Cycle);
+  if (Then < SrcBase)
+    return R; // the timer was restarted after the edge
+  uint64_t Back = (S->ticksAt(Now) - SrcBase) / divider() - (Then - SrcBase) / divider();
+  uint64_t Len = uint64_t(top()) + 1;
+  if (R >= Len)
+    return R;
+  return uint16_t((R + Len - Back % Len) % Len);
 }
 
 uint16_t Timer::readIv() {

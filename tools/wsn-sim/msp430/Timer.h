@@ -41,7 +41,9 @@ public:
   uint64_t nextEvent() const override;
 
   /// A level change on channel Ch's input CCIxA (InputB false) or CCIxB at MCLK cycle Cycle
-  /// (e.g. the CC2420's SFD on Timer_B CCI1A); captures when the channel is set to.
+  /// (e.g. the CC2420's SFD on Timer_B CCI1A); captures when the channel is set to. Cycle may
+  /// lie before the timer's present (an edge heard late): the capture holds the count the
+  /// timer had at Cycle (up and continuous modes).
   void setInput(unsigned Ch, bool InputB, bool Level, uint64_t Cycle);
   uint16_t counter() const { return R; }
 
@@ -61,6 +63,7 @@ private:
   void updateLines();
   static void acknowledgeCc0(void *Ctx, unsigned Slot);
   uint16_t readIv();
+  uint16_t countAt(uint64_t Cycle) const; ///< TxR at an MCLK cycle at or before Now
 
   Cpu &C;
   TimerLayout L;

@@ -1,0 +1,465 @@
+//===- AvrNode.cpp - a simulated mote on libsimavr ------------------------===//
+#include "AvrNode.h"
+
+extern "C" {
+#include <simavr/avr_adc.h>
+#include <simavr/avr_ioport.h>
+#include <simavr/avr_uart.h>
+#include <simavr/sim_avr.h>
+#include <simavr/sim_elf.h>
+#include <simavr/sim_interrupts.h>
+#include <simavr/sim_io.h>
+}
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+using namespace llvm;
+
+// Sanitizer builds (bench/fuzz/README.md): libsimavr keeps a core's firmware image
+// and IRQ tables until the process ends (cores are not torn down: avr_terminate
+// crashes on a crashed core), so LeakSanitizer would report them at exit. Every
+// program that runs cores links this file.
+#if defined(__SANITIZE_ADDRESS__)
+#define WSN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WSN_ASAN 1
+#endif
+#endif
+#ifdef WSN_ASAN
+extern "C" const char *__lsan_default_suppressions() { return "leak:libsimavr.so\n"; }
+#endif
+
+namespace wsn {
+namespace sim {
+
+//===----------------------------------------------------------------------===//
+// simavr logging: route the core's messages to stderr with the node id, drop
+// chatter below warnings.
+//===----------------------------------------------------------------------===//
+
+static std::map<const avr_t *, uint16_t> &nodeIds() {
+  static std::map<const avr_t *, uint16_t> M;
+  return M;
+}
+
+static void simLogger(avr_t *Avr, const int Level, const char *Fmt, va_list Ap) {
+  if (Level > LOG_WARNING)
+    return;
+  char Buf[512];
+  vsnprintf(Buf, sizeof(Buf), Fmt, Ap);
+  size_t L = strlen(Buf);
+  while (L && (Buf[L - 1] == '\n' || Buf[L - 1] == '\r'))
+    Buf[--L] = 0;
+  if (!L)
+    return;
+  auto It = Avr ? nodeIds().find(Avr) : nodeIds().end();
+  if (It != nodeIds().end())
+    errs() << "wsn-sim: node " << It->second << ": simavr: " << Buf << "\n";
+  else
+    errs() << "wsn-sim: simavr: " << Buf << "\n";
+}
+
+static void noSleep(avr_t *, avr_cycle_count_t) {
+  // Simulated time only: the core already advanced its cycle counter past the
+  // sleep; never wait in real time (libsimavr's raw callback calls usleep).
+}
+
+static avr_uart_t *findUart(avr_t *Avr, int N) {
+  for (avr_io_t *Io = Avr->io_port; Io; Io = Io->next)
+    if (Io->kind && !strcmp(Io->kind, "uart")) {
+      auto *U = reinterpret_cast<avr_uart_t *>(Io);
+      if (U->name == '0' + N)
+        return U;
+    }
+  return nullptr;
+}
+
+static Error nodeError(uint16_t Id, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), "node " + Twine(Id) + ": " + Msg);
+}
+
+//===----------------------------------------------------------------------===//
+
+Expected<std::unique_ptr<Node>> AvrNode::create(const FirmwareInfo &FW,
+                                                const NodeOptions &Opts) {
+  std::unique_ptr<AvrNode> N(new AvrNode(FW, Opts));
+  if (Error E = N->init())
+    return std::move(E);
+  return std::unique_ptr<Node>(std::move(N));
+}
+
+AvrNode::~AvrNode() {
+  Board.reset();
+  Timer0.reset();
+  if (Avr) {
+    nodeIds().erase(Avr);
+    // After firmware that ran away and crashed the core, libsimavr 1.6's
+    // avr_terminate can itself crash freeing the I/O modules' IRQs (seen on
+    // a bench/fidelity/progfuzz.py program whose code wrote timer registers
+    // at random). The run's results are written by then: leave that core's
+    // memory to the process exit instead of crashing the tool.
+    if (Avr->state == cpu_Crashed)
+      return;
+    avr_terminate(Avr);
+    free(Avr);
+  }
+}
+
+Error AvrNode::init() {
+  avr_global_logger_set(simLogger);
+  if (Opts.AdcLo > Opts.AdcHi || Opts.AdcHi > 1023)
+    return nodeError(Opts.NodeId, "bad ADC range " + Twine(Opts.AdcLo) + ":" +
+                                      Twine(Opts.AdcHi) + " (0 <= LO <= HI <= 1023)");
+  Avr = avr_make_mcu_by_name(Opts.Mcu.c_str());
+  if (!Avr)
+    return nodeError(Opts.NodeId, "unknown MCU '" + Opts.Mcu +
+                                      "' (libsimavr has no core by that name; MicaZ is atmega128)");
+  nodeIds()[Avr] = Opts.NodeId;
+  if (avr_init(Avr) != 0)
+    return nodeError(Opts.NodeId, "libsimavr could not initialise MCU '" + Opts.Mcu + "'");
+  Avr->log = LOG_WARNING;
+
+  elf_firmware_t Fw;
+  memset(&Fw, 0, sizeof(Fw));
+  // libsimavr's ELF loader trusts the file and can crash on a damaged one that
+  // LLVM's reader (inspectFirmware) accepted: run it under crash recovery, and
+  // on a crash abandon its half-read state and report the file.
+  static bool CrashRecovery = [] {
+    llvm::CrashRecoveryContext::Enable();
+    return true;
+  }();
+  (void)CrashRecovery;
+  int Loaded = -1;
+  llvm::CrashRecoveryContext CRC;
+  if (!CRC.RunSafely([&] { Loaded = elf_read_firmware(FW.Path.c_str(), &Fw); }))
+    return nodeError(Opts.NodeId, "'" + FW.Path +
+                                      "': damaged ELF: libsimavr's loader crashed reading it");
+  if (Loaded != 0)
+    return nodeError(Opts.NodeId, "libsimavr could not load '" + FW.Path + "'");
+  // libsimavr aborts the process on code larger than the flash: check first.
+  if (uint64_t(Fw.flashbase) + Fw.flashsize > Avr->flashend + 1u)
+    return nodeError(Opts.NodeId, "'" + FW.Path + "' has " + Twine(Fw.flashsize) +
+                                      " bytes of code, more than the " +
+                                      Twine(Avr->flashend + 1u) + " bytes of flash of " +
+                                      Opts.Mcu);
+  Fw.frequency = Opts.Frequency;
+  Fw.vcc = Fw.avcc = Fw.aref = 3000; // MicaZ runs at 3 V
+  // Node ids the way tos-set-symbols gives them: initialised variables get the
+  // id in their initial value in flash (simavr's loader puts .data right after
+  // .text, where the C startup copies it from).
+  for (const IdSymbol &S : FW.IdSymbols) {
+    if (S.Where != IdSymbol::Data)
+      continue;
+    uint32_t At = Fw.flashsize - Fw.datasize + S.DataOffset;
+    if (S.DataOffset + S.Size > Fw.datasize || At + S.Size > Fw.flashsize)
+      return nodeError(Opts.NodeId, "'" + FW.Path + "': " + S.Name +
+                                        " lies outside the .data image libsimavr loaded");
+    Fw.flash[At] = Opts.NodeId & 0xFF;
+    if (S.Size > 1)
+      Fw.flash[At + 1] = Opts.NodeId >> 8;
+  }
+  avr_load_firmware(Avr, &Fw);
+  Avr->frequency = Opts.Frequency;
+  Avr->vcc = Avr->avcc = Avr->aref = 3000;
+  Avr->sleep = noSleep;
+  if (FW.HasRuntime && FW.TraceAddr + FW.TraceSize > Avr->ramend + 1u)
+    return nodeError(Opts.NodeId, "__wsn_trace (0x" + utohexstr(FW.TraceAddr) + ", " +
+                                      Twine(FW.TraceSize) + " bytes) lies outside the data space of " +
+                                      Opts.Mcu);
+
+  // Variables the startup code does not touch (.noinit, e.g. __wsn_node_id)
+  // get the id in SRAM before the first instruction; zero-initialised ones
+  // cannot keep a value (tos-set-symbols cannot set them either).
+  for (const IdSymbol &S : FW.IdSymbols) {
+    if (S.Where == IdSymbol::Bss) {
+      Warnings.push_back(S.Name + " is zero-initialised (.bss): its node id cannot be set "
+                                  "before start; left 0");
+      continue;
+    }
+    if (S.Where != IdSymbol::NoInit)
+      continue;
+    if (S.Addr + S.Size > Avr->ramend + 1u)
+      return nodeError(Opts.NodeId, S.Name + " lies outside the data space");
+    Avr->data[S.Addr] = Opts.NodeId & 0xFF;
+    if (S.Size > 1)
+      Avr->data[S.Addr + 1] = Opts.NodeId >> 8;
+  }
+
+  for (const auto &[Name, Addr] : FW.CountPcs) {
+    PcCount C;
+    C.Name = Name;
+    C.Addr = Addr;
+    PcCounts.push_back(C);
+  }
+
+  // MicaZ board: Timer0 from the 32.768 kHz crystal, the LEDs (spec/micaz.md).
+  if (Opts.Mcu == "atmega128") {
+    Timer0.reset(AsyncTimer0::attach(Avr));
+    Board = std::make_unique<MicaZBoard>(Avr);
+    if (Error E = Board->attach())
+      return nodeError(Opts.NodeId, toString(std::move(E)));
+  }
+
+  // UARTs: no console printing, no polling sleep (that one waits in real time).
+  for (int U = 0; U < 4; ++U) {
+    if (!findUart(Avr, U))
+      continue;
+    uint32_t Flags = 0;
+    avr_ioctl(Avr, AVR_IOCTL_UART_GET_FLAGS('0' + U), &Flags);
+    Flags &= ~(AVR_UART_FLAG_POLL_SLEEP | AVR_UART_FLAG_STDIO);
+    avr_ioctl(Avr, AVR_IOCTL_UART_SET_FLAGS('0' + U), &Flags);
+  }
+
+  // Static pin levels (switches, jumpers): driven once, before the firmware starts.
+  for (const auto &[Port, Levels] : Opts.Pins) {
+    for (unsigned Bit = 0; Bit < 8; ++Bit) {
+      avr_irq_t *Pin = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Port), Bit);
+      if (!Pin)
+        return nodeError(Opts.NodeId, Opts.Mcu + " has no port " + Twine(Port));
+      avr_raise_irq(Pin, (Levels >> Bit) & 1);
+    }
+  }
+
+  // Random switch levels, changing at seeded random times.
+  if (Opts.SwitchMean) {
+    for (unsigned Bit = 0; Bit < 8; ++Bit) {
+      SwitchPins[Bit] = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Opts.SwitchPort), Bit);
+      if (!SwitchPins[Bit])
+        return nodeError(Opts.NodeId, Opts.Mcu + " has no port " + Twine(Opts.SwitchPort));
+    }
+    SwitchRng.emplace(Opts.Seed, Opts.NodeId, Stream::Switches);
+    setSwitches(static_cast<uint8_t>(SwitchRng->next() & 0xFF));
+    avr_cycle_timer_register(Avr, SwitchRng->uniform(1, 2 * Opts.SwitchMean - 1),
+                             onSwitchTimer, this);
+  }
+
+  // External interrupt pulses (pins idle high).
+  for (const IrqStimulus &S : Opts.Irqs) {
+    if (S.Port != 0)
+      return nodeError(Opts.NodeId, "--irq p" + Twine(S.Port) + "." + Twine(S.Int) +
+                                        ": an MSP430 port pin; " + Opts.Mcu +
+                                        " takes intN (INT0..INT7)");
+    if (S.Int > 7)
+      return nodeError(Opts.NodeId, "no external interrupt int" + Twine(S.Int) +
+                                        " (atmega128 has int0..int7)");
+    if (S.MeanCycles < 2 * IrqPulseCycles)
+      return nodeError(Opts.NodeId, "interrupt mean " + Twine(S.MeanCycles) +
+                                        " cycles is too short (minimum " +
+                                        Twine(2 * IrqPulseCycles) + ")");
+    char Port = S.Int < 4 ? 'D' : 'E'; // INT0-3 on PD0-3, INT4-7 on PE4-7
+    avr_irq_t *Pin = avr_io_getirq(Avr, AVR_IOCTL_IOPORT_GETIRQ(Port), S.Int);
+    if (!Pin)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no pin for int" + Twine(S.Int));
+    // Stream per interrupt line: the ExtIrq stream of this node, offset by the line.
+    auto Src = std::unique_ptr<IrqSource>(new IrqSource{
+        this, S, Pin, false,
+        SimRng(streamSeed(Opts.Seed, Opts.NodeId, Stream::ExtIrq) + S.Int)});
+    avr_raise_irq(Pin, 1);
+    uint64_t First = Src->Rng.uniform(1, 2 * S.MeanCycles - 1);
+    avr_cycle_timer_register(Avr, First, onIrqTimer, Src.get());
+    IrqSources.push_back(std::move(Src));
+  }
+
+  // Random UART0 receive bytes.
+  if (Opts.UartMean) {
+    Uart0 = findUart(Avr, 0);
+    Uart0In = avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+    if (!Uart0 || !Uart0In)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART0");
+    UartRng.emplace(Opts.Seed, Opts.NodeId, Stream::Uart);
+    avr_cycle_timer_register(Avr, UartRng->uniform(1, 2 * Opts.UartMean - 1), onUartTimer,
+                             this);
+  }
+
+  // ADC results: answer every conversion start with a random value.
+  if (Opts.Adc) {
+    AdcIrqs = avr_io_getirq(Avr, AVR_IOCTL_ADC_GETIRQ, 0);
+    if (!AdcIrqs)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no ADC");
+    AdcRng.emplace(Opts.Seed, Opts.NodeId, Stream::Adc);
+    avr_irq_register_notify(AdcIrqs + ADC_IRQ_OUT_TRIGGER, onAdcTrigger, this);
+  }
+
+  if (Opts.DrainUart >= 0) {
+    avr_irq_t *Out =
+        avr_io_getirq(Avr, AVR_IOCTL_UART_GETIRQ('0' + Opts.DrainUart), UART_IRQ_OUTPUT);
+    if (!Out)
+      return nodeError(Opts.NodeId, Opts.Mcu + " has no UART" + Twine(Opts.DrainUart));
+    avr_irq_register_notify(Out, onDrainTx, this);
+  }
+  return Error::success();
+}
+
+uint64_t AvrNode::cycle() const { return Avr->cycle; }
+
+uint64_t AvrNode::nsAt(uint64_t Cycle) const {
+  return uint64_t((unsigned __int128)Cycle * 1000000000u / Opts.Frequency);
+}
+
+uint64_t AvrNode::cycleAt(uint64_t Ns) const {
+  unsigned __int128 N = (unsigned __int128)Ns * Opts.Frequency;
+  return uint64_t((N + 999999999u) / 1000000000u);
+}
+
+const uint8_t *AvrNode::dataMemory() const { return Avr->data; }
+bool AvrNode::interruptsEnabled() const { return Avr->sreg[S_I]; }
+uint16_t AvrNode::violationArgument() const {
+  // The hook's argument (the invariant id) is in r25:r24 (avr-gcc ABI).
+  return static_cast<uint16_t>(Avr->data[24] | (Avr->data[25] << 8));
+}
+
+uint64_t AvrNode::onBound(avr_t *, uint64_t, void *) { return 0; }
+
+StopKind AvrNode::runUntil(uint64_t Target) {
+  if (Terminated)
+    return LastStop;
+  // A timer at the target keeps a sleeping core from jumping past it.
+  if (Avr->cycle < Target)
+    avr_cycle_timer_register(Avr, Target - Avr->cycle, onBound, this);
+  const bool Watch = FW.HasRuntime || !PcCounts.empty();
+  while (Avr->cycle < Target) {
+    int State = avr_run(Avr);
+    // After SEI (or RETI, or an SREG write that sets I) the AVR executes
+    // exactly one more instruction before a pending interrupt ("Reset and
+    // Interrupt Handling": "the instruction following SEI will be executed
+    // before any pending interrupts"). libsimavr 1.6 waits for two, so in
+    // TinyOS's idle loop (cli ... sei; sleep; cli) an interrupt that became
+    // pending while I was clear is never taken: SLEEP does not sleep with
+    // an interrupt pending and the next CLI closes the window again
+    // (spec/micaz.md, "Interrupt latency after SEI").
+    if (Avr->interrupt_state < 0)
+      Avr->interrupt_state = avr_has_pending_interrupts(Avr);
+    if (State == cpu_Done || State == cpu_Crashed) {
+      Terminated = true;
+      LastStop = State == cpu_Done ? StopKind::Halted : StopKind::Crashed;
+      return LastStop;
+    }
+    // Safe at every instruction: ringPos uses the header only while no
+    // record is open (trace-format.md section 1.1). Polling only with SREG.I
+    // set lost segments of TinyOS apps, whose boot code and atomic sections
+    // write several rings' worth of records with interrupts disabled.
+    if (Opts.FullTrace)
+      pollFullTrace();
+    if (Watch) {
+      StopKind S = atPc(Avr->pc, Avr->cycle);
+      if (S != StopKind::None)
+        return S;
+    }
+  }
+  return StopKind::None;
+}
+
+bool AvrNode::stepOnce() {
+  int State = avr_run(Avr);
+  if (Avr->interrupt_state < 0)
+    Avr->interrupt_state = avr_has_pending_interrupts(Avr);
+  return State != cpu_Done && State != cpu_Crashed;
+}
+
+std::string AvrNode::settleToRecord(uint64_t Limit) {
+  if (recordOpen())
+    return "record";
+  if (Avr->state == cpu_Sleeping)
+    return "sleep";
+  uint64_t End = Avr->cycle + Limit;
+  while (Avr->cycle < End && !Terminated) {
+    int State = avr_run(Avr);
+    if (State == cpu_Done || State == cpu_Crashed)
+      return "end";
+    if (recordOpen())
+      return "record";
+    if (Avr->state == cpu_Sleeping)
+      return "sleep";
+    if (FW.VectorsEnd && Avr->pc < FW.VectorsEnd)
+      return "interrupt";
+  }
+  return "end";
+}
+
+//===----------------------------------------------------------------------===//
+// Stimuli
+//===----------------------------------------------------------------------===//
+
+void AvrNode::setSwitches(uint8_t Levels) {
+  for (unsigned Bit = 0; Bit < 8; ++Bit)
+    avr_raise_irq(SwitchPins[Bit], (Levels >> Bit) & 1);
+}
+
+uint64_t AvrNode::onSwitchTimer(avr_t *, uint64_t When, void *P) {
+  auto *N = static_cast<AvrNode *>(P);
+  N->setSwitches(static_cast<uint8_t>(N->SwitchRng->next() & 0xFF));
+  return When + N->SwitchRng->uniform(1, 2 * N->Opts.SwitchMean - 1);
+}
+
+uint64_t AvrNode::onIrqTimer(avr_t *, uint64_t When, void *P) {
+  auto *S = static_cast<IrqSource *>(P);
+  if (!S->Low) {
+    // Falling edge, then the pin stays low for IrqPulseCycles.
+    S->Low = true;
+    avr_raise_irq(S->Pin, 0);
+    ++S->Owner->Stats.IrqPulses;
+    return When + IrqPulseCycles;
+  }
+  S->Low = false;
+  avr_raise_irq(S->Pin, 1);
+  return When + S->Rng.uniform(1, 2 * S->Cfg.MeanCycles - 1);
+}
+
+bool AvrNode::uartFull(avr_uart_t *U) const {
+  // The FIFO is full when advancing the write cursor would meet the read one.
+  return ((U->input.write + 1) & (uart_fifo_fifo_size - 1)) == U->input.read;
+}
+
+uint64_t AvrNode::onUartTimer(avr_t *Avr, uint64_t When, void *P) {
+  auto *N = static_cast<AvrNode *>(P);
+  uint8_t Byte = static_cast<uint8_t>(N->UartRng->next() & 0xFF);
+  // A byte arriving while the receiver is off or its FIFO is full is lost, as
+  // on the wire.
+  if (!avr_regbit_get(Avr, N->Uart0->rxen) || N->uartFull(N->Uart0)) {
+    ++N->Stats.UartDropped;
+  } else {
+    avr_raise_irq(N->Uart0In, Byte);
+    ++N->Stats.UartBytes;
+  }
+  return When + N->UartRng->uniform(1, 2 * N->Opts.UartMean - 1);
+}
+
+void AvrNode::onAdcTrigger(avr_irq_t *, uint32_t Value, void *P) {
+  auto *N = static_cast<AvrNode *>(P);
+  avr_adc_mux_t Mux;
+  static_assert(sizeof(Mux) >= sizeof(uint32_t), "mux layout");
+  memset(&Mux, 0, sizeof(Mux));
+  memcpy(&Mux, &Value, sizeof(Value));
+  unsigned Channel = Mux.src & 7;
+  uint64_t V = N->AdcRng->uniform(N->Opts.AdcLo, N->Opts.AdcHi);
+  // simavr converts millivolts with the selected reference (ADMUX REFS1:0 on
+  // the atmega128: 00 AREF, 01 AVCC, 11 internal 2.56 V): pick the voltage
+  // that converts back to exactly V.
+  uint8_t Admux = N->Avr->data[0x27];
+  uint32_t Ref = (Admux >> 6) == 3 ? 2560 : (Admux >> 6) == 1 ? N->Avr->avcc : N->Avr->aref;
+  uint32_t MilliVolts = static_cast<uint32_t>((V * Ref + 1022) / 1023);
+  ++N->Stats.AdcSamples;
+  avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + Channel, MilliVolts);
+  if (Mux.kind == ADC_MUX_DIFF)
+    avr_raise_irq(N->AdcIrqs + ADC_IRQ_ADC0 + (Mux.diff & 7), 0);
+}
+
+void AvrNode::onDrainTx(avr_irq_t *, uint32_t Value, void *P) {
+  static_cast<AvrNode *>(P)->Drained.push_back(static_cast<uint8_t>(Value));
+}
+
+std::vector<uint8_t> AvrNode::dataSpace() const {
+  return std::vector<uint8_t>(Avr->data, Avr->data + Avr->ramend + 1);
+}
+
+} // namespace sim
+} // namespace wsn

@@ -1,0 +1,303 @@
+//===- Msp430Node.cpp - a simulated mote on the WSNMsp430 core ------------===//
+#include "Msp430Node.h"
+
+#include "ElfLoader.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace llvm;
+
+namespace wsn {
+namespace sim {
+
+using msp430::Cpu;
+using msp430::StepKind;
+
+static Error nodeError(uint16_t Id, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), "node " + Twine(Id) + ": " + Msg);
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduler
+//===----------------------------------------------------------------------===//
+
+void Msp430Node::Scheduler::advanceTo(uint64_t Cycle) {
+  Now = std::max(Now, Cycle);
+  // Due items in time order (ties: the order they were added), each rescheduled.
+  for (;;) {
+    Item *Due = nullptr;
+    for (Item &I : Items)
+      if (I.At && I.At <= Now && (!Due || I.At < Due->At))
+        Due = &I;
+    if (!Due)
+      return;
+    Due->At = Due->F(Due->At);
+  }
+}
+
+uint64_t Msp430Node::Scheduler::nextEvent() const {
+  uint64_t Next = Bound > Now ? Bound : msp430::kNever;
+  for (const Item &I : Items)
+    if (I.At)
+      Next = std::min(Next, I.At);
+  return Next;
+}
+
+//===----------------------------------------------------------------------===//
+
+Expected<std::unique_ptr<Node>> Msp430Node::create(const FirmwareInfo &FW,
+                                                   const NodeOptions &Opts) {
+  std::unique_ptr<Msp430Node> N(new Msp430Node(FW, Opts));
+  if (Error E = N->init())
+    return std::move(E);
+  return std::unique_ptr<Node>(std::move(N));
+}
+
+Msp430Node::~Msp430Node() = default;
+
+Error Msp430Node::init() {
+  auto Mcu = msp430::lookupMcu(Opts.Mcu);
+  if (!Mcu.ok())
+    return nodeError(Opts.NodeId, std::string(Mcu.status().message()));
+  if (Opts.AdcLo > Opts.AdcHi || Opts.AdcHi > 4095)
+    return nodeError(Opts.NodeId, "bad ADC range " + Twine(Opts.AdcLo) + ":" +
+                                      Twine(Opts.AdcHi) + " (0 <= LO <= HI <= 4095 on " +
+                                      Opts.Mcu + "'s ADC12)");
+  if (Opts.UartMean)
+    return nodeError(Opts.NodeId, "--uart: the USART's UART mode is not modelled on " +
+                                      Opts.Mcu + " yet (spec/msp430.md)");
+  if (Opts.DrainUart >= 0)
+    return nodeError(Opts.NodeId, "--drain: the USART's UART mode is not modelled on " +
+                                      Opts.Mcu + " yet (spec/msp430.md)");
+  auto Img = msp430::readElf(FW.Path);
+  if (!Img.ok())
+    return nodeError(Opts.NodeId, std::string(Img.status().message()));
+  Dev = std::make_unique<msp430::Chip>(*Mcu);
+  Cpu &C = Dev->cpu();
+  Board = makeMsp430Board(Opts.Mcu, *Dev);
+  C.addDevice(&Sched);
+  if (auto St = msp430::loadElf(C, *Img, FW.Path); !St.ok())
+    return nodeError(Opts.NodeId, std::string(St.message()));
+  Dev->sfr().powerOnReset();
+
+  const msp430::McuInfo &M = C.mcu();
+  if (FW.HasRuntime && (FW.TraceAddr < M.RamStart || FW.TraceAddr + FW.TraceSize > M.RamEnd))
+    return nodeError(Opts.NodeId, "__wsn_trace (0x" + utohexstr(FW.TraceAddr) + ", " +
+                                      Twine(FW.TraceSize) + " bytes) lies outside the RAM of " +
+                                      Opts.Mcu + " (0x" + utohexstr(M.RamStart) + "-0x" +
+                                      utohexstr(M.RamEnd - 1) + ")");
+
+  // Node ids the way tos-set-symbols gives them: initialised variables get the id in their
+  // initial value in flash (the startup code copies .data from its load address); .noinit
+  // ones straight into RAM; zero-initialised ones cannot keep a value.
+  uint8_t *Mem = C.memory();
+  for (const IdSymbol &S : FW.IdSymbols) {
+    uint32_t At;
+    if (S.Where == IdSymbol::Bss) {
+      Warnings.push_back(S.Name + " is zero-initialised (.bss): its node id cannot be set "
+                                  "before start; left 0");
+      continue;
+    }
+    if (S.Where == IdSymbol::Data) {
+      At = FW.DataLoadAddr + S.DataOffset;
+      if (!FW.DataLoadAddr || At + S.Size > C.memorySize())
+        return nodeError(Opts.NodeId, "'" + FW.Path + "': " + S.Name +
+                                          " has no load address in flash for its initial value");
+    } else {
+      At = S.Addr;
+      if (At < M.RamStart || At + S.Size > M.RamEnd)
+        return nodeError(Opts.NodeId, S.Name + " lies outside the RAM of " + Opts.Mcu);
+    }
+    Mem[At] = Opts.NodeId & 0xFF;
+    if (S.Size > 1)
+      Mem[At + 1] = Opts.NodeId >> 8;
+  }
+
+  for (const auto &[Name, Addr] : FW.CountPcs) {
+    PcCount P;
+    P.Name = Name;
+    P.Addr = Addr;
+    PcCounts.push_back(P);
+  }
+
+  // Static pin levels: port digits 1..6; the pins the board drives keep the board's level.
+  auto PortNo = [&](char P, const char *Opt) -> Expected<unsigned> {
+    if (P < '1' || P > '6')
+      return nodeError(Opts.NodeId, Twine(Opt) + ": " + Opts.Mcu + " has ports 1..6, not '" +
+                                        Twine(P) + "'");
+    return unsigned(P - '0');
+  };
+  for (const auto &[Port, Levels] : Opts.Pins) {
+    Expected<unsigned> N = PortNo(Port, "--pins");
+    if (!N)
+      return N.takeError();
+    for (unsigned Bit = 0; Bit < 8; ++Bit)
+      if (!boardDriven(*N, Bit))
+        Dev->ports().setInput(*N, Bit, (Levels >> Bit) & 1);
+  }
+
+  // Random switch levels, changing at seeded random times.
+  if (Opts.SwitchMean) {
+    Expected<unsigned> N = PortNo(Opts.SwitchPort, "--switches");
+    if (!N)
+      return N.takeError();
+    unsigned Port = *N;
+    SwitchRng.emplace(Opts.Seed, Opts.NodeId, Stream::Switches);
+    auto Set = [this, Port](uint8_t Levels) {
+      for (unsigned Bit = 0; Bit < 8; ++Bit)
+        if (!boardDriven(Port, Bit))
+          Dev->ports().setInput(Port, Bit, (Levels >> Bit) & 1);
+    };
+    Set(static_cast<uint8_t>(SwitchRng->next() & 0xFF));
+    uint64_t Mean = Opts.SwitchMean;
+    Sched.add(C.cycles() + SwitchRng->uniform(1, 2 * Mean - 1), [this, Set, Mean](uint64_t When) {
+      Set(static_cast<uint8_t>(SwitchRng->next() & 0xFF));
+      return When + SwitchRng->uniform(1, 2 * Mean - 1);
+    });
+  }
+
+  // External interrupt pulses on P1/P2 pins (idle high, IrqPulseCycles low).
+  IrqRngs.reserve(Opts.Irqs.size());
+  for (const IrqStimulus &S : Opts.Irqs) {
+    if (S.Port != 1 && S.Port != 2)
+      return nodeError(Opts.NodeId, "--irq int" + Twine(S.Int) + ": " + Opts.Mcu +
+                                        " takes a port 1 or 2 pin (--irq p1.N:MEAN or p2.N)");
+    if (S.Int > 7)
+      return nodeError(Opts.NodeId, "--irq p" + Twine(S.Port) + "." + Twine(S.Int) +
+                                        ": pins are 0..7");
+    if (boardDriven(S.Port, S.Int))
+      return nodeError(Opts.NodeId, "--irq p" + Twine(S.Port) + "." + Twine(S.Int) +
+                                        ": the CC2420 drives that pin (spec/telosb.md)");
+    if (S.MeanCycles < 2 * IrqPulseCycles)
+      return nodeError(Opts.NodeId, "interrupt mean " + Twine(S.MeanCycles) +
+                                        " cycles is too short (minimum " +
+                                        Twine(2 * IrqPulseCycles) + ")");
+    // Stream per pin: the ExtIrq stream of this node, offset by port and pin.
+    IrqRngs.emplace_back(streamSeed(Opts.Seed, Opts.NodeId, Stream::ExtIrq) + S.Port * 8 +
+                         S.Int);
+    SimRng *Rng = &IrqRngs.back();
+    unsigned Port = S.Port, Bit = S.Int;
+    uint64_t Mean = S.MeanCycles;
+    Dev->ports().setInput(Port, Bit, true);
+    auto Low = std::make_shared<bool>(false);
+    Sched.add(C.cycles() + Rng->uniform(1, 2 * Mean - 1),
+              [this, Rng, Port, Bit, Mean, Low](uint64_t When) -> uint64_t {
+                if (!*Low) {
+                  *Low = true;
+                  Dev->ports().setInput(Port, Bit, false);
+                  ++Stats.IrqPulses;
+                  return When + IrqPulseCycles;
+                }
+                *Low = false;
+                Dev->ports().setInput(Port, Bit, true);
+                return When + Rng->uniform(1, 2 * Mean - 1);
+              });
+  }
+
+  // ADC12 results: every conversion returns a seeded random code in [LO, HI].
+  if (Opts.Adc) {
+    AdcRng.emplace(Opts.Seed, Opts.NodeId, Stream::Adc);
+    Dev->adc().setSource([this](unsigned, uint64_t) {
+      ++Stats.AdcSamples;
+      return static_cast<uint16_t>(AdcRng->uniform(Opts.AdcLo, Opts.AdcHi));
+    });
+  }
+  C.eventsChanged();
+  return Error::success();
+}
+
+uint64_t Msp430Node::cycle() const { return Dev->cpu().cycles(); }
+uint64_t Msp430Node::nsAt(uint64_t Cycle) const { return mclkNsAt(*Dev, Cycle); }
+uint64_t Msp430Node::cycleAt(uint64_t Ns) const { return mclkCycleAt(*Dev, Ns); }
+uint32_t Msp430Node::clockHz() const {
+  return static_cast<uint32_t>(std::llround(Dev->clock().mclkHz()));
+}
+
+const uint8_t *Msp430Node::dataMemory() const { return Dev->cpu().memory(); }
+bool Msp430Node::interruptsEnabled() const { return Dev->cpu().sr() & msp430::SR_GIE; }
+uint16_t Msp430Node::violationArgument() const {
+  // The first argument is in R12 (the MSP430 EABI, as clang and mspgcc pass it).
+  return static_cast<uint16_t>(Dev->cpu().reg(12));
+}
+bool Msp430Node::halted() const {
+  uint16_t Sr = Dev->cpu().sr();
+  return (Sr & msp430::SR_CPUOFF) && !(Sr & msp430::SR_GIE);
+}
+
+StopKind Msp430Node::runUntil(uint64_t Target) {
+  if (Terminated)
+    return LastStop;
+  Cpu &C = Dev->cpu();
+  // The bound is an event: a sleeping core wakes there instead of jumping past it.
+  Sched.Bound = Target;
+  C.eventsChanged();
+  const bool Watch = FW.HasRuntime || !PcCounts.empty();
+  while (C.cycles() < Target) {
+    StepKind K = C.step();
+    if (K == StepKind::Faulted) {
+      Terminated = true;
+      CrashReason = C.fault();
+      return LastStop = StopKind::Crashed;
+    }
+    if (K == StepKind::Idle || K == StepKind::Asleep) {
+      if (halted()) {
+        Terminated = true;
+        return LastStop = StopKind::Halted;
+      }
+      continue;
+    }
+    // Safe at every instruction: ringPos ignores the header while a record is open.
+    if (Opts.FullTrace)
+      pollFullTrace();
+    if (Watch) {
+      StopKind S = atPc(C.reg(msp430::PC), C.cycles());
+      if (S != StopKind::None)
+        return S;
+    }
+  }
+  return StopKind::None;
+}
+
+bool Msp430Node::stepOnce() { return Dev->cpu().step() != StepKind::Faulted; }
+
+std::string Msp430Node::settleToRecord(uint64_t Limit) {
+  Cpu &C = Dev->cpu();
+  if (recordOpen())
+    return "record";
+  if (C.sr() & msp430::SR_CPUOFF)
+    return "sleep";
+  uint64_t End = C.cycles() + Limit;
+  Sched.Bound = End;
+  C.eventsChanged();
+  while (C.cycles() < End && !Terminated) {
+    StepKind K = C.step();
+    if (K == StepKind::Faulted)
+      return "end";
+    if (K == StepKind::Interrupt)
+      return "interrupt";
+    if (recordOpen())
+      return "record";
+    if (C.sr() & msp430::SR_CPUOFF)
+      return "sleep";
+  }
+  return "end";
+}
+
+std::vector<uint8_t> Msp430Node::dataSpace() const {
+  const Cpu &C = Dev->cpu();
+  const msp430::McuInfo &M = C.mcu();
+  const uint8_t *Mem = C.memory();
+  // Registers are not memory: below PeripheralEnd the array holds what the CPU wrote to
+  // unmapped addresses and the fill byte under mapped registers. The RAM mirror reads RAM.
+  std::vector<uint8_t> Out(Mem, Mem + M.RamEnd);
+  for (uint32_t A = M.MirrorStart; A < M.MirrorEnd && A < M.RamEnd; ++A)
+    Out[A] = Mem[A - M.MirrorStart + M.RamStart];
+  return Out;
+}
+
+} // namespace sim
+} // namespace wsn
