@@ -660,8 +660,9 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   const DenseSet<const GlobalVariable *> &Needed = replayReads();
   std::vector<GlobalVariable *> Out;
   for (const GlobalVariable *GV : MM.globals(S))
-    if (!GV->isConstant() && !isNoInstrumentName(GV->getName()) && Needed.count(GV))
-      Out.push_back(const_cast<GlobalVariable *>(GV));
+    if (!GV->isConstant() && GV->getSection() != ".progmem.data" &&
+        !isNoInstrumentName(GV->getName()) && Needed.count(GV))
+      Out.push_back(const_cast<GlobalVariable *>(GV)); // flash data: replay reads the ELF
   // Latch registers the callee writes: replay reads them from memory later.
   if (!LatchGVs.empty()) {
     IOStores W;
@@ -1128,7 +1129,9 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
   auto Collect = [&](const DenseSet<const GlobalVariable *> &Set) {
     std::vector<GlobalVariable *> Out;
     for (GlobalVariable &GV : M.globals())
-      if (Set.count(&GV) && !GV.isConstant() &&
+      // Program-memory data (wsn-progmem's .progmem.data, e.g. TinyOS's const_uint8_t
+      // tables, not `const` in IR) lives in flash: replay reads it from the ELF.
+      if (Set.count(&GV) && !GV.isConstant() && GV.getSection() != ".progmem.data" &&
           (!isNoInstrumentName(GV.getName()) || parseLatchSymbolName(GV.getName())) &&
           !GV.getName().starts_with("llvm."))
         Out.push_back(&GV);
@@ -1404,6 +1407,12 @@ bool Instrumenter::holdsStatusCopy(AllocaInst &AI) const {
     if (auto *LI = dyn_cast<LoadInst>(V))
       if (auto *Slot = dyn_cast<AllocaInst>(LI->getPointerOperand()))
         return SlotIsStatus(*Slot); // a reload of a demoted value
+    // nesC's atomic-section start returns the status register it saved (TinyOS keeps it
+    // out of line: Blink's and Sense's scheduler loops hold its result across the anchor).
+    if (auto *CB = dyn_cast<CallBase>(V))
+      if (const Function *C = CB->getCalledFunction())
+        if (C->getName() == "__nesc_atomic_start" && CB->getType()->isIntegerTy())
+          return true;
     return isStatusRead(V, AVR ? MoteArch::AVR : MoteArch::MSP430);
   };
   SlotIsStatus = [&](const AllocaInst &Slot) -> bool {

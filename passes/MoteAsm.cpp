@@ -54,6 +54,25 @@ bool isStatusRead(const Value *V, MoteArch Arch) {
          llvm::any_of(St, [](const AsmStmt &S) { return S.Op == AsmOp::ReadStatus; });
 }
 
+bool asmMaySleep(const CallBase &CB, MoteArch Arch) {
+  std::vector<AsmStmt> St;
+  if (!CB.isInlineAsm() || !parseMoteAsm(CB, Arch, St, nullptr))
+    return false;
+  bool Msp = Arch == MoteArch::MSP430;
+  return llvm::any_of(St, [Msp](const AsmStmt &S) {
+    switch (S.Op) {
+    case AsmOp::Sleep:
+      return true;
+    case AsmOp::WriteStatus:
+      return Msp; // MSP430 `mov x, r2`: the value decides (AVR SREG has no sleep bit)
+    case AsmOp::OrStatus:
+      return S.Operand >= 0 || (S.Imm & 0xF0) != 0;
+    default:
+      return false;
+    }
+  });
+}
+
 std::vector<int> asmOperandArgs(const CallBase &CB) {
   std::vector<int> OperandArg;
   unsigned NextArg = 0;

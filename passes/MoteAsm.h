@@ -61,6 +61,12 @@ bool isStatusAddress(const llvm::Value *Ptr, MoteArch Arch);
 /// with a status read (`in r, 0x3f`, `mov r2, r`).
 bool isStatusRead(const llvm::Value *V, MoteArch Arch);
 
+/// CB is inline asm that may put the CPU to sleep until an interrupt: AVR
+/// `sleep`; MSP430 a status write or `bis` that may set the low-power bits
+/// (CPUOFF, OSCOFF, SCG0/1; an operand of unknown value counts). The idle loop
+/// of a scheduler is recognised by it (spec/instrumentation.md section 5).
+bool asmMaySleep(const llvm::CallBase &CB, MoteArch Arch);
+
 /// Splits the inline asm of CB into statements of Arch. On a statement it
 /// does not recognise, returns false and puts the statement in *Unsupported.
 bool parseMoteAsm(const llvm::CallBase &CB, MoteArch Arch,

@@ -1,7 +1,9 @@
 //===- Pfdg.cpp - wsn::PfdgAnalysis: what to record, at which level -------===//
 #include "Pfdg.h"
+#include "MoteAsm.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -17,6 +19,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -402,10 +405,15 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
 //===----------------------------------------------------------------------===//
 
 void collectAnchorHeaders(const LoopInfo &LI, std::vector<BasicBlock *> &Out) {
+  SmallPtrSet<const BasicBlock *, 8> Seen;
+  auto Add = [&](Loop *L) {
+    if (Seen.insert(L->getHeader()).second)
+      Out.push_back(L->getHeader());
+  };
   for (Loop *L : LI.getLoopsInPreorder()) {
     if (!L->hasNoExitBlocks())
       continue;
-    Out.push_back(L->getHeader());
+    Add(L);
     for (Loop *Sub : L->getSubLoops()) {
       bool Calls = false;
       for (BasicBlock *BB : Sub->blocks())
@@ -415,7 +423,26 @@ void collectAnchorHeaders(const LoopInfo &LI, std::vector<BasicBlock *> &Out) {
             Calls |= !CB->isInlineAsm() && (!C || !C->isIntrinsic());
           }
       if (Calls && !Sub->hasNoExitBlocks()) // an infinite one is found on its own
-        Out.push_back(Sub->getHeader());
+        Add(Sub);
+    }
+    // The idle loop: the innermost loop around a sleep inside the scheduler
+    // loop (TinyOS's `while (popTask() == NO_TASK) sleep();`, whose sleep is
+    // inline asm once McuSleep is inlined). Every wake-up passes its header,
+    // so interrupts taken while idle are never more than one wake-up away
+    // from an anchor.
+    MoteArch Arch = Triple(L->getHeader()->getModule()->getTargetTriple()).getArch() ==
+                            Triple::msp430
+                        ? MoteArch::MSP430
+                        : MoteArch::AVR;
+    for (BasicBlock *BB : L->blocks()) {
+      Loop *Inner = LI.getLoopFor(BB);
+      if (Inner == L || Inner->hasNoExitBlocks())
+        continue;
+      for (Instruction &I : *BB)
+        if (auto *CB = dyn_cast<CallBase>(&I); CB && asmMaySleep(*CB, Arch)) {
+          Add(Inner);
+          break;
+        }
     }
   }
 }

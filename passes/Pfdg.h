@@ -71,7 +71,9 @@ struct AnchorSite {
 /// in one that contains a call of a non-intrinsic function. Without the
 /// second kind a scheduler loop whose inner `while (runNextTask())` is its
 /// own loop (-O0, -O2) would reach its anchor only when the task queue
-/// empties, and a busy mote would keep no checkpoint.
+/// empties, and a busy mote would keep no checkpoint. Also the innermost loop
+/// around each sleep (asmMaySleep) inside such a loop: the idle loop, whose
+/// interrupts would otherwise fill the ring with no anchor between them.
 void collectAnchorHeaders(const llvm::LoopInfo &LI,
                           std::vector<llvm::BasicBlock *> &Out);
 

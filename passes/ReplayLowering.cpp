@@ -1775,9 +1775,15 @@ bool Lowerer::parseAsm(const CallBase &CB, std::vector<AsmStmt> &Out) {
   std::string Bad;
   if (parseMoteAsm(CB, T.Arch, Out, &Bad))
     return true;
-  error(&CB, "unsupported inline asm statement '" + Bad + "' in \"" +
-                 cast<InlineAsm>(CB.getCalledOperand())->getAsmString() +
-                 "\" (" + T.archName() + ")");
+  const std::string &Text = cast<InlineAsm>(CB.getCalledOperand())->getAsmString();
+  // elpm reads flash above 64 KiB through RAMPZ (avr-libc's pgm_read_*_far); no TinyOS
+  // micaz code uses it (spec/replay.md section 2), so it stays a refusal that says so.
+  bool Elpm = T.Arch == MoteArch::AVR && StringRef(Text).contains_insensitive("elpm");
+  error(&CB, "unsupported inline asm statement '" + Bad + "' in \"" + Text + "\" (" +
+                 T.archName() + ")" +
+                 (Elpm ? ": it reads program memory above 64 KiB with elpm (RAMPZ), which "
+                         "replay does not model"
+                       : ""));
   return false;
 }
 

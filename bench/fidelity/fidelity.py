@@ -188,16 +188,19 @@ EXAMPLES = [
     # Sense and send over the MicaZ's CC2420 (examples/radio/cc2420.c on wsn-sim's CC2420
     # model): the replay feeds every SPI status byte and pin level the driver polls, and the
     # seeded ADC values decide which samples raise an alarm report long enough to lose one.
+    # Small ring 192/64: since handlers inside skipped calls are quiet (spec/trace-format.md
+    # section 2.1), 256/128 no longer wrapped before 12 of 50 violations (seeds 1-300 of both
+    # wrap modes pass with 192/64).
     Example("radio-sense", ["examples/radio-sense/*.c", "examples/radio/cc2420.c",
                             "examples/common/scheduler.c"],
-            lambda rng, mcu: ["--adc", "0:%d" % mcu.adc_max], wrap=(256, 128),
+            lambda rng, mcu: ["--adc", "0:%d" % mcu.adc_max], wrap=(192, 64),
             corrupt="RadioSenseC$sent",
             includes=["examples/radio"]),
 ]
 
 MODES = ["violation", "check", "wrap-violation", "wrap-check", "bound", "negative"]
-# The modes run without --modes ("bound" is opt-in until its open case is fixed: sense-send
-# seed 26, a stop between timer interrupts of the idle loop, differs in SenseC$clock).
+# The modes run without --modes. "bound" passes on every example (lit harness.test and
+# bound-stop.test) but stays opt-in here: the -O2/-O0 builds of opt-levels.test do not run it.
 DEFAULT_MODES = ["violation", "check", "wrap-violation", "wrap-check", "negative"]
 LLVM_NM = "/usr/lib/llvm-19/bin/llvm-nm"
 MCU = "atmega128"
@@ -400,6 +403,11 @@ class Harness:
         # The K-th check may be the violating one (wsn-sim then stops with "checks", before
         # its violation hook); the replay may report that same record as the violation.
         kinds = (want_kind, "violation") if violating else (want_kind,)
+        if bound:
+            # A trace read right after a CHECK record (the node stopped in the check hook or
+            # just after it) ends at that check: wsn-replay reports the stop as the check,
+            # with the same state as the end of the trace.
+            kinds = ("end", "check")
         if stop.get("kind") not in kinds:
             problems.append("stop kind %r, expected %s" % (stop.get("kind"),
                                                            " or ".join(map(repr, kinds))))

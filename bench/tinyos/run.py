@@ -423,7 +423,9 @@ class Runner:
                                         []).append(seed)
                         continue
                 else:
-                    rdir, k, want = os.path.join(work, "seed%d-bound" % seed), None, ("end",)
+                    # a trace that ends right after a CHECK record replays to that check
+                    rdir, k, want = (os.path.join(work, "seed%d-bound" % seed), None,
+                                     ("end", "check"))
                     i2, err = self.bound_stop(app, build, seed, rdir, info["cycles"], rng)
                     if err:
                         msgs.setdefault((err, "bound"), []).append(seed)

@@ -148,7 +148,7 @@ Error checkHeaderAgainstMap(const PreprocessOptions &O, const TraceMap &M,
 /// that fails here is damaged: replaying it could report a violation
 /// reproduced that the records do not hold.
 Error checkHeaderAgainstRecords(const PreprocessOptions &O, const TraceHeader &H,
-                                const std::vector<TraceRecord> &Rs, bool DroppedOpenSegment) {
+                                const std::vector<TraceRecord> &Rs, bool DroppedSegment) {
   uint64_t NumChecks = 0;
   size_t FirstViolation = Rs.size();
   for (size_t I = 0; I < Rs.size(); ++I) {
@@ -203,7 +203,7 @@ Error checkHeaderAgainstRecords(const PreprocessOptions &O, const TraceHeader &H
   // Unwrapped, every check since reset is retained, unless the open record's segment rule
   // dropped segment 0 (spec/trace-format.md 1.1: first lap, head in the last segment; blink on
   // msp430f1611 stopped at a cycle bound lost 4 of 15 checks so).
-  if (!H.wrapped() && !DroppedOpenSegment && NumChecks + uint64_t(Open) < H.Checks)
+  if (!H.wrapped() && !DroppedSegment && NumChecks + uint64_t(Open) < H.Checks)
     return fail(O, "offset 24: the header counts " + Twine(H.Checks) +
                        " check(s) since reset, but the unwrapped trace holds " +
                        Twine(NumChecks) + " check records: the trace is damaged");

@@ -44,6 +44,14 @@ __attribute__((weak)) const uint32_t __wsn_module_hash = 0;
 #define rt_rec __wsn_rt_rec
 __attribute__((used)) uint8_t rt_armed; /* anchor flag: no checkpoint yet in this segment */
 static uint8_t rt_irq_depth;     /* nesting of instrumented handlers */
+/* Handlers inside skipped calls are recorded quietly (spec/trace-format.md section 2.1):
+ * rt_skip_depth counts the open skip spans (a SKIP_BEGIN written, its SKIP_END not; the
+ * SKIP_END merged into an effect call closes the span once the EFFECT is written too),
+ * rt_quiet the handlers entered while a span (or a quiet handler) was open. wsn-sim --settle
+ * reads __wsn_rt_skip_depth to let a node stopped inside a skipped call finish it. */
+#define rt_skip_depth __wsn_rt_skip_depth
+__attribute__((used)) uint8_t rt_skip_depth;
+static uint8_t rt_quiet;
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
@@ -134,6 +142,8 @@ void __wsn_rt_reset(void) {
   for (i = 0; i < (uint16_t)sizeof(__wsn_trace); ++i)
     p[i] = 0;
   rt_irq_depth = 0;
+  rt_skip_depth = 0;
+  rt_quiet = 0;
   rt_left = 0;
   __wsn_gv_reference = 0;
   init_locked();
@@ -736,8 +746,14 @@ WSN_NAKED void __wsn_rt_close(void) {
  * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  emit(a, kind, b, 0);
-  CLOSE();
+  if (!rt_quiet) {
+    emit(a, kind, b, 0);
+    CLOSE();
+    if (TAG(kind) == WSN_REC_SKIP_BEGIN)
+      ++rt_skip_depth;
+    else if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
+      --rt_skip_depth;
+  }
   if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
@@ -777,8 +793,12 @@ void __wsn_rt_irq_entry(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint16_t count = __wsn_gv_reference;
   uint8_t d = rt_irq_depth;
-  emit(irq, WSN_REC_IRQ | F_B, count, 0);
-  CLOSE();
+  if (rt_quiet || rt_skip_depth) {
+    ++rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ | F_B, count, 0);
+    CLOSE();
+  }
   if (d < WSN_TRACE_IRQ_DEPTH)
     rt_irq_saved[d] = count;
   else
@@ -791,8 +811,12 @@ void __wsn_rt_irq_entry(uint16_t irq) {
 void __wsn_rt_irq_exit(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t d = rt_irq_depth;
-  emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-  CLOSE();
+  if (rt_quiet) {
+    --rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+    CLOSE();
+  }
   if (d) {
     rt_irq_depth = --d;
     __wsn_gv_reference = d < WSN_TRACE_IRQ_DEPTH ? rt_irq_saved[d] : 0;
@@ -806,8 +830,12 @@ void __wsn_rt_irq_exit(uint16_t irq) {
 uint16_t __wsn_rt_irq_enter(uint16_t irq) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint16_t count = __wsn_gv_reference;
-  emit(irq, WSN_REC_IRQ | F_B, count, 0);
-  CLOSE();
+  if (rt_quiet || rt_skip_depth) {
+    ++rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ | F_B, count, 0);
+    CLOSE();
+  }
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
   return count;
@@ -815,8 +843,12 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
 
 void __wsn_rt_irq_leave(uint16_t irq, uint16_t count) {
   wsn_irq_state_t s = wsn_port_irq_save();
-  emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-  CLOSE();
+  if (rt_quiet) {
+    --rt_quiet;
+  } else {
+    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+    CLOSE();
+  }
   __wsn_gv_reference = count;
   wsn_port_irq_restore(s);
 }
@@ -833,7 +865,7 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
       value >>= 7;
     }
     v[n++] = (uint8_t)value;
-    p = emit(site, WSN_REC_INPUT, 0, n);
+    p = rt_quiet ? NULL : emit(site, WSN_REC_INPUT, 0, n);
     if (p) {
       volatile uint8_t *d = p;
       uint8_t i;
@@ -849,7 +881,7 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
  * __wsn_rt_record_end. The whole record is reserved (and head moved past it) here. */
 static NOINLINE void open_payload(uint8_t tag, uint16_t id, uint16_t len) {
   rt_open_irq = wsn_port_irq_save();
-  rt_cursor = emit(id, tag | F_B, len, len);
+  rt_cursor = rt_quiet ? NULL : emit(id, tag | F_B, len, len);
   rt_left = rt_cursor ? len : 0;
 }
 
@@ -859,7 +891,7 @@ uint8_t __wsn_rt_anchor_armed(void) {
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
-  armed = rt_armed && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
+  armed = rt_armed && !rt_quiet && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
   wsn_port_irq_restore(s);
   return armed;
 }
@@ -1202,6 +1234,10 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint8_t *p;
+  if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
+    wsn_port_irq_restore(s);
+    return;
+  }
   if (skip) {
     emit(site, WSN_REC_SKIP_END, 0, 0);
     CLOSE(); /* complete; the EFFECT opens its own record */
@@ -1215,6 +1251,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     walk(t + 3, p);
   }
   CLOSE();
+  if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
+    --rt_skip_depth;
   wsn_port_irq_restore(s);
 }
 
@@ -1261,7 +1299,7 @@ void __wsn_rt_checkpoint_t(uintptr_t t) {
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
-  if (rt_armed) {
+  if (rt_armed && !rt_quiet) {
     uint16_t len = tbl16(t + 2);
     uint8_t *p = emit(tbl16(t), WSN_REC_CHECKPOINT | F_B, len, len);
     if (p) {

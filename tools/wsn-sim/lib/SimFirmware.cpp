@@ -162,6 +162,8 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     } else if (*Name == "__trampolines_start" && !Msp && *Addr < AvrDataOffset) {
       FI.VectorsEnd = static_cast<uint32_t>(*Addr);
     }
+    if (*Name == "__wsn_rt_skip_depth" && InData(*Addr))
+      FI.SkipDepthAddr = static_cast<uint32_t>(*Addr - DataOffset);
     if (*Name == "__wsn_node_id" && InData(*Addr))
       FI.NodeIdAddr = static_cast<uint32_t>(*Addr - DataOffset);
     for (const char *IdName : NodeIdSymbolNames) {

@@ -63,6 +63,9 @@ struct FirmwareInfo {
   uint32_t ViolationHook = 0;
   /// Flash byte address where the interrupt vectors end (__trampolines_start); 0 if unknown.
   uint32_t VectorsEnd = 0;
+  /// Data-space address of the runtime's __wsn_rt_skip_depth (skipped calls whose EFFECT is
+  /// not written yet), when the firmware has it: --settle finishes such a call.
+  std::optional<uint32_t> SkipDepthAddr;
   /// Data-space address of __wsn_node_id, when the firmware has it.
   std::optional<uint32_t> NodeIdAddr;
   /// TOS_NODE_ID, ActiveMessageAddressC$addr / ActiveMessageAddressC__addr

@@ -98,9 +98,33 @@ bool Node::recordOpen() const {
   return FW.HasRuntime && FW.TraceSize >= 32 && (T[31] & 0x80);
 }
 
-std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram) {
+std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram,
+                         std::optional<std::vector<uint8_t>> &SkipTrace) {
   const uint64_t End = cycle() + Limit;
-  std::string Where = settleToRecord(Limit);
+  SkipTrace.reset();
+  // Stopped inside a skipped call: the trace has its SKIP_BEGIN but not the EFFECT that
+  // carries what the call (and the handlers taken in it) wrote, so no replay can end where
+  // the node is. Run on, interrupts included, until the span is closed and no record is
+  // open; the caller reads the trace again there (spec/wsn-sim.md, --settle).
+  if (FW.SkipDepthAddr) {
+    auto InSpan = [&] {
+      const uint8_t *D = dataMemory();
+      return D[*FW.SkipDepthAddr] != 0 ||
+             (FW.TraceSize >= 32 && (D[FW.TraceAddr + 31] & 0x80));
+    };
+    if (dataMemory()[*FW.SkipDepthAddr]) {
+      while (cycle() < End && InSpan())
+        if (!stepOnce())
+          break;
+      if (InSpan()) {
+        Sram = dataSpace();
+        return "end";
+      }
+      std::string W;
+      SkipTrace = traceImage(W);
+    }
+  }
+  std::string Where = settleToRecord(End - cycle());
   Sram = dataSpace();
   if (Where != "record")
     return Where;

@@ -168,7 +168,11 @@ public:
   /// can name; also when the record that opened is the IRQ record of a handler entered
   /// before or at the bound), "end" (halted, crashed or Limit reached). Sram gets the data
   /// space at that point (for "record": where the record opened).
-  std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram);
+  /// A node stopped inside a skipped call (the runtime's __wsn_rt_skip_depth is not 0)
+  /// first finishes it, interrupts included, and SkipTrace gets the trace read there: the
+  /// one read at the bound ends inside the call.
+  std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram,
+                     std::optional<std::vector<uint8_t>> &SkipTrace);
 
 protected:
   uint64_t ActiveCycles = 0;

@@ -133,6 +133,8 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
       if (!R.Settle.empty()) {
         J.attribute("settle", R.Settle);
         J.attribute("settle_cycles", R.SettleCycles);
+        if (R.SettleAfterSkip)
+          J.attribute("settle_after_skip", true);
       }
       J.attribute("active_cycles", R.ActiveCycles);
       J.attributeObject("inputs", [&] {
@@ -210,8 +212,17 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
                              "--drain: '" + FW.Path + "' has no trace runtime to drain");
   if (Opts.Settle && Stop == StopKind::None) {
     uint64_t At = N.cycle();
-    R.Settle = N.settle(10000000, R.Sram);
+    std::optional<std::vector<uint8_t>> SkipTrace;
+    R.Settle = N.settle(10000000, R.Sram, SkipTrace);
     R.SettleCycles = N.cycle() - At;
+    if (SkipTrace && R.HasTrace && SkipTrace->size() >= 32) {
+      // The node finished the skipped call it was stopped in: the trace is the one read
+      // where the call's span closed (the cycle bound moved there).
+      R.Trace = std::move(*SkipTrace);
+      R.Checks = uint32_t(R.Trace[24]) | uint32_t(R.Trace[25]) << 8 |
+                 uint32_t(R.Trace[26]) << 16 | uint32_t(R.Trace[27]) << 24;
+      R.SettleAfterSkip = true;
+    }
   }
   if (Opts.Node.DrainUart >= 0) {
     // Let the firmware send its trace: keep running, hooks no longer stop it.

@@ -44,6 +44,7 @@ struct NodeResult {
   std::string TraceSource = "sram"; ///< "sram" (black box) or "uartN" (drained)
   std::string Settle;               ///< --settle: how the snapshot point was found
   uint64_t SettleCycles = 0;        ///< --settle: cycles run after the bound
+  bool SettleAfterSkip = false;     ///< --settle: stopped in a skipped call, finished it first
   bool HasTrace = true;             ///< false: firmware without the trace runtime
   NodeStats Stats;
   bool HasLeds = false;             ///< a board (MicaZ, TelosB)
