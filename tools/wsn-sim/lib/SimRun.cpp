@@ -557,8 +557,16 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
       // The trace was read at the common end; the snapshot is taken where its
       // replay ends (spec/wsn-sim.md, --settle). The node runs alone.
       uint64_t At = N->cycle();
-      R.Settle = N->settle(10000000, R.Sram);
+      std::optional<std::vector<uint8_t>> SkipTrace;
+      R.Settle = N->settle(10000000, R.Sram, SkipTrace);
       R.SettleCycles = N->cycle() - At;
+      if (SkipTrace && R.HasTrace && SkipTrace->size() >= 32) {
+        // As for `run`: the node finished the skipped call it was stopped in.
+        R.Trace = std::move(*SkipTrace);
+        R.Checks = uint32_t(R.Trace[24]) | uint32_t(R.Trace[25]) << 8 |
+                   uint32_t(R.Trace[26]) << 16 | uint32_t(R.Trace[27]) << 24;
+        R.SettleAfterSkip = true;
+      }
     }
     SmallString<256> P(Dir);
     sys::path::append(P, "node" + std::to_string(N->id()));
