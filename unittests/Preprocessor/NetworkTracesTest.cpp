@@ -349,7 +349,7 @@ TEST(NetworkTraces, RealNetsenseRun) {
   std::string Topo = Src + "/examples/radio/netsense.topo";
   auto T0 = std::chrono::steady_clock::now();
   ASSERT_EQ(llvm::sys::ExecuteAndWait(WSN_SIM_BIN,
-                                      {WSN_SIM_BIN, "net", Topo, "--node", Node, "--seed", "1",
+                                      {WSN_SIM_BIN, "net", Topo, "--node", Node, "--seed", "3",
                                        "--seconds", "10", "--adc", "0:1023", "--progress",
                                        "none", "-o", Out}),
             0);
@@ -380,8 +380,12 @@ TEST(NetworkTraces, RealNetsenseRun) {
     EXPECT_EQ(Send.Fields[2], 0u);             // to the base station
     EXPECT_EQ(L.Receiver, 0);
   }
+  // Seed 3 (session 8: with boot code unrecorded, seed 1's violating reading was sent before
+  // its sensor's first checkpoint, so nothing could be followed).
   for (const UnresolvedMessage &U : S.Unresolved)
-    EXPECT_NE(U.Reason.find("fell off the ring"), std::string::npos) << U.Reason;
+    EXPECT_TRUE(U.Reason.find("fell off the ring") != std::string::npos ||
+                U.Reason.find("precedes that node's earliest checkpoint") != std::string::npos)
+        << U.Reason;
   // The base station comes last, replayed from its checkpoint (the scheduler loop's anchor).
   ASSERT_FALSE(S.ReplayOrder.empty());
   EXPECT_EQ(S.ReplayOrder.back().Node, 0u);
