@@ -1093,6 +1093,38 @@ Error Instrumenter::plan() {
     Work.clear();
   }
   planLatches();
+  // An interrupt handler left uninstrumented is invisible to replay: it never
+  // runs there. When it writes a global the replayed code reads (a timer tick
+  // counter read by an instrumented task), a tick between two records changes
+  // what the mote computes but not what replay computes, and replay reports
+  // "reproduced" with different state (fidelity -O0 sense-send: SenseC$clock
+  // one tick behind, exposed once records took longer). Such a handler is
+  // instrumented, so its IRQ record places it; its own uninstrumented callees
+  // are skipped with their effects as usual. To a fixpoint: the handler's own
+  // reads join what replay reads.
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    const DenseSet<const GlobalVariable *> &Reads = replayReads();
+    SmallVector<const Function *, 4> Add;
+    for (const FunctionInfo &FI : R.Functions) {
+      if (!FI.Role.isInterrupt() || FI.F->isDeclaration() || Instr.count(FI.F) ||
+          isNoInstrumentFunction(*FI.F))
+        continue;
+      const GlobalSet &Mod = MM.transitiveMod(FI.F);
+      bool Hits = Mod.Unknown && !Reads.empty();
+      for (const GlobalVariable *GV : MM.globals(Mod))
+        Hits |= Reads.count(GV) > 0;
+      if (Hits)
+        Add.push_back(FI.F);
+    }
+    for (const Function *F : Add) {
+      Instr.insert(F);
+      ++Stats.Callers;
+      Grew = true;
+    }
+    if (Grew)
+      ReplayReadsCache.reset();
+  }
   replayReads(); // before any function changes
   for (const FunctionInfo &FI : R.Functions) {
     if (!Instr.count(FI.F))

@@ -187,8 +187,20 @@ Expected<MoteImage> readMoteImage(StringRef Path) {
     Expected<object::section_iterator> SecOrErr = Sym.getSection();
     if (!SecOrErr)
       return Fail("symbol '" + Name + "': " + toString(SecOrErr.takeError()));
-    if (*SecOrErr == Elf->section_end())
-      continue; // absolute or undefined
+    if (*SecOrErr == Elf->section_end()) {
+      // Absolute or undefined. An MSP430 absolute symbol in the peripheral space is a
+      // register's address (mspgcc's `__P1IFG`); others are linker values, not objects.
+      if (Img.Arch == MoteArch::MSP430 && Value < 0x200 &&
+          (Type == ELF::STT_NOTYPE || Type == ELF::STT_OBJECT)) {
+        Expected<uint32_t> Flags = Sym.getFlags();
+        if (!Flags)
+          consumeError(Flags.takeError());
+        else if ((*Flags & object::SymbolRef::SF_Absolute) &&
+                 !(*Flags & object::SymbolRef::SF_Undefined))
+          Img.Absolute[Name] = {Value, Sym.getSize(), false};
+      }
+      continue;
+    }
     const object::SectionRef &Sec = **SecOrErr;
     if (Type == ELF::STT_FUNC) {
       Img.Code[Name] = {Value, Sym.getSize()};

@@ -101,6 +101,9 @@ struct MoteImage {
   /// AVR program memory: objects placed in flash (PROGMEM, section .progmem.data), by
   /// their flash byte address.
   llvm::StringMap<MoteSymbol> Progmem;
+  /// MSP430: absolute symbols in the peripheral space (below 0x200), e.g. mspgcc's register
+  /// names `__P1IFG` = 0x23 that nesC output declares with asm labels; their address only.
+  llvm::StringMap<MoteSymbol> Absolute;
   /// AVR: the bytes of the flash image (allocated PROGBITS sections below the data space,
   /// at their addresses); what `lpm` reads. Bytes the image does not program read 0xFF
   /// (erased flash).

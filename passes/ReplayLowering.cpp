@@ -377,6 +377,13 @@ Error Lowerer::placeGlobals() {
         continue;
       }
       if (GV.isDeclaration()) {
+        // A register declared by name (mspgcc: `extern volatile uint8_t P1IFG
+        // asm("__P1IFG")`), placed by an absolute symbol of the image: its address.
+        auto AIt = Img->Absolute.find(GV.getName());
+        if (AIt != Img->Absolute.end()) {
+          GAddr[&GV] = uint32_t(AIt->second.Addr);
+          continue;
+        }
         Errors.push_back("external global '" + GV.getName().str() +
                          "' is neither defined in the module nor in " + Img->Path);
         continue;
