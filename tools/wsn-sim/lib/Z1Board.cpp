@@ -82,18 +82,6 @@ void Z1Board::onPorts(unsigned Port, uint8_t Out, uint8_t Dir) {
   Chip.cpu().eventsChanged();
 }
 
-uint64_t Z1Board::pastCycleAt(uint64_t Ns) const {
-  // The first MCLK cycle whose time reaches Ns, for a time at or before the core's present
-  // (the Basic Clock module maps cycles to time linearly within its configuration).
-  uint64_t C0 = Chip.cpu().cycles();
-  uint64_t P0 = Chip.clock().picosecondsAt(C0);
-  uint64_t Ps = Ns * 1000;
-  if (Ps >= P0)
-    return C0;
-  uint64_t Per = std::max<uint64_t>(1, Chip.clock().picosecondsAt(C0 + 1) - P0);
-  return C0 - std::min(C0, (P0 - Ps) / Per);
-}
-
 void Z1Board::drivePin(CC2420::Pin P, bool Level, uint64_t Ns) {
   switch (P) {
   case CC2420::Pin::Fifo:
@@ -109,7 +97,7 @@ void Z1Board::drivePin(CC2420::Pin P, bool Level, uint64_t Ns) {
     Chip.ports().setInput(Sfd.Port, Sfd.Bit, Level);
     // The core hears the edge at an instruction boundary; Timer_B captures the count of
     // the edge's own cycle.
-    Chip.timerB().setInput(SfdCapture, /*InputB=*/false, Level, pastCycleAt(Ns));
+    Chip.timerB().setInput(SfdCapture, /*InputB=*/false, Level, mclkPastCycleAt(Chip, Ns));
     return;
   }
 }

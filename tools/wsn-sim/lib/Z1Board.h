@@ -80,7 +80,6 @@ private:
 
   void onPorts(unsigned Port, uint8_t Out, uint8_t Dir);
   void drivePin(devices::CC2420::Pin P, bool Level, uint64_t Ns);
-  uint64_t pastCycleAt(uint64_t Ns) const;
   uint8_t spiByte(uint8_t Mosi);
 
   msp430::Chip &Chip;
