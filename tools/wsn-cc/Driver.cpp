@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 #include "Mspgcc.h"
+#include "PeriphSymbols.h"
 #include "WsnCcConfig.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -30,6 +31,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -928,6 +930,7 @@ Error Pipeline::run() {
 
   // 1. clang -emit-llvm, one module per source.
   std::vector<std::string> Bitcode;
+  std::optional<PeriphSymbolMap> Periph; // MSP430: the MCU's periph.x, read once
   for (size_t I = 0; I < O.Sources.size(); ++I) {
     const std::string &S = O.Sources[I];
     std::string BC = tmp(formatv("{0}-{1}.bc", I, sys::path::stem(S)));
@@ -963,10 +966,29 @@ Error Pipeline::run() {
     llvm::append_range(Cmd, std::vector<std::string>{"-emit-llvm", "-c", S, "-o", BC});
     if (Error E = exec(formatv("compile {0}", S).str(), Cmd))
       return E;
-    if (Mspgcc)
-      if (Error E = rewriteBitcodeFile(
-              BC, [&](Module &M) { return applyMspgccDialect(M, *O.Mcu, S); }))
+    // MSP430 registers declared as linker symbols (`extern volatile T X __asm("__X")`, as
+    // msp430mcu's headers and nesC's telosb output write them) become the constant address
+    // the MCU's periph.x gives them, in either dialect (PeriphSymbols.h).
+    if (O.Target == TargetKind::MSP430) {
+      if (!Periph) {
+        std::string Path =
+            (Twine("/usr/msp430/lib/ldscripts/") + O.Mcu->Name + "/periph.x").str();
+        if (!sys::fs::exists(Path))
+          return makeError(formatv("{0} not found (install msp430mcu)", Path));
+        auto Syms = readPeriphSymbols(Path);
+        if (!Syms)
+          return Syms.takeError();
+        Periph = std::move(*Syms);
+      }
+      if (Error E = rewriteBitcodeFile(BC, [&](Module &M) -> Error {
+            if (Mspgcc)
+              if (Error E = applyMspgccDialect(M, *O.Mcu, S))
+                return E;
+            bindPeriphSymbols(M, *Periph);
+            return Error::success();
+          }))
         return E;
+    }
     Bitcode.push_back(BC);
   }
 
