@@ -30,6 +30,9 @@
  *   data_interval     TC1-Message Transmission on the destination: once the first DATA frame of
  *                     the source has arrived, the next one arrives within DATA_LIMIT ms
  *                     (checked every CHECK_PERIOD ms).
+ *   data_delivery     the same property's receive rule (Recv_rule(0, 1, data)) on the
+ *                     destination: every frame the source sends to it (unicast: only DATA once
+ *                     the route exists) reaches the application (checked after each frame).
  *   rreq_hop_count    the relays' Routing_rule (thesis section 3.3): a relay forwards an RREQ
  *                     with the hop count it received plus one (checked when it forwards).
  * No trace call is written by hand: the SEND/RECV records (LOG 6) come from radio.h's marks.
@@ -58,15 +61,18 @@
 #define RREQ_RETRY 1000 /* ms */
 #endif
 #ifndef DATA_PERIOD
-#define DATA_PERIOD 100 /* ms */
+#define DATA_PERIOD 200 /* ms */
 #endif
 #ifndef DATA_LIMIT
-#define DATA_LIMIT 500 /* ms */
+#define DATA_LIMIT 300 /* ms: 1.5 periods */
 #endif
 #ifndef CHECK_PERIOD
 #define CHECK_PERIOD 50 /* ms */
 #endif
 
+/* A 100 Hz tick: a traced timer interrupt writes two records per tick, and a slower tick lets
+ * the 2304-byte ring hold a longer stretch of the run. */
+#define TICK_MS 10
 #define AM_AODV 0x30
 #define AODV_ROUTE_TABLE_SIZE 6
 #define AODV_SEEN_SIZE 4
@@ -84,7 +90,7 @@ typedef struct {
 } __attribute__((packed)) aodv_hdr_t;
 
 #define AODV_MSG_HEADER_LEN ((uint8_t)sizeof(aodv_hdr_t))
-#define AODV_DATA_LEN (RADIO_MAX_PAYLOAD - AODV_MSG_HEADER_LEN)
+#define AODV_DATA_LEN 4 /* the application sends a 2-byte reading; small buffers keep checkpoints small */
 
 typedef struct {
   aodv_hdr_t hdr;
@@ -112,17 +118,19 @@ static inline __nesc_atomic_t __nesc_atomic_start(void) {
 static inline void __nesc_atomic_end(__nesc_atomic_t s) { SREG = s; }
 
 enum { TASK_RREQ = 0, TASK_SEND = 1, TASK_DATA = 2, TASK_CHECK = 3, NUM_TASKS = 4, NO_TASK = 255 };
-static volatile uint8_t SchedulerBasicP$head = NO_TASK, SchedulerBasicP$tail = NO_TASK;
-static volatile uint8_t SchedulerBasicP$next[NUM_TASKS] = {NO_TASK, NO_TASK, NO_TASK, NO_TASK};
+/* Touched only inside atomic sections: not volatile (a volatile load is a recorded input). */
+static uint8_t SchedulerBasicP$head = NO_TASK, SchedulerBasicP$tail = NO_TASK;
+static uint8_t SchedulerBasicP$next[NUM_TASKS] = {NO_TASK, NO_TASK, NO_TASK, NO_TASK};
 
-static uint8_t SchedulerBasicP$post(uint8_t id) {
+static inline __attribute__((always_inline)) uint8_t SchedulerBasicP$post(uint8_t id) {
   __nesc_atomic_t s = __nesc_atomic_start();
   uint8_t ok = 0;
   if (SchedulerBasicP$next[id] == NO_TASK && SchedulerBasicP$tail != id) {
+    uint8_t last = SchedulerBasicP$tail;
     if (SchedulerBasicP$head == NO_TASK)
       SchedulerBasicP$head = id;
-    else
-      SchedulerBasicP$next[SchedulerBasicP$tail] = id;
+    else if (last < NUM_TASKS)
+      SchedulerBasicP$next[last] = id;
     SchedulerBasicP$tail = id;
     ok = 1;
   }
@@ -151,15 +159,17 @@ aodv_msg_t AodvC$rxBuf;                    /* the frame being handled (copied fr
 aodv_msg_t *AodvC$rxPkt = &AodvC$rxBuf;    /* ... and the pointer the receive path reads it by */
 aodv_msg_t AodvC$appMsg;                   /* what is handed to the application */
 static aodv_out_t AodvC$queue[AODV_QUEUE_SIZE];
-static volatile uint8_t AodvC$qHead, AodvC$qCount;
+static uint8_t AodvC$qHead, AodvC$qCount; /* changed inside atomic sections only */
 uint16_t AodvC$sent, AodvC$dropped;
 /* what the local checks read (SensorC's aliases of the thesis's p_rreq_msg_/p_rrep_msg_) */
 uint16_t AodvC$rreqsForMe; /* RREQs of the source accepted by the destination */
 uint16_t AodvC$rrepsQueued;
 uint8_t AodvC$rxHop, AodvC$fwdHop; /* hop count of the RREQ a relay received and forwarded */
+uint16_t AodvC$unicastFromSource;  /* frames the destination's radio got from the source for it */
 
 /* ---- AppC: the application on top (periodic data from the source, a sink at the base) ---- */
-static volatile uint16_t AppC$clock; /* ms since boot (TIMER0) */
+uint16_t AppC$clock; /* TIMER0 ticks (TICK_MS each) since boot; tasks read it atomically */
+uint16_t AppC$now;   /* the clock as the check task read it */
 uint16_t AppC$lastArrival;           /* clock at the last DATA frame delivered */
 uint8_t AppC$started;                /* the first DATA frame has arrived */
 uint16_t AppC$received;
@@ -167,8 +177,9 @@ uint16_t AppC$reading;
 
 WSN_INVARIANT(link_creation) { return AodvC$rrepsQueued == AodvC$rreqsForMe; }
 WSN_INVARIANT(data_interval) {
-  return !AppC$started || (uint16_t)(AppC$clock - AppC$lastArrival) < DATA_LIMIT;
+  return !AppC$started || (uint16_t)(AppC$now - AppC$lastArrival) < DATA_LIMIT / TICK_MS;
 }
+WSN_INVARIANT(data_delivery) { return AppC$received == AodvC$unicastFromSource; }
 WSN_INVARIANT(rreq_hop_count) { return AodvC$fwdHop == (uint8_t)(AodvC$rxHop + 1); }
 
 /* The application's receive event: takes the message, returns the buffer it gives back. */
@@ -352,6 +363,10 @@ void RadioC$Receive$receive(const radio_msg_t *msg) {
   default:
     break;
   }
+  if (RadioC$nodeId() == AODV_DEST && msg->src == AODV_SOURCE && msg->dest == AODV_DEST) {
+    ++AodvC$unicastFromSource;
+    WSN_CHECK(data_delivery);
+  }
 }
 
 /* One queued frame per run, sent from its queue slot (no copy on main's stack), reposted while
@@ -389,30 +404,38 @@ static void AppC$dataTask(void) {
   uint8_t id = AodvC$find(AODV_DEST);
   if (id == AODV_ROUTE_TABLE_SIZE)
     return;
+  __nesc_atomic_t s = __nesc_atomic_start();
   AppC$payload[0] = (uint8_t)AppC$clock;
   AppC$payload[1] = (uint8_t)(AppC$clock >> 8);
+  __nesc_atomic_end(s);
   AodvC$enqueue(AodvC$route_table_[id].next, AODV_DATA, 1, RadioC$nodeId(), AODV_DEST, AodvC$seq_,
                 AppC$payload, 2);
 }
 
-static void AppC$checkTask(void) { WSN_CHECK(data_interval); }
+static void AppC$checkTask(void) {
+  __nesc_atomic_t s = __nesc_atomic_start();
+  AppC$now = AppC$clock;
+  __nesc_atomic_end(s);
+  WSN_CHECK(data_interval);
+}
 
 ISR(TIMER0_COMP_vect) {
   uint16_t me = RadioC$nodeId(), t = ++AppC$clock;
   if (me == AODV_SOURCE) {
-    if (!AodvC$routeReady && t >= RREQ_START && (uint16_t)(t - RREQ_START) % RREQ_RETRY == 0)
+    if (!AodvC$routeReady && t >= RREQ_START / TICK_MS &&
+        (uint16_t)(t - RREQ_START / TICK_MS) % (RREQ_RETRY / TICK_MS) == 0)
       SchedulerBasicP$post(TASK_RREQ);
-    else if (AodvC$routeReady && t % DATA_PERIOD == 0)
+    else if (AodvC$routeReady && t % (DATA_PERIOD / TICK_MS) == 0)
       SchedulerBasicP$post(TASK_DATA);
-  } else if (me == AODV_DEST && t % CHECK_PERIOD == 0) {
+  } else if (me == AODV_DEST && t % (CHECK_PERIOD / TICK_MS) == 0) {
     SchedulerBasicP$post(TASK_CHECK);
   }
 }
 
 int main(void) {
   RadioC$init();
-  TCCR0 = _BV(WGM01) | _BV(CS02); /* TIMER0: CTC, clk/64, 1 kHz */
-  OCR0 = 114;
+  TCCR0 = _BV(WGM01) | _BV(CS02) | _BV(CS01) | _BV(CS00); /* TIMER0: CTC, clk/1024 */
+  OCR0 = 71;                                               /* 7.3728 MHz / 1024 / 72 = 100 Hz */
   TIMSK |= _BV(OCIE0);
   set_sleep_mode(SLEEP_MODE_IDLE);
   sei();
