@@ -5,8 +5,8 @@
 
 Thesis section 5.1: an invariant's R_OP lists the receive statements whose messages' bytes
 may reach the variables the invariant reads (<R_ID, x>: at most x consecutive messages
-received there). Read from aodv.c's data flow: link_creation, data_interval and
-data_delivery read counters and clock values that no byte of a message reaches (messages
+received there). Read from aodv.c's data flow: link_creation, data_interval, data_delivery
+and rreq_arrival read counters and clock values that no byte of a message reaches (messages
 only decide whether they change), so their R_OP is NULL; rreq_hop_count reads the hop byte of
 the RREQ just received (x = 1). Send sites are left out: aodv.c has one, and the frames it
 sends (RREQ, RREP, DATA, forwarded or not) depend on different receptions, so the
@@ -21,6 +21,7 @@ INVARIANT_ROP = {
     "wsn_invariant_link_creation": [],
     "wsn_invariant_data_interval": [],
     "wsn_invariant_data_delivery": [],
+    "wsn_invariant_rreq_arrival": [],
     "wsn_invariant_rreq_hop_count": [1],
 }
 

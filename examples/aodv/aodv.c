@@ -33,8 +33,13 @@
  *   data_delivery     the same property's receive rule (Recv_rule(0, 1, data)) on the
  *                     destination: every frame the source sends to it (unicast: only DATA once
  *                     the route exists) reaches the application (checked after each frame).
+ *   rreq_arrival      TC1-Link Creation's other rule on the destination, Recv_rule(0, 1, rreq,
+ *                     LESS_THAN LINK_DEADLINE): an RREQ of the source has arrived by then
+ *                     (checked every CHECK_PERIOD ms; the thesis's deadline is 20 s).
  *   rreq_hop_count    the relays' Routing_rule (thesis section 3.3): a relay forwards an RREQ
  *                     with the hop count it received plus one (checked when it forwards).
+ * -DAODV_NO_ROUTING_RULE leaves the relays' rule out, as the thesis's 150-node network had it
+ * (no #NETWORK segment, so only nodes 0 and 1 get local rules).
  * No trace call is written by hand: the SEND/RECV records (LOG 6) come from radio.h's marks.
  * Target: AVR atmega128 (MicaZ) with examples/radio/cc2420.c. */
 #include <avr/interrupt.h>
@@ -65,6 +70,9 @@
 #endif
 #ifndef DATA_LIMIT
 #define DATA_LIMIT 300 /* ms: 1.5 periods */
+#endif
+#ifndef LINK_DEADLINE
+#define LINK_DEADLINE 1000 /* ms: before the source repeats its RREQ */
 #endif
 #ifndef CHECK_PERIOD
 #define CHECK_PERIOD 50 /* ms */
@@ -180,6 +188,9 @@ WSN_INVARIANT(data_interval) {
   return !AppC$started || (uint16_t)(AppC$now - AppC$lastArrival) < DATA_LIMIT / TICK_MS;
 }
 WSN_INVARIANT(data_delivery) { return AppC$received == AodvC$unicastFromSource; }
+WSN_INVARIANT(rreq_arrival) {
+  return AppC$now < LINK_DEADLINE / TICK_MS || AodvC$rreqsForMe != 0;
+}
 WSN_INVARIANT(rreq_hop_count) { return AodvC$fwdHop == (uint8_t)(AodvC$rxHop + 1); }
 
 /* The application's receive event: takes the message, returns the buffer it gives back. */
@@ -300,7 +311,9 @@ static void AodvC$recvRREQ(uint16_t prev) {
   if (hop > AODV_MAX_HOP)
     return; /* expired */
   AodvC$fwdHop = hop;
+#ifndef AODV_NO_ROUTING_RULE
   WSN_CHECK(rreq_hop_count);
+#endif
   AodvC$enqueue(RADIO_BROADCAST, AODV_RREQ, hop, pkt->hdr.src, pkt->hdr.dest, pkt->hdr.seq, 0, 0);
 }
 
@@ -417,6 +430,7 @@ static void AppC$checkTask(void) {
   AppC$now = AppC$clock;
   __nesc_atomic_end(s);
   WSN_CHECK(data_interval);
+  WSN_CHECK(rreq_arrival);
 }
 
 ISR(TIMER0_COMP_vect) {
