@@ -18,6 +18,7 @@ PACKAGES=(
   gcc-avr binutils-avr avr-libc libsimavr-dev simavr
   msp430mcu mspdebug
   gdb valgrind graphviz
+  python3-distributed
 )
 
 deps() {

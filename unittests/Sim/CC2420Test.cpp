@@ -705,6 +705,61 @@ TEST(CC2420Rx, OverflowAndDoubleFlush) {
   EXPECT_FALSE(P.B.R.pin(Pin::Sfd));
 }
 
+// spec/cc2420.md section 5: SFLUSHRX abandons a frame being received (its
+// bytes leave with the RXFIFO) and the receiver goes on searching for an SFD:
+// the next frame is received whole (14.2: FIFOP at its last byte, its length
+// byte first in the RXFIFO).
+TEST(CC2420Rx, SflushrxDuringAFrameAbandonsItAndTheNextFrameIsReceived) {
+  Pair P;
+  uint64_t T0 = P.send(dataFrame(0x22, 2, 1, 7, {1, 2, 3}));
+  P.at(T0 + 352 * Us + 10 * 32 * Us); // ten bytes of the first frame are in
+  ASSERT_EQ(P.B.R.state(), CC2420::State::RxFrame);
+  P.B.strobe(SFLUSHRX);
+  EXPECT_EQ(P.B.R.state(), CC2420::State::RxSfdSearch);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 0u);
+  EXPECT_FALSE(P.B.R.pin(Pin::Sfd));
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.stats().FramesReceived, 0u);
+  uint64_t T1 = P.send(dataFrame(0x22, 2, 1, 8, {4, 5}));
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.stats().FramesReceived, 1u);
+  EXPECT_EQ(P.B.edge(Pin::Fifop, true, T1), T1 + 352 * Us + 14 * 32 * Us);
+  std::vector<uint8_t> Got = P.B.readRxFifo(4);
+  EXPECT_EQ(Got[0], 13); // the length byte: 9 MHR + 2 payload + 2 FCS
+  EXPECT_EQ(Got[3], 8);  // its sequence number
+}
+
+// "RXFIFO overflow" asks for SFLUSHRX twice. A frame whose SFD arrives
+// between the two strobes (a driver flushes with two SPI transactions) is
+// abandoned by the second, and the radio keeps receiving: the frame after it
+// arrives whole. This is the netsense base station that never received
+// again after its first overflow (issue 18).
+TEST(CC2420Rx, FrameBetweenTheTwoFlushesOfAnOverflowDoesNotSilenceTheRadio) {
+  Pair P;
+  P.B.writeReg(MDMCTRL0, 0x0AE2 & ~Mdm0AdrDecode);
+  std::vector<uint8_t> Big(100, 0x55);
+  P.send(dataFrame(0x22, 2, 1, 1, Big)); // 112 bytes in the RXFIFO
+  P.after(5000 * Us);
+  P.send(dataFrame(0x22, 2, 1, 2, Big)); // overflows at its 17th byte
+  P.after(5000 * Us);
+  ASSERT_EQ(P.B.R.state(), CC2420::State::RxOverflow);
+  P.B.strobe(SFLUSHRX);
+  EXPECT_EQ(P.B.R.state(), CC2420::State::RxSfdSearch);
+  uint64_t T2 = P.send(dataFrame(0x22, 2, 1, 3, {9, 9, 9}));
+  P.at(T2 + 352 * Us + 4 * 32 * Us); // the third frame's SFD came: receiving
+  ASSERT_EQ(P.B.R.state(), CC2420::State::RxFrame);
+  P.B.strobe(SFLUSHRX);
+  EXPECT_EQ(P.B.R.state(), CC2420::State::RxSfdSearch);
+  EXPECT_FALSE(P.B.R.pin(Pin::Sfd));
+  P.after(2000 * Us);
+  uint64_t Before = P.B.R.stats().FramesReceived;
+  uint64_t T3 = P.send(dataFrame(0x22, 2, 1, 4, {7}));
+  P.after(2000 * Us);
+  EXPECT_EQ(P.B.R.stats().FramesReceived, Before + 1);
+  EXPECT_EQ(P.B.edge(Pin::Fifop, true, T3), T3 + 352 * Us + 13 * 32 * Us);
+  EXPECT_EQ(P.B.R.rxFifoCount(), 13u); // length byte + 12-byte MPDU
+}
+
 // --- RSSI and CCA (25) -------------------------------------------------------
 
 // "CCA is valid when the receiver has been enabled for at least 8 symbol

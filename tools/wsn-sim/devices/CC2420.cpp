@@ -445,6 +445,10 @@ bool CC2420::rxFifoPush(uint8_t B) {
 // SFLUSHRX empties the RXFIFO and leaves the overflow state. After an
 // overflow in the middle of a frame the SFD pin returns to idle only with a
 // second SFLUSHRX ("RXFIFO overflow": the strobe must be issued twice).
+// A frame being received is abandoned and the receiver searches for the next
+// SFD: its bytes had nowhere to go. (The model used to stay in RxFrame with
+// no frame, deaf until SRXON: a frame whose SFD came between a driver's two
+// flushes after an overflow silenced the radio for good, issue 18.)
 void CC2420::flushRx() {
   bool WasOverflow = RxOverflowFlag;
   if (!WasOverflow && SfdStuck)
@@ -455,7 +459,7 @@ void CC2420::flushRx() {
   RxOverflowFlag = false;
   if (Rx)
     rxAbort();
-  if (St == State::RxOverflow)
+  if (St == State::RxOverflow || St == State::RxFrame)
     enterRxSearch();
 }
 
