@@ -35,8 +35,8 @@ For each application:
        bound      a cycle bound drawn in [1/4, 1) of the violation run's cycles (a node stopped
                   at an arbitrary moment); wsn-replay replays to the end of the trace. When
                   wsn-sim offers --settle, the snapshot is taken where replay ends; bounds
-                  that no replay can end at are moved on, and drawn again when 50 moves find
-                  no snapshot point (see bound_stop; both counted under the table)
+                  that no replay can end at are moved on or drawn again (see bound_stop; both
+                  counted under the table)
      Every replay's outcome is appended to WORK/APP/seeds.jsonl.
      A replay passes when wsn-replay exits 0 and its --json report says the SRAM comparison
      covered at least one global and found no difference (and, for violation/check, that it
@@ -71,6 +71,7 @@ DEFAULT_LINK_DBM = -60.0
 DEFAULT_NOISE_DBM = -98.0
 TIMEOUT = 600
 MODES = ("violation", "check", "bound")
+DRAWS = 10   # bounds drawn per bound stop at most (bound_stop)
 
 
 def run(cmd, timeout=TIMEOUT):
@@ -385,13 +386,15 @@ class Runner:
     def bound_stop(self, app, build, seed, d, cycles, rng, setup):
         """Stops the violation run's seed at a cycle drawn in [cycles/4, cycles): (info, error).
         With wsn-sim --settle (the SRAM snapshot taken where replay ends: the next record or
-        the sleep), a bound where an interrupt came first, before the first checkpoint, inside
-        a skipped call (whose writes only its EFFECT record carries) or right after a CHECK
-        moves on by 997 cycles, at most 50 times; a bound whose 50 moves find no snapshot point
-        (an interrupt-dense stretch) is drawn again, at most 3 more times, as bench/fidelity
-        does. Moves and redraws are counted in setup."""
+        the sleep), a bound where an interrupt came first, where the ring kept no checkpoint,
+        inside a skipped call (whose writes only its EFFECT record carries) or right after a
+        CHECK moves on by 997 cycles, at most 50 times, as bench/fidelity does; a bound whose
+        moves find no such point (an interrupt-dense stretch), or whose ring holds no
+        checkpoint (the records since the last anchor visit fill it), is drawn again, at most
+        DRAWS times in all. Moves and redraws are counted in setup, by reason."""
         extra = ["--settle"] if self.t.settle else []
-        for draw in range(4):
+        why = None
+        for draw in range(DRAWS):
             b = rng.randint(max(1, cycles // 4), max(1, cycles - 1))
             for moves in range(51):
                 info, err = self.sim_traced(app, build, seed, d,
@@ -400,27 +403,35 @@ class Runner:
                     return None, err
                 if info.get("stop") != "bound":
                     return None, "sim stop %s before the bound %d" % (info.get("stop"), b)
-                if not self.t.settle or b + 997 >= cycles:
-                    break
+                if not self.t.settle:
+                    return info, None
                 has_cp, in_skip, at_check = self.tail_state(os.path.join(d, "trace.wtr"))
-                if info.get("settle") != "interrupt" and has_cp and not in_skip and \
-                        not at_check:
+                reasons = [r for r, flag in (
+                    ("no snapshot point (settle %s)" % info.get("settle"),
+                     info.get("settle") not in ("record", "sleep")),
+                    ("no checkpoint in the ring", not has_cp),
+                    ("inside a skipped call", in_skip),
+                    ("right after a check", at_check)) if flag]
+                if not reasons:
                     break
-                for why, flag in (("interrupt", info.get("settle") == "interrupt"),
-                                  ("no checkpoint", not has_cp), ("skipped call", in_skip),
-                                  ("after a check", at_check)):
-                    if flag:
-                        setup["moved: " + why] = setup.get("moved: " + why, 0) + 1
+                for r in reasons:
+                    setup["bound moves: " + r] = setup.get("bound moves: " + r, 0) + 1
+                why = reasons[0]
+                if not has_cp:
+                    # The records since the last anchor visit fill the ring (a stretch that
+                    # can last many thousands of cycles: a task's skipped calls and the radio
+                    # handlers' effects): moving on by 997 cycles rarely leaves it; another
+                    # bound is drawn instead.
+                    break
+                if b + 997 >= cycles:
+                    break
                 b += 997
-            if moves:
-                setup["bounds moved"] = setup.get("bounds moved", 0) + 1
-            if not self.t.settle or info.get("settle") in ("record", "sleep"):
-                break
-        if draw:
-            setup["bounds drawn again"] = setup.get("bounds drawn again", 0) + 1
-        if self.t.settle and info.get("settle") not in ("record", "sleep"):
-            return None, "no snapshot point after 4 bounds (settle %s)" % info.get("settle")
-        return info, None
+            if not reasons:
+                if draw:
+                    setup["bounds drawn again"] = setup.get("bounds drawn again", 0) + draw
+                return info, None
+        return None, "%d bounds and their moves found no point to replay to (last: %s)" % (
+            DRAWS, why)
 
     def has_checkpoint(self, trace):
         return self.tail_state(trace)[0]
