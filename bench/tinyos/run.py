@@ -3,8 +3,8 @@
 
   run.py --bin build/bin --apps DIR [--platform auto|micaz|telosb] [--seeds N] [--first-seed F]
          [--seconds S]
-         [--only App,...] [--wsn-cc-arg ARG]... [--work DIR] [--interleave] [--json-out FILE]
-         [--check]
+         [--only App,...] [--wsn-cc-arg ARG]... [--work DIR] [--interleave]
+         [--time-limit MINUTES] [--json-out FILE] [--check]
 
 --platform auto (the default) takes the platform from DIR's name when it is one (e.g.
 /work/scratch/apps/telosb), else micaz. wsn-sim runs both: MicaZ images on libsimavr, TelosB
@@ -37,7 +37,7 @@ For each application:
                   wsn-sim offers --settle, the snapshot is taken where replay ends; bounds
                   that no replay can end at are moved on or drawn again (see bound_stop; both
                   counted under the table)
-     Every replay's outcome is appended to WORK/APP/seeds.jsonl.
+     Every replay's outcome is appended to WORK/APP/seeds.jsonl (with its setup adjustments).
      A replay passes when wsn-replay exits 0 and its --json report says the SRAM comparison
      covered at least one global and found no difference (and, for violation/check, that it
      stopped at a record of that kind).
@@ -55,6 +55,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 LLVM = "/usr/lib/llvm-19/bin"
 PLATFORMS = {
@@ -174,6 +175,7 @@ class Runner:
         self.a, self.t = args, tools
         self.target, self.mcu, self.freq = PLATFORMS[args.platform]
         self.failures = 0
+        self.start, self.stopped_early = time.time(), False
         self.modes = [m for m in MODES if m in args.modes.split(",")]
 
     # -- builds -----------------------------------------------------------------------------
@@ -440,8 +442,20 @@ class Runner:
         state = self.campaign_state(work)
         first = self.a.first_seed
         for seed in range(first, first + self.a.seeds):
+            if self.out_of_time():
+                break
             self.replay_seed(app, build, work, seed, state)
         return self.campaign_result(app, state)
+
+    def out_of_time(self):
+        """--time-limit: no new seed starts once the limit has passed (noted once)."""
+        if self.a.time_limit is None or time.time() < self.start + self.a.time_limit * 60:
+            return False
+        if not self.stopped_early:
+            self.stopped_early = True
+            sys.stderr.write("run.py: --time-limit %g min reached: no further seeds\n" %
+                             self.a.time_limit)
+        return True
 
     def campaign_state(self, work):
         """Counters of one application's campaign: res (mode: [passed, tried]), msgs
@@ -456,6 +470,19 @@ class Runner:
         bound = str(int(self.a.violation_seconds * self.freq))
         rng = random.Random("%s/%d" % (app.name, seed))
         vdir = os.path.join(work, "seed%d-violation" % seed)
+
+        def outcome(mode, why, k=None, adj=None):
+            line = {"seed": seed, "mode": mode, "k": k, "error": why}
+            if adj:
+                line["setup"] = adj
+                for what, n in adj.items():
+                    setup[what] = setup.get(what, 0) + n
+            log.write(json.dumps(line) + "\n")
+            if why:
+                msgs.setdefault((why, mode), []).append(seed)
+            else:
+                res[mode][0] += 1
+
         info, err = self.sim_traced(app, build, seed, vdir, ["--max-cycles", bound])
         if info is None or info.get("stop") != "violation":
             # Every stop kind needs the violation run (K and the bound are drawn from it).
@@ -463,12 +490,12 @@ class Runner:
                 self.a.violation_seconds, info.get("stop"))
             for mode in self.modes:
                 res[mode][1] += 1
-                msgs.setdefault((why, mode), []).append(seed)
-                log.write(json.dumps({"seed": seed, "mode": mode, "error": why}) + "\n")
+                outcome(mode, why)
             log.flush()
             return
         for mode in self.modes:
             res[mode][1] += 1
+            adj = {}   # this stop's setup adjustments
             if mode == "violation":
                 rdir, k, want = vdir, None, ("violation",)
             elif mode == "check":
@@ -483,28 +510,20 @@ class Runner:
                     # The ring kept no checkpoint at the K-th check (the records since the
                     # last anchor visit filled it): nothing to replay from; K moves on, as in
                     # bench/fidelity's wrap modes.
-                    setup["K moved: no checkpoint"] = setup.get("K moved: no checkpoint", 0) + 1
+                    adj["K moved: no checkpoint"] = adj.get("K moved: no checkpoint", 0) + 1
                     k += 1
                 if i2 is None or i2.get("stop") != "checks":
-                    why = err or "sim stop %s" % i2.get("stop")
-                    msgs.setdefault((why, "check"), []).append(seed)
-                    log.write(json.dumps({"seed": seed, "mode": mode, "error": why}) + "\n")
+                    outcome(mode, err or "sim stop %s" % i2.get("stop"), k, adj)
                     continue
             else:
                 # a trace that ends right after a CHECK record replays to that check
                 rdir, k, want = (os.path.join(work, "seed%d-bound" % seed), None,
                                  ("end", "check"))
-                i2, err = self.bound_stop(app, build, seed, rdir, info["cycles"], rng, setup)
+                i2, err = self.bound_stop(app, build, seed, rdir, info["cycles"], rng, adj)
                 if err:
-                    msgs.setdefault((err, "bound"), []).append(seed)
-                    log.write(json.dumps({"seed": seed, "mode": mode, "error": err}) + "\n")
+                    outcome(mode, err, None, adj)
                     continue
-            why = self.replay_one(build, rdir, k, want)
-            log.write(json.dumps({"seed": seed, "mode": mode, "k": k, "error": why}) + "\n")
-            if why:
-                msgs.setdefault((why, mode), []).append(seed)
-            else:
-                res[mode][0] += 1
+            outcome(mode, self.replay_one(build, rdir, k, want), k, adj)
         log.flush()
 
     def campaign_result(self, app, st):
@@ -556,6 +575,8 @@ class Runner:
                 todo.append((app, build, work, self.campaign_state(work)))
         first = self.a.first_seed
         for seed in range(first, first + self.a.seeds):
+            if self.out_of_time():
+                break
             for app, build, work, st in todo:
                 self.replay_seed(app, build, work, seed, st)
             sys.stderr.write("run.py: seed %d done\n" % seed)
@@ -663,6 +684,9 @@ def main():
     ap.add_argument("--wsn-cc-arg", action="append", default=[],
                     help="extra wsn-cc argument for both builds (repeatable)")
     ap.add_argument("--work", help="work directory (default: a new temporary one)")
+    ap.add_argument("--time-limit", type=float, metavar="MINUTES",
+                    help="start no further seed once MINUTES have passed since run.py started "
+                    "(the table counts the seeds that ran)")
     ap.add_argument("--interleave", action="store_true",
                     help="build and run every app first, then replay seed by seed over all "
                     "apps (a campaign stopped early has the same seeds for every app)")
