@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """bench/tinyos/run.py - nesC applications (TinyOS's build/<platform>/app.c) through wsn-trace.
 
-  run.py --bin build/bin --apps DIR [--platform auto|micaz|telosb] [--seeds N] [--seconds S]
-         [--only App,...] [--wsn-cc-arg ARG]... [--work DIR] [--json-out FILE] [--check]
+  run.py --bin build/bin --apps DIR [--platform auto|micaz|telosb] [--seeds N] [--first-seed F]
+         [--seconds S]
+         [--only App,...] [--wsn-cc-arg ARG]... [--work DIR] [--interleave]
+         [--time-limit MINUTES] [--json-out FILE] [--check]
 
 --platform auto (the default) takes the platform from DIR's name when it is one (e.g.
 /work/scratch/apps/telosb), else micaz. wsn-sim runs both: MicaZ images on libsimavr, TelosB
@@ -28,11 +30,14 @@ For each application:
   3. with invariants.c, records and replays over --seeds seeds, three stops per seed:
        violation  wsn-sim until the invariant is violated (at most --violation-seconds);
                   wsn-replay --expect-sram
-       check      the K-th check, K drawn in [1, checks of the violation run]; both stop there
+       check      the K-th check, K drawn in [1, checks of the violation run]; both stop there.
+                  When the ring kept no checkpoint at the K-th check, K moves on (counted)
        bound      a cycle bound drawn in [1/4, 1) of the violation run's cycles (a node stopped
                   at an arbitrary moment); wsn-replay replays to the end of the trace. When
-                  wsn-sim offers --settle, the snapshot is taken where replay ends and bounds
-                  that no replay can end at are moved on (see bound_stop)
+                  wsn-sim offers --settle, the snapshot is taken where replay ends; bounds
+                  that no replay can end at are moved on or drawn again (see bound_stop; both
+                  counted under the table)
+     Every replay's outcome is appended to WORK/APP/seeds.jsonl (with its setup adjustments).
      A replay passes when wsn-replay exits 0 and its --json report says the SRAM comparison
      covered at least one global and found no difference (and, for violation/check, that it
      stopped at a record of that kind).
@@ -50,6 +55,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 
 LLVM = "/usr/lib/llvm-19/bin"
 PLATFORMS = {
@@ -66,6 +72,7 @@ DEFAULT_LINK_DBM = -60.0
 DEFAULT_NOISE_DBM = -98.0
 TIMEOUT = 600
 MODES = ("violation", "check", "bound")
+DRAWS = 10   # bounds drawn per bound stop at most (bound_stop)
 
 
 def run(cmd, timeout=TIMEOUT):
@@ -168,6 +175,7 @@ class Runner:
         self.a, self.t = args, tools
         self.target, self.mcu, self.freq = PLATFORMS[args.platform]
         self.failures = 0
+        self.start, self.stopped_early = time.time(), False
         self.modes = [m for m in MODES if m in args.modes.split(",")]
 
     # -- builds -----------------------------------------------------------------------------
@@ -246,6 +254,8 @@ class Runner:
             s["leds"] = sum(i["leds"].get("changes", 0) for i in infos)
         else:
             app.note("LEDs: n/a: run.json has no 'leds' (wsn-sim without a board for this MCU)")
+        if all(isinstance(i.get("active_cycles"), int) for i in infos):
+            s["active"] = sum(i["active_cycles"] for i in infos)
         checks = [i.get("checks") for i in infos]
         if all(isinstance(c, int) for c in checks):
             s["checks"] = sum(checks)
@@ -352,89 +362,175 @@ class Runner:
             return json.load(f), None
 
     def tail_state(self, trace):
-        """(holds a CHECKPOINT, ends inside a skipped call) of a trace, from wsn-trace-dump."""
+        """(holds a CHECKPOINT, ends inside a skipped call, a closed trace ends with a CHECK)
+        of a trace, from wsn-trace-dump, as bench/fidelity/fidelity.py reads it."""
         rc, out, _ = run([self.t.dump, "--json", trace])
         try:
             recs = json.loads(out).get("records", []) if rc == 0 else None
         except ValueError:
             recs = None
         if recs is None:
-            return True, False   # the replay will say what is wrong with the trace
+            return True, False, False   # the replay will say what is wrong with the trace
         depth = sum({"SKIP_BEGIN": 1, "SKIP_END": -1}.get(r.get("kind"), 0) for r in recs)
         with open(trace, "rb") as f:
             head = f.read(32)
         opened = len(head) == 32 and head[:4] == b"WTRB" and head[31] & 0x80
-        # an effect call writes SKIP_END then its EFFECT: a record open after a SKIP_END is
-        # that EFFECT, torn, and the callee's writes are not in the trace
-        torn_effect = bool(opened and recs and recs[-1].get("kind") == "SKIP_END")
-        return any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect
+        # An effect call writes SKIP_END then its EFFECT: a trace whose last record is that
+        # SKIP_END (the EFFECT torn, or not begun: the stop fell in the few instructions
+        # between them) does not carry the callee's writes.
+        torn_effect = bool(recs) and recs[-1].get("kind") == "SKIP_END"
+        # A closed trace that ends with a CHECK reads as one stopped at that check: replay
+        # stops there, not where the node went on to.
+        at_check = not opened and bool(recs) and recs[-1].get("kind") == "CHECK"
+        return (any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect,
+                at_check)
 
-    def bound_stop(self, app, build, seed, d, cycles, rng):
+    def bound_stop(self, app, build, seed, d, cycles, rng, setup):
         """Stops the violation run's seed at a cycle drawn in [cycles/4, cycles): (info, error).
         With wsn-sim --settle (the SRAM snapshot taken where replay ends: the next record or
-        the sleep), a bound where an interrupt came first, before the first checkpoint or
-        inside a skipped call (whose writes only its EFFECT record carries) moves on by 997
-        cycles, at most 50 times, as bench/fidelity does."""
-        b = rng.randint(max(1, cycles // 4), max(1, cycles - 1))
+        the sleep), a bound where an interrupt came first, where the ring kept no checkpoint,
+        inside a skipped call (whose writes only its EFFECT record carries) or right after a
+        CHECK moves on by 997 cycles, at most 50 times, as bench/fidelity does; a bound whose
+        moves find no such point (an interrupt-dense stretch), or whose ring holds no
+        checkpoint (the records since the last anchor visit fill it), is drawn again, at most
+        DRAWS times in all. Moves and redraws are counted in setup, by reason."""
         extra = ["--settle"] if self.t.settle else []
-        for _ in range(51):
-            info, err = self.sim_traced(app, build, seed, d, ["--max-cycles", str(b)] + extra)
-            if err:
-                return None, err
-            if info.get("stop") != "bound":
-                return None, "sim stop %s before the bound %d" % (info.get("stop"), b)
-            if not self.t.settle or b + 997 >= cycles:
-                break
-            has_cp, in_skip = self.tail_state(os.path.join(d, "trace.wtr"))
-            if info.get("settle") != "interrupt" and has_cp and not in_skip:
-                break
-            b += 997
-        if self.t.settle and info.get("settle") not in ("record", "sleep"):
-            return None, "no snapshot point after the bound (settle %s)" % info.get("settle")
-        return info, None
+        why = None
+        for draw in range(DRAWS):
+            b = rng.randint(max(1, cycles // 4), max(1, cycles - 1))
+            for moves in range(51):
+                info, err = self.sim_traced(app, build, seed, d,
+                                            ["--max-cycles", str(b)] + extra)
+                if err:
+                    return None, err
+                if info.get("stop") != "bound":
+                    return None, "sim stop %s before the bound %d" % (info.get("stop"), b)
+                if not self.t.settle:
+                    return info, None
+                has_cp, in_skip, at_check = self.tail_state(os.path.join(d, "trace.wtr"))
+                reasons = [r for r, flag in (
+                    ("no snapshot point (settle %s)" % info.get("settle"),
+                     info.get("settle") not in ("record", "sleep")),
+                    ("no checkpoint in the ring", not has_cp),
+                    ("inside a skipped call", in_skip),
+                    ("right after a check", at_check)) if flag]
+                if not reasons:
+                    break
+                for r in reasons:
+                    setup["bound moves: " + r] = setup.get("bound moves: " + r, 0) + 1
+                why = reasons[0]
+                if not has_cp:
+                    # The records since the last anchor visit fill the ring (a stretch that
+                    # can last many thousands of cycles: a task's skipped calls and the radio
+                    # handlers' effects): moving on by 997 cycles rarely leaves it; another
+                    # bound is drawn instead.
+                    break
+                if b + 997 >= cycles:
+                    break
+                b += 997
+            if not reasons:
+                if draw:
+                    setup["bounds drawn again"] = setup.get("bounds drawn again", 0) + draw
+                return info, None
+        return None, "%d bounds and their moves found no point to replay to (last: %s)" % (
+            DRAWS, why)
+
+    def has_checkpoint(self, trace):
+        return self.tail_state(trace)[0]
 
     def replay_campaign(self, app, build, work):
-        res = {m: [0, 0] for m in MODES}   # mode: [passed, tried]
-        msgs = {}
+        state = self.campaign_state(work)
+        first = self.a.first_seed
+        for seed in range(first, first + self.a.seeds):
+            if self.out_of_time():
+                break
+            self.replay_seed(app, build, work, seed, state)
+        return self.campaign_result(app, state)
+
+    def out_of_time(self):
+        """--time-limit: no new seed starts once the limit has passed (noted once)."""
+        if self.a.time_limit is None or time.time() < self.start + self.a.time_limit * 60:
+            return False
+        if not self.stopped_early:
+            self.stopped_early = True
+            sys.stderr.write("run.py: --time-limit %g min reached: no further seeds\n" %
+                             self.a.time_limit)
+        return True
+
+    def campaign_state(self, work):
+        """Counters of one application's campaign: res (mode: [passed, tried]), msgs
+        ((message, mode): seeds), setup (setup adjustments: moved K, moved or redrawn bounds,
+        and their counts) and log (WORK/APP/seeds.jsonl, one line per replay)."""
+        return {"res": {m: [0, 0] for m in MODES}, "msgs": {}, "setup": {},
+                "log": open(os.path.join(work, "seeds.jsonl"), "a")}
+
+    def replay_seed(self, app, build, work, seed, st):
+        """Records one seed until its violation and replays the three stops."""
+        res, msgs, setup, log = st["res"], st["msgs"], st["setup"], st["log"]
         bound = str(int(self.a.violation_seconds * self.freq))
-        for seed in range(1, self.a.seeds + 1):
-            rng = random.Random("%s/%d" % (app.name, seed))
-            vdir = os.path.join(work, "seed%d-violation" % seed)
-            info, err = self.sim_traced(app, build, seed, vdir, ["--max-cycles", bound])
-            if info is None or info.get("stop") != "violation":
-                # Every stop kind needs the violation run (K and the bound are drawn from it).
-                why = err or "no violation within %s s (stop %s)" % (
-                    self.a.violation_seconds, info.get("stop"))
-                for mode in self.modes:
-                    res[mode][1] += 1
-                    msgs.setdefault((why, mode), []).append(seed)
-                continue
+        rng = random.Random("%s/%d" % (app.name, seed))
+        vdir = os.path.join(work, "seed%d-violation" % seed)
+
+        def outcome(mode, why, k=None, adj=None):
+            line = {"seed": seed, "mode": mode, "k": k, "error": why}
+            if adj:
+                line["setup"] = adj
+                for what, n in adj.items():
+                    setup[what] = setup.get(what, 0) + n
+            log.write(json.dumps(line) + "\n")
+            if why:
+                msgs.setdefault((why, mode), []).append(seed)
+            else:
+                res[mode][0] += 1
+
+        info, err = self.sim_traced(app, build, seed, vdir, ["--max-cycles", bound])
+        if info is None or info.get("stop") != "violation":
+            # Every stop kind needs the violation run (K and the bound are drawn from it).
+            why = err or "no violation within %s s (stop %s)" % (
+                self.a.violation_seconds, info.get("stop"))
             for mode in self.modes:
                 res[mode][1] += 1
-                if mode == "violation":
-                    rdir, k, want = vdir, None, ("violation",)
-                elif mode == "check":
-                    k = rng.randint(1, max(1, info["checks"]))
-                    rdir, want = os.path.join(work, "seed%d-check" % seed), ("check", "violation")
+                outcome(mode, why)
+            log.flush()
+            return
+        for mode in self.modes:
+            res[mode][1] += 1
+            adj = {}   # this stop's setup adjustments
+            if mode == "violation":
+                rdir, k, want = vdir, None, ("violation",)
+            elif mode == "check":
+                k = rng.randint(1, max(1, info["checks"]))
+                rdir, want = os.path.join(work, "seed%d-check" % seed), ("check", "violation")
+                while True:
                     i2, err = self.sim_traced(app, build, seed, rdir, [
                         "--max-cycles", bound, "--stop-after-checks", str(k)])
-                    if i2 is None or i2.get("stop") != "checks":
-                        msgs.setdefault((err or "sim stop %s" % i2.get("stop"), "check"),
-                                        []).append(seed)
-                        continue
-                else:
-                    # a trace that ends right after a CHECK record replays to that check
-                    rdir, k, want = (os.path.join(work, "seed%d-bound" % seed), None,
-                                     ("end", "check"))
-                    i2, err = self.bound_stop(app, build, seed, rdir, info["cycles"], rng)
-                    if err:
-                        msgs.setdefault((err, "bound"), []).append(seed)
-                        continue
-                why = self.replay_one(build, rdir, k, want)
-                if why:
-                    msgs.setdefault((why, mode), []).append(seed)
-                else:
-                    res[mode][0] += 1
+                    if i2 is None or i2.get("stop") != "checks" or k >= info["checks"] \
+                            or self.has_checkpoint(os.path.join(rdir, "trace.wtr")):
+                        break
+                    # The ring kept no checkpoint at the K-th check (the records since the
+                    # last anchor visit filled it): nothing to replay from; K moves on, as in
+                    # bench/fidelity's wrap modes.
+                    adj["K moved: no checkpoint"] = adj.get("K moved: no checkpoint", 0) + 1
+                    k += 1
+                if i2 is None or i2.get("stop") != "checks":
+                    outcome(mode, err or "sim stop %s" % i2.get("stop"), k, adj)
+                    continue
+            else:
+                # a trace that ends right after a CHECK record replays to that check
+                rdir, k, want = (os.path.join(work, "seed%d-bound" % seed), None,
+                                 ("end", "check"))
+                i2, err = self.bound_stop(app, build, seed, rdir, info["cycles"], rng, adj)
+                if err:
+                    outcome(mode, err, None, adj)
+                    continue
+            outcome(mode, self.replay_one(build, rdir, k, want), k, adj)
+        log.flush()
+
+    def campaign_result(self, app, st):
+        res, msgs, setup = st["res"], st["msgs"], st["setup"]
+        st["log"].close()
+        for what, n in sorted(setup.items()):
+            app.note("replay setup: %s: %d" % (what, n))
         # one note per distinct message, naming the stop kinds and seeds that gave it
         for why in sorted({w for w, _ in msgs}):
             parts = []
@@ -445,10 +541,13 @@ class Runner:
                     parts.append("%s seeds %s%s" % (mode, ",".join(map(str, seeds[:8])),
                                                     ",..." if len(seeds) > 8 else ""))
             app.note("replay (%s): %s" % ("; ".join(parts), why))
-        return res
+        out = dict(res)
+        out["setup"] = dict(setup)
+        return out
 
     # -- one application --------------------------------------------------------------------
-    def app(self, app):
+    def app(self, app, campaign=True):
+        """Builds, runs alone and as a network; with campaign, the replay campaign too."""
         work = os.path.join(self.a.work, app.name)
         os.makedirs(work, exist_ok=True)
         r = app.row
@@ -459,8 +558,30 @@ class Runner:
                 r["alone-" + kind] = self.sim_alone(app, kind, b[kind], work)
         if b.get("original"):
             r["net"] = self.sim_net(app, b["original"], work)
-        if app.invariants and b.get("traced"):
+        if campaign and app.invariants and b.get("traced"):
             r["replay"] = self.replay_campaign(app, b["traced"], work)
+
+    def interleaved(self, apps):
+        """--interleave: every app built and run first, then the replay campaigns seed by
+        seed over all apps (seed s of every app before seed s+1), so that a campaign stopped
+        early has the same seeds for every app."""
+        todo = []
+        for app in apps:
+            sys.stderr.write("run.py: %s\n" % app.name)
+            self.app(app, campaign=False)
+            build = app.row["builds"].get("traced")
+            if app.invariants and build:
+                work = os.path.join(self.a.work, app.name)
+                todo.append((app, build, work, self.campaign_state(work)))
+        first = self.a.first_seed
+        for seed in range(first, first + self.a.seeds):
+            if self.out_of_time():
+                break
+            for app, build, work, st in todo:
+                self.replay_seed(app, build, work, seed, st)
+            sys.stderr.write("run.py: seed %d done\n" % seed)
+        for app, build, work, st in todo:
+            app.row["replay"] = self.campaign_result(app, st)
 
 
 def cell_sizes(b, idx):
@@ -470,6 +591,18 @@ def cell_sizes(b, idx):
     if o and t:
         return "%d/%d (%.2f)" % (o["size"][idx], t["size"][idx], t["size"][idx] / o["size"][idx])
     return "%s/%s" % (o["size"][idx] if o else "-", t["size"][idx] if t else "-")
+
+
+def cell_active(app, ao, at):
+    """Active (awake) cycles of the original and the traced image alone, original/traced
+    (ratio); n/a when the traced run stopped (at a violation) before the bound."""
+    if not ao or not at or "active" not in ao or "active" not in at:
+        return "n/a"
+    if at.get("stop") != "bound" or ao.get("stop") != "bound":
+        app.note("active cycles: n/a: the traced run stopped at %s before --seconds (give "
+                 "fewer --seconds)" % at.get("stop"))
+        return "n/a"
+    return "%d/%d (%.2f)" % (ao["active"], at["active"], at["active"] / max(1, ao["active"]))
 
 
 def cell(summary, key, fmt=str):
@@ -486,9 +619,9 @@ def print_table(apps, args, out=sys.stdout):
     target, mcu, _ = PLATFORMS[args.platform]
     out.write("TinyOS applications on %s (%s), %.3g simulated s, seed 1; flash = text+data, "
               "RAM = data+bss, original/traced (ratio)\n" % (args.platform, mcu, args.seconds))
-    head = ("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
-        "app", "builds", "flash", "RAM", "boots", "timers", "LEDs", "net", "nLEDs", "frames",
-        "checks", "replay viol/check/bound"))
+    head = ("%-22s %-7s %-20s %-18s %-26s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+        "app", "builds", "flash", "RAM", "active cycles", "boots", "timers", "LEDs", "net",
+        "nLEDs", "frames", "checks", "replay viol/check/bound"))
     out.write(head + "\n" + "-" * len(head) + "\n")
     for app in apps:
         r = app.row
@@ -507,12 +640,13 @@ def print_table(apps, args, out=sys.stdout):
             repc = " ".join("%d/%d" % tuple(rep[m]) if rep[m][1] else "-" for m in MODES)
         else:
             repc = "-" if not app.invariants else "n/a"
-        out.write(("%-22s %-7s %-20s %-18s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
-            app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1),
+        out.write(("%-22s %-7s %-20s %-18s %-26s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+            app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1), cell_active(app, ao, at),
             cell(boot_src, "boot", boots), cell(boot_src, "timer", lambda c: str(sum(c))),
             leds, netc, cell(net, "leds") if net else "-", frames, cell(at, "checks"),
             repc)).rstrip() + "\n")
-    out.write("\nbuilds: original, traced (y/n); boots: nodes whose scheduler ran a task "
+    out.write("\nbuilds: original, traced (y/n); active cycles: cycles the core was awake in "
+              "the runs alone (wsn-sim's active_cycles), original/traced; boots: nodes whose scheduler ran a task "
               "(Boot.booted returned), or without --count-pc nodes that changed an LED or "
               "powered the CC2420; timers: entries of the timer component's fireTimers; boots "
               "and timers count the network run's nodes, else the original alone; LEDs: "
@@ -534,6 +668,9 @@ def main():
                     "else micaz)")
     ap.add_argument("--seeds", type=int, default=5, help="seeds recorded and replayed per app "
                     "with invariants.c (default 5)")
+    ap.add_argument("--first-seed", type=int, default=1,
+                    help="first seed of the replay campaign (default 1; seeds FIRST.."
+                    "FIRST+SEEDS-1)")
     ap.add_argument("--seconds", type=float, default=5.0,
                     help="simulated seconds of the runs alone and of the network "
                     "(default 5; TinyOS boots on a MicaZ after about 1 s)")
@@ -547,6 +684,12 @@ def main():
     ap.add_argument("--wsn-cc-arg", action="append", default=[],
                     help="extra wsn-cc argument for both builds (repeatable)")
     ap.add_argument("--work", help="work directory (default: a new temporary one)")
+    ap.add_argument("--time-limit", type=float, metavar="MINUTES",
+                    help="start no further seed once MINUTES have passed since run.py started "
+                    "(the table counts the seeds that ran)")
+    ap.add_argument("--interleave", action="store_true",
+                    help="build and run every app first, then replay seed by seed over all "
+                    "apps (a campaign stopped early has the same seeds for every app)")
     ap.add_argument("--json-out", help="write the results as JSON")
     ap.add_argument("--check", action="store_true", help="exit 1 unless everything succeeded")
     a = ap.parse_args()
@@ -574,9 +717,12 @@ def main():
     a.work = a.work or tempfile.mkdtemp(prefix="wsn-tinyos-")
     runner = Runner(a, tools)
     apps = [App(n, os.path.join(a.apps, n)) for n in names]
-    for app in apps:
-        sys.stderr.write("run.py: %s\n" % app.name)
-        runner.app(app)
+    if a.interleave:
+        runner.interleaved(apps)
+    else:
+        for app in apps:
+            sys.stderr.write("run.py: %s\n" % app.name)
+            runner.app(app)
     print_table(apps, a)
     print("work files in %s" % a.work)
     if a.json_out:

@@ -1283,14 +1283,23 @@ Expected<bool> Pipeline::checkRing(StringRef Elf) {
   uint64_t Program = S->Ram - Buf; // what the program and the runtime take besides the ring
   uint64_t Fits = M.RamBytes > Program + kStackReserve ? M.RamBytes - Program - kStackReserve
                                                        : 0;
+  // Only MCUs of the same target with more RAM are worth naming (atmega128 -> atmega1281);
+  // the largest one has none.
+  std::string Bigger;
+  for (const McuInfo &Other : allMcus())
+    if (Other.Kind == M.Kind && Other.RamBytes > M.RamBytes)
+      Bigger += formatv("{0}{1}: {2} bytes", Bigger.empty() ? "" : ", ", Other.Name,
+                        Other.RamBytes)
+                    .str();
   return makeError(formatv(
       "the trace does not fit {0}'s {1} bytes of RAM: the program and the trace runtime take "
       "{2} bytes besides the ring, the stack needs a reserve of {3}, and the smallest ring is "
       "two segments of {4} bytes ({5}). {6} bytes are left for the ring: that fits records "
-      "of at most {7} bytes. Instrument less (a lower --level, --error-paths), or build for "
-      "an MCU with more RAM (atmega1281: 8 KiB)",
+      "of at most {7} bytes. Instrument less (a lower --level, --error-paths){8}",
       M.Name, M.RamBytes, Program, kStackReserve, Seg, Why, Fits,
-      Fits / 2 >= 24 ? Fits / 2 - 8 : 0));
+      Fits / 2 >= 24 ? Fits / 2 - 8 : 0,
+      Bigger.empty() ? std::string()
+                     : ", or build for an MCU with more RAM (" + Bigger + ")"));
 }
 
 Error runDriver(const Options &Opts, const char *Argv0) {
