@@ -288,6 +288,9 @@ def main(argv=None):
                 print("netcampaign: %d of %d runs" % (i + 1, len(jobs)), file=sys.stderr)
         pids = {r["worker_pid"] for r in results}
     finally:
+        # Every result is in: a nanny that times out killing its worker process on a
+        # loaded machine logs a traceback at shutdown that says nothing about the runs.
+        logging.getLogger("distributed.nanny").setLevel(logging.CRITICAL)
         client.close()
         if cluster is not None:
             cluster.close()
