@@ -100,7 +100,8 @@ def build(work, rt, mcu, records, iters, c_core):
                             (os.path.join(rt, "src", "trace.c"), "-std=c99", rtdefs),
                             (os.path.join(plat, "crt0.S"), None, []),
                             (os.path.join(plat, "mspabi.c"), None, ["-ffreestanding", "-fno-builtin"]),
-                            (os.path.join(plat, "mspabi_builtin.S"), None, [])]:
+                            (os.path.join(plat, "mspabi_builtin.S"), None, []),
+                            (os.path.join(plat, "udivmod16.S"), None, [])]:
         o = os.path.join(out, os.path.basename(src) + ".o")
         sh(cc + ([std] if std else []) + extra + ["-c", src, "-o", o])
         objs.append(o)
