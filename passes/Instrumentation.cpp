@@ -183,66 +183,6 @@ DenseSet<const BasicBlock *> reachableFrom(const BasicBlock &H) {
   return Seen;
 }
 
-/// Whether the local \p AI may hold a value at the start of block \p H, by its
-/// lifetime markers (spec/instrumentation.md section 5, "Live locals"). A local
-/// without markers lives as long as its function. One with markers is in scope
-/// at H when some path reaches H from one of its lifetime.start calls without
-/// passing one of its lifetime.end calls (a forward may-analysis over blocks;
-/// the function's entry starts out of scope). Out of scope, its bytes are dead:
-/// the code generator's stack colouring may give its slot to another local
-/// whose lifetime is disjoint from it, so what the mote holds there at H is that
-/// other local's value, and replay, whose locals never share, cannot match it.
-bool localLiveAt(const AllocaInst &AI, const BasicBlock &H) {
-  // Per block: the last marker of AI in it (+1 start, -1 end, 0 none).
-  DenseMap<const BasicBlock *, int> Last;
-  bool AnyMarker = false;
-  SmallVector<const Value *, 4> Ptrs{&AI};
-  SmallPtrSet<const Value *, 8> SeenPtrs{&AI};
-  while (!Ptrs.empty()) {
-    const Value *P = Ptrs.pop_back_val();
-    for (const User *U : P->users()) {
-      if (isa<GetElementPtrInst>(U) || isa<BitCastInst>(U) || isa<AddrSpaceCastInst>(U)) {
-        if (SeenPtrs.insert(U).second)
-          Ptrs.push_back(U);
-        continue;
-      }
-      const auto *II = dyn_cast<IntrinsicInst>(U);
-      if (!II || !II->isLifetimeStartOrEnd())
-        continue;
-      AnyMarker = true;
-      (void)Last[II->getParent()];
-    }
-  }
-  if (!AnyMarker)
-    return true;
-  // The transfer of a block with markers: its last marker of AI wins.
-  for (auto &[BB, Effect] : Last)
-    for (const Instruction &I : *BB)
-      if (const auto *II = dyn_cast<IntrinsicInst>(&I))
-        if (II->isLifetimeStartOrEnd() &&
-            getUnderlyingObject(II->getArgOperand(1)) == &AI)
-          Effect = II->getIntrinsicID() == Intrinsic::lifetime_start ? 1 : -1;
-  const Function &F = *H.getParent();
-  DenseSet<const BasicBlock *> InScope; // blocks AI is in scope at the start of
-  auto Out = [&](const BasicBlock *BB) {
-    auto It = Last.find(BB);
-    if (It != Last.end() && It->second != 0)
-      return It->second > 0;
-    return InScope.count(BB) > 0;
-  };
-  SmallVector<const BasicBlock *, 16> Work;
-  for (const BasicBlock &BB : F)
-    if (Out(&BB))
-      Work.push_back(&BB);
-  while (!Work.empty()) {
-    const BasicBlock *BB = Work.pop_back_val();
-    for (const BasicBlock *S : successors(BB))
-      if (InScope.insert(S).second && Out(S))
-        Work.push_back(S);
-  }
-  return InScope.count(&H) > 0;
-}
-
 /// Handlers the hardware enters with interrupts disabled.
 bool enteredWithInterruptsOff(const FunctionInfo &FI) {
   return FI.isInterrupt() && (FI.Role.Handler == HandlerKind::AvrSignal ||
@@ -1625,8 +1565,7 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
     Globals.push_back(StatusGV);
   for (BasicBlock *H : P.AnchorHeaders) {
     // Live locals: the function's allocas used where execution can reach
-    // from the header and in scope at it by their lifetime markers (a task's
-    // local inlined into main is dead at main's anchor: localLiveAt).
+    // from the header.
     DenseSet<const BasicBlock *> Reach = reachableFrom(*H);
     std::vector<AllocaInst *> Locals;
     SmallVector<bool, 8> StatusLocals;
@@ -1638,10 +1577,6 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
       for (User *U : AI->users())
         if (auto *UI = dyn_cast<Instruction>(U))
           Used |= Reach.count(UI->getParent()) > 0;
-      if (Used && !localLiveAt(*AI, *H)) {
-        ++Stats.DeadLocals;
-        Used = false;
-      }
       if (Used) {
         Locals.push_back(AI);
         StatusLocals.push_back(holdsStatusCopy(*AI));

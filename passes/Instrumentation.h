@@ -82,9 +82,6 @@ struct InstrumentStats {
   unsigned BootInputs = 0;
   /// Calls of input functions recorded as one INPUT each (InputFunctions.h).
   unsigned InputCalls = 0;
-  /// Locals left out of a checkpoint: used after the anchor, but out of scope
-  /// at it by their lifetime markers (spec/instrumentation.md section 5).
-  unsigned DeadLocals = 0;
   std::vector<std::string> Warnings;
   bool AlreadyInstrumented = false;
   /// The largest checkpoint, effect or input-buffer record body (bytes; a

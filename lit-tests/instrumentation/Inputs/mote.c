@@ -25,7 +25,7 @@ void timer_isr(void) {
 __attribute__((noinline)) void show(uint8_t v) { leds = v; }
 
 int main(void) {
-  volatile uint8_t round = 0; /* a stack slot live at the anchor (in the checkpoint) */
+  uint8_t round = 0;
   for (;;) {
     uint8_t sw = *(volatile uint8_t *)0x36;
     seen = ticks;
