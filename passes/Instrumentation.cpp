@@ -183,6 +183,65 @@ DenseSet<const BasicBlock *> reachableFrom(const BasicBlock &H) {
   return Seen;
 }
 
+/// Whether the local AI is dead at the header H: every path from H to an
+/// access of AI (through casts and GEPs) first passes a lifetime.start of AI.
+/// Such a local (a struct-return temporary, WSN_CHECK's result) holds nothing
+/// at H that execution after H could read, and the backend's stack colouring
+/// may give its slot to another local whose lifetime does not overlap: a
+/// checkpoint reading it there saw that other local's bytes (progfuzz
+/// msp430f1611 program 15 at -O2: a check result's 0x01 in a struct
+/// temporary's slot; replay, whose locals never share, held the struct's 0x41).
+bool deadAtHeader(const AllocaInst &AI, const BasicBlock &H) {
+  SmallPtrSet<const Instruction *, 8> Starts, Accesses;
+  SmallVector<const Value *, 8> Ptrs{&AI};
+  SmallPtrSet<const Value *, 8> SeenPtrs{&AI};
+  while (!Ptrs.empty()) {
+    const Value *P = Ptrs.pop_back_val();
+    for (const User *U : P->users()) {
+      const auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        return false;
+      if (const auto *II = dyn_cast<IntrinsicInst>(I)) {
+        if (II->getIntrinsicID() == Intrinsic::lifetime_start) {
+          Starts.insert(I);
+          continue;
+        }
+        if (II->getIntrinsicID() == Intrinsic::lifetime_end || isa<DbgInfoIntrinsic>(II))
+          continue;
+      }
+      if (isa<GetElementPtrInst>(I) || isa<CastInst>(I)) {
+        if (SeenPtrs.insert(I).second)
+          Ptrs.push_back(I);
+        continue;
+      }
+      Accesses.insert(I);
+    }
+  }
+  if (Starts.empty())
+    return false;
+  // Walk forward from H's start; a path ends at a lifetime.start of AI.
+  SmallPtrSet<const BasicBlock *, 16> Seen{&H};
+  SmallVector<const BasicBlock *, 16> Work{&H};
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    bool Started = false;
+    for (const Instruction &I : *BB) {
+      if (Starts.count(&I)) {
+        Started = true;
+        break;
+      }
+      if (Accesses.count(&I))
+        return false;
+    }
+    if (Started)
+      continue;
+    for (const BasicBlock *S : successors(BB))
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return true;
+}
+
 /// Handlers the hardware enters with interrupts disabled.
 bool enteredWithInterruptsOff(const FunctionInfo &FI) {
   return FI.isInterrupt() && (FI.Role.Handler == HandlerKind::AvrSignal ||
@@ -1565,7 +1624,7 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
     Globals.push_back(StatusGV);
   for (BasicBlock *H : P.AnchorHeaders) {
     // Live locals: the function's allocas used where execution can reach
-    // from the header.
+    // from the header, unless every such use follows a new lifetime.start.
     DenseSet<const BasicBlock *> Reach = reachableFrom(*H);
     std::vector<AllocaInst *> Locals;
     SmallVector<bool, 8> StatusLocals;
@@ -1577,6 +1636,10 @@ Error Instrumenter::insertAnchors(FuncPlan &P) {
       for (User *U : AI->users())
         if (auto *UI = dyn_cast<Instruction>(U))
           Used |= Reach.count(UI->getParent()) > 0;
+      if (Used && deadAtHeader(*AI, *H)) {
+        ++Stats.DeadAtAnchor;
+        continue;
+      }
       if (Used) {
         Locals.push_back(AI);
         StatusLocals.push_back(holdsStatusCopy(*AI));

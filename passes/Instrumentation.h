@@ -82,6 +82,9 @@ struct InstrumentStats {
   unsigned BootInputs = 0;
   /// Calls of input functions recorded as one INPUT each (InputFunctions.h).
   unsigned InputCalls = 0;
+  /// Locals left out of a checkpoint: dead at its anchor (lifetime.start on
+  /// every path to their uses; spec/instrumentation.md section 5).
+  unsigned DeadAtAnchor = 0;
   std::vector<std::string> Warnings;
   bool AlreadyInstrumented = false;
   /// The largest checkpoint, effect or input-buffer record body (bytes; a

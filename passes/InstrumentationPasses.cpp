@@ -80,7 +80,8 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " scheds=" << S->Scheds << " demoted=" << S->Demoted
            << " callers=" << S->Callers << " stack-writers=" << S->StackWriters
            << " sends=" << S->Sends << " recvs=" << S->Recvs
-           << " boot-inputs=" << S->BootInputs << " input-calls=" << S->InputCalls << "\n"
+           << " boot-inputs=" << S->BootInputs << " input-calls=" << S->InputCalls
+           << " dead-at-anchor=" << S->DeadAtAnchor << "\n"
            << "wsn-trace: largest-record=" << S->LargestRecord << " ("
            << (S->LargestRecordWhat.empty() ? std::string("none") : S->LargestRecordWhat)
            << ")\n";

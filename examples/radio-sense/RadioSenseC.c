@@ -1,6 +1,6 @@
-/* RadioSenseC.c - sense and send over the CC2420 (MicaZ), as nesC emits C.
+/* RadioSenseC.c - sense and send over the CC2420 (MicaZ, TelosB, Z1), as nesC emits C.
  *
- * A periodic 1 kHz-tick timer starts an ADC conversion every SENSE_PERIOD ticks; the ADC
+ * A periodic timer (the HAL's tick) starts an ADC conversion every SENSE_PERIOD ticks; the ADC
  * handler stores the sample in a one-slot buffer and posts the send task; the task broadcasts
  * the sample through RadioC (examples/radio/cc2420.c: CSMA backoff, CCA, STXONCCA, the SFD
  * edges) and, for a sample above SENSE_THRESHOLD, also an alarm report with the recent history
@@ -19,7 +19,9 @@
 
 #include <wsn/invariant.h>
 
-#define SENSE_PERIOD 12u /* ticks between samples: longer than one frame can take (<= 11 ms) */
+/* Ticks between samples: 12 ms, longer than one frame can take (<= 11 ms). 12 ticks of the
+ * MicaZ's 1019 Hz tick; 3 of the MSP430 HAL's (HAL_TIMER_PERIOD 4000: 250 Hz at 1 MHz). */
+#define SENSE_PERIOD ((12u * HAL_TICK_HZ + 500u) / 1000u)
 #define SENSE_HISTORY 16u
 #define SENSE_THRESHOLD ((3u << HAL_ADC_BITS) / 4u)
 #define AM_READING 0x21

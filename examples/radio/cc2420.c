@@ -1,8 +1,10 @@
-/* cc2420.c - RadioC (radio.h) on the MicaZ's CC2420 transceiver, written for this project in
- * the style of nesC-generated C (component$function names, atomic sections, an async receive
- * event signalled from the FIFOP interrupt).
+/* cc2420.c - RadioC (radio.h) on the CC2420 transceiver of the MicaZ, the TelosB and the Z1,
+ * written for this project in the style of nesC-generated C (component$function names, atomic
+ * sections, an async receive event signalled from the FIFOP interrupt). The board's wiring
+ * (pins, SPI module, interrupt, busy-wait counts) is in cc2420_avr.h (MicaZ) and
+ * cc2420_msp430.h (TelosB, Z1); everything here is the same on the three.
  *
- * What it does (numbers from the CC2420 datasheet, TI SWRS041; MicaZ wiring from spec/micaz.md):
+ * What it does (numbers from the CC2420 datasheet, TI SWRS041):
  *   - start-up: VREG_EN high, wait for the regulator, RESETn pulse, SXOSCON, poll the status byte
  *     until XOSC16M_STABLE (datasheet section 13.2 "Voltage regulator", 18 "Configuration");
  *   - configuration: hardware address recognition, automatic CRC and automatic acknowledgements
@@ -13,18 +15,23 @@
  *     channel is busy: the status byte then shows no TX_ACTIVE), up to RADIO_CSMA_TRIES attempts;
  *     then it waits for the end of the frame and, when unicast, for the acknowledgement (up to
  *     RADIO_ACK_TRIES transmissions);
- *   - receive: the FIFOP interrupt (INT6) reads whole frames out of the RXFIFO; the CC2420 has
+ *   - receive: the FIFOP interrupt reads whole frames out of the RXFIFO; the CC2420 has
  *     replaced their FCS with RSSI and CRC-OK/correlation bytes (datasheet 16.4); acknowledgement
  *     frames complete a pending send, data frames are signalled as RadioC$Receive$receive.
  *
  * Frame (MPDU, little-endian): FCF(2) DSN(1) DESTPAN(2) DEST(2) SRC(2) TYPE(1) SEQ(2) PAYLOAD FCS(2).
  * The 16-bit SEQ is the sender's frame counter (radio.h); the 8-bit DSN is its low byte, used
  * to match acknowledgements.
- * Target: AVR atmega128 (MicaZ). */
+ * Targets: atmega128 (MicaZ), msp430f1611 (TelosB), msp430f2617 (Z1). */
 #include "radio.h"
 
-#include <avr/interrupt.h>
-#include <avr/io.h>
+#if defined(__AVR__)
+#include "cc2420_avr.h"
+#elif defined(__MSP430__)
+#include "cc2420_msp430.h"
+#else
+#error "cc2420.c: a MicaZ (avr), TelosB or Z1 (msp430) target"
+#endif
 
 #ifndef RADIO_CHANNEL
 #define RADIO_CHANNEL 26
@@ -48,22 +55,6 @@ enum {
 #define CC2420_XOSC16M_STABLE 0x40
 #define CC2420_TX_ACTIVE 0x08
 
-/* MicaZ pins (spec/micaz.md). */
-#define CSN_PORT PORTB
-#define CSN_BIT 0
-#define FIFO_PIN PINB
-#define FIFO_BIT 7
-#define CCA_PIN PIND
-#define CCA_BIT 6
-#define SFD_PIN PIND
-#define SFD_BIT 4
-#define FIFOP_PIN PINE
-#define FIFOP_BIT 6
-#define VREG_PORT PORTA
-#define VREG_BIT 5
-#define RESETN_PORT PORTA
-#define RESETN_BIT 6
-
 /* The node's id, as TinyOS names it: the simulator (like tos-set-symbols) writes it into the
  * image before reset. */
 uint16_t TOS_NODE_ID = 1;
@@ -85,29 +76,21 @@ static uint16_t RadioC$lfsr;            /* backoff generator */
 static uint8_t RadioC$frame[RADIO_MAX_PAYLOAD + 16];
 static radio_msg_t RadioC$rxMsg;
 
-typedef uint8_t __nesc_atomic_t;
-static inline __nesc_atomic_t RadioC$atomicStart(void) {
-  __nesc_atomic_t s = SREG;
-  cli();
-  return s;
-}
-static inline void RadioC$atomicEnd(__nesc_atomic_t s) { SREG = s; }
-
-/* About 5 cycles an iteration at 7.3728 MHz: n = 1475 is 1 ms. */
+/* n iterations of a few cycles each (RADIO_WAIT_* give the counts for the board's clock). */
 static void RadioC$busyWait(uint16_t n) {
   while (n--)
     __asm__ __volatile__("nop");
 }
 
 static uint8_t RadioC$spi(uint8_t b) {
-  SPDR = b;
-  while (!(SPSR & _BV(SPIF)))
+  RADIO_SPI_PUT(b);
+  while (RADIO_SPI_BUSY())
     ;
-  return SPDR;
+  return RADIO_SPI_GET();
 }
 
-static void RadioC$select(void) { CSN_PORT &= (uint8_t)~_BV(CSN_BIT); }
-static void RadioC$deselect(void) { CSN_PORT |= _BV(CSN_BIT); }
+static void RadioC$select(void) { RADIO_CSN_LOW(); }
+static void RadioC$deselect(void) { RADIO_CSN_HIGH(); }
 
 static uint8_t RadioC$strobe(uint8_t cmd) {
   uint8_t status;
@@ -140,21 +123,13 @@ uint16_t RadioC$rxErrors(void) { return RadioC$errors; }
 
 void RadioC$init(void) {
   uint8_t addr[4];
-  /* Pins: CSn, SCK, MOSI out; MISO, FIFO in (port B); VREG_EN, RESETn out (port A);
-   * CCA, SFD (port D) and FIFOP (port E) in. */
-  DDRB = (uint8_t)((DDRB | _BV(CSN_BIT) | _BV(1) | _BV(2)) & ~(_BV(3) | _BV(FIFO_BIT)));
-  RadioC$deselect();
-  DDRA |= _BV(VREG_BIT) | _BV(RESETN_BIT);
-  DDRD &= (uint8_t)~(_BV(CCA_BIT) | _BV(SFD_BIT));
-  DDRE &= (uint8_t)~_BV(FIFOP_BIT);
-  SPCR = _BV(SPE) | _BV(MSTR); /* SPI master, mode 0, clk/2 with SPI2X */
-  SPSR = _BV(SPI2X);
+  RADIO_PINS_INIT(); /* the radio unpowered, CSn high, the SPI master ready */
 
-  VREG_PORT |= _BV(VREG_BIT);
-  RadioC$busyWait(1475); /* regulator start-up: at most 0.6 ms (datasheet Table 4) */
-  RESETN_PORT &= (uint8_t)~_BV(RESETN_BIT);
-  RadioC$busyWait(10);
-  RESETN_PORT |= _BV(RESETN_BIT);
+  RADIO_VREG_ON();
+  RadioC$busyWait(RADIO_WAIT_REGULATOR); /* regulator start-up: at most 0.6 ms (Table 4) */
+  RADIO_RESETN_LOW();
+  RadioC$busyWait(RADIO_WAIT_RESET);
+  RADIO_RESETN_HIGH();
   while (!(RadioC$strobe(CC2420_SXOSCON) & CC2420_XOSC16M_STABLE))
     ;
 
@@ -174,9 +149,7 @@ void RadioC$init(void) {
   RadioC$strobe(CC2420_SFLUSHRX);
   RadioC$strobe(CC2420_SFLUSHRX);
   RadioC$strobe(CC2420_SRXON);
-  EICRB |= _BV(ISC61) | _BV(ISC60); /* INT6 on FIFOP's rising edge */
-  EIFR = _BV(INTF6);
-  EIMSK |= _BV(INT6);
+  RADIO_FIFOP_IRQ_INIT(); /* on FIFOP's rising edge */
 }
 
 /* A backoff of 1..32 units of 320 us (20 symbols, the 802.15.4 unit backoff period). */
@@ -185,7 +158,7 @@ static void RadioC$backoff(void) {
   RadioC$lfsr = (uint16_t)((RadioC$lfsr >> 1) ^ (-(RadioC$lfsr & 1u) & 0xB400u));
   units = (uint8_t)((RadioC$lfsr & 31u) + 1u);
   while (units--)
-    RadioC$busyWait(472);
+    RadioC$busyWait(RADIO_WAIT_BACKOFF_UNIT);
 }
 
 /* One transmission of the frame in the TXFIFO under CSMA: 1 when it went out. */
@@ -193,14 +166,15 @@ static uint8_t RadioC$transmit(void) {
   uint8_t tries;
   for (tries = 0; tries < RADIO_CSMA_TRIES; ++tries) {
     RadioC$backoff();
-    if (!(CCA_PIN & _BV(CCA_BIT)))
+    if (!RADIO_CCA())
       continue; /* channel busy */
+    RADIO_SFD_ARM();
     if (!(RadioC$strobe(CC2420_STXONCCA) & CC2420_TX_ACTIVE) &&
         !(RadioC$strobe(CC2420_SNOP) & CC2420_TX_ACTIVE))
       continue; /* STXONCCA refused: CCA turned busy */
-    while (!(SFD_PIN & _BV(SFD_BIT))) /* SFD rises once the sync header is out */
+    while (!RADIO_SFD_SEEN()) /* SFD rises once the sync header is out */
       ;
-    while (SFD_PIN & _BV(SFD_BIT)) /* and falls at the end of the frame */
+    while (RADIO_SFD()) /* and falls at the end of the frame */
       ;
     return 1;
   }
@@ -254,7 +228,7 @@ uint8_t RadioC$send(uint16_t dest, uint8_t type, const void *payload, uint8_t le
     /* The ACK starts 12 symbols after the frame and lasts 11 bytes on the air (about 0.55 ms);
      * the receive interrupt sets acked. Wait up to about 1.5 ms. */
     for (wait = 0; wait < 15 && !RadioC$acked; ++wait)
-      RadioC$busyWait(147);
+      RadioC$busyWait(RADIO_WAIT_ACK_STEP);
     if (RadioC$acked) {
       RadioC$ackPending = 0;
       return RADIO_SUCCESS;
@@ -306,9 +280,10 @@ static void RadioC$frameIn(uint8_t len) {
 }
 
 /* FIFOP: at least one whole frame in the RXFIFO (or an overflow: FIFOP high, FIFO low). */
-ISR(INT6_vect) {
-  while (FIFOP_PIN & _BV(FIFOP_BIT)) {
-    if (!(FIFO_PIN & _BV(FIFO_BIT))) { /* overflow (datasheet section 16.5): flush twice */
+RADIO_FIFOP_ISR() {
+  RADIO_FIFOP_ACK();
+  while (RADIO_FIFOP()) {
+    if (!RADIO_FIFO()) { /* overflow (datasheet section 16.5): flush twice */
       ++RadioC$errors;
       RadioC$strobe(CC2420_SFLUSHRX);
       RadioC$strobe(CC2420_SFLUSHRX);

@@ -1,4 +1,4 @@
-/* radio.h - RadioC: send and receive active messages over the MicaZ's CC2420 (cc2420.c).
+/* radio.h - RadioC: send and receive active messages over the CC2420 (cc2420.c).
  *
  * Written the way nesC-generated C names things (component$interface$command), so it drops
  * into nesC-style programs. Frames are IEEE 802.15.4 data frames (cc2420.c describes the
@@ -6,7 +6,8 @@
  *
  * Wiring: the application defines the event RadioC$Receive$receive, which the driver signals
  * from the FIFOP interrupt (an async event: copy what you need, post a task).
- * Target: AVR (atmega128, MicaZ wiring: spec/micaz.md). */
+ * Targets: atmega128 (MicaZ, spec/micaz.md), msp430f1611 (TelosB, spec/telosb.md) and
+ * msp430f2617 (Z1, spec/z1.md); cc2420.c says where each board's wiring is. */
 #ifndef WSN_RADIO_H
 #define WSN_RADIO_H
 
