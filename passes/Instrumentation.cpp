@@ -1962,6 +1962,22 @@ Expected<InstrumentStats> Instrumenter::run() {
     return Msgs.takeError();
   Stats.Sends = Msgs->Sends;
   Stats.Recvs = Msgs->Recvs;
+  // R_OP per checked invariant (spec/trace-map.md `recvs`): the receive
+  // sites whose received data is in its value slice (PfdgResult).
+  std::map<uint32_t, const Function *> InvById;
+  for (auto &[Inv, Id] : InvIds)
+    InvById[Id] = Inv;
+  if (!Msgs->RecvSites.empty())
+    for (auto &[Id, Inv] : InvById) {
+      std::vector<uint32_t> Sites;
+      auto It = R.InvariantRecvs.find(Inv);
+      if (It != R.InvariantRecvs.end())
+        for (auto &[Site, F] : Msgs->RecvSites)
+          if (is_contained(It->second, F))
+            Sites.push_back(Site);
+      if (Error E = TraceMetadata(M).addInvariantRecvs(Id, Sites))
+        return std::move(E);
+    }
   for (std::string &W : Msgs->Warnings)
     Stats.Warnings.push_back(std::move(W));
 

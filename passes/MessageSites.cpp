@@ -287,6 +287,8 @@ Expected<MessageOpStats> insertMessageOps(Module &M, TraceOpBuilder &B, IdAlloca
   }
   for (auto &[F, I] : Work) {
     uint32_t Site = Ids.next(IdAllocator::Site);
+    if (!I.Send)
+      Stats.RecvSites.push_back({Site, F});
     std::vector<MessagePoint> Points;
     if (isTraced(*F)) {
       // Inside the function: RECV right after the entry op; SEND before the

@@ -79,6 +79,8 @@ bool hasMessageRole(const llvm::Function &F);
 
 struct MessageOpStats {
   unsigned Sends = 0, Recvs = 0;
+  /// The site id of each receive function (one site per function).
+  std::vector<std::pair<uint32_t, const llvm::Function *>> RecvSites;
   std::vector<std::string> Warnings;
 };
 

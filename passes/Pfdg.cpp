@@ -1,5 +1,6 @@
 //===- Pfdg.cpp - wsn::PfdgAnalysis: what to record, at which level -------===//
 #include "Pfdg.h"
+#include "MessageSites.h"
 #include "MoteAsm.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -203,8 +204,8 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
   FunctionAnalysisManager &FAM =
       MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   ModuleModel MM(M);
-  SliceResult S = computeSlice(
-      MM, [&](Function &F) -> AAResults * { return &FAM.getResult<AAManager>(F); });
+  auto GetAA = [&](Function &F) -> AAResults * { return &FAM.getResult<AAManager>(F); };
+  SliceResult S = computeSlice(MM, GetAA);
 
   // The PFDG over the functions of the slice (Definition 4).
   PfdgGraph &G = R.Graph;
@@ -337,6 +338,30 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
 
   for (Function *Inv : MM.invariants())
     R.InvariantInputs.insert({Inv, readGlobals(MM, Inv)});
+
+  // R_OP (thesis section 5.1; spec/analysis.md section 11): per invariant, the
+  // receive functions whose received data (a formal argument: the message or
+  // its fields) is in the invariant's own value slice.
+  std::vector<const Function *> Receivers;
+  for (Function *F : MM.definedFunctions()) {
+    std::optional<Expected<MessageInterface>> MI = messageInterfaceOf(*F);
+    if (!MI)
+      continue;
+    if (!*MI) {
+      consumeError(MI->takeError()); // reported by the instrumentation
+      continue;
+    }
+    if (!(*MI)->Send)
+      Receivers.push_back(F);
+  }
+  if (!Receivers.empty())
+    for (Function *Inv : MM.invariants()) {
+      SliceResult One = computeSlice(MM, GetAA, Inv, /*ValuesOnly=*/true);
+      std::vector<const Function *> &Out = R.InvariantRecvs[Inv];
+      for (const Function *F : Receivers)
+        if (any_of(F->args(), [&](const Argument &A) { return One.Values.count(&A) > 0; }))
+          Out.push_back(F);
+    }
 
   // Uninstrumented callees and their effects; anchors; inlining.
   for (FunctionInfo &FI : R.Functions) {

@@ -120,6 +120,12 @@ public:
   llvm::MapVector<const llvm::Function *,
                   std::vector<const llvm::GlobalVariable *>>
       InvariantInputs;
+  /// Per invariant-checking function, the receive functions of the radio
+  /// interface (MessageSites.h) whose received data reaches the invariant's
+  /// values (its value slice): the compiler's R_OP, thesis section 5.1.
+  /// Empty map when the program has no receive function.
+  llvm::MapVector<const llvm::Function *, std::vector<const llvm::Function *>>
+      InvariantRecvs;
   std::vector<AnchorSite> Anchors;
   /// The PFDG itself (nodes are the functions of the slice).
   PfdgGraph Graph;

@@ -665,10 +665,13 @@ struct ControlDeps {
 
 class Slicer {
 public:
-  Slicer(ModuleModel &MM, ModuleModel::AAGetter GetAA) : MM(MM), GetAA(GetAA) {}
+  Slicer(ModuleModel &MM, ModuleModel::AAGetter GetAA, bool ValuesOnly)
+      : MM(MM), GetAA(GetAA), ValuesOnly(ValuesOnly) {}
 
-  SliceResult run() {
+  SliceResult run(const Function *Only) {
     for (Function *Inv : MM.invariants()) {
+      if (Only && Inv != Only)
+        continue;
       const Instruction *First = nullptr;
       for (Instruction &I : instructions(*Inv))
         if (isa<ReturnInst>(I)) {
@@ -693,6 +696,7 @@ public:
 private:
   ModuleModel &MM;
   ModuleModel::AAGetter GetAA;
+  bool ValuesOnly;
   SliceResult R;
   std::deque<const Value *> Work;
   DenseMap<const Function *, std::unique_ptr<ControlDeps>> CDs;
@@ -862,14 +866,16 @@ private:
     }
     const auto *I = cast<Instruction>(V);
     // Control dependence inside the function.
-    ControlDeps &C = cd(I->getFunction());
-    auto It = C.Of.find(I->getParent());
-    if (It != C.Of.end())
-      for (const BasicBlock *B : It->second)
-        link(B->getTerminator(), DepKind::Control, I);
-    if (const auto *Phi = dyn_cast<PHINode>(I)) {
-      for (const BasicBlock *B : Phi->blocks())
-        link(B->getTerminator(), DepKind::Control, I);
+    if (!ValuesOnly) {
+      ControlDeps &C = cd(I->getFunction());
+      auto It = C.Of.find(I->getParent());
+      if (It != C.Of.end())
+        for (const BasicBlock *B : It->second)
+          link(B->getTerminator(), DepKind::Control, I);
+      if (const auto *Phi = dyn_cast<PHINode>(I)) {
+        for (const BasicBlock *B : Phi->blocks())
+          link(B->getTerminator(), DepKind::Control, I);
+      }
     }
     if (const auto *CB = dyn_cast<CallBase>(I)) {
       useValue(CB->getCalledOperand(), I);
@@ -892,8 +898,9 @@ private:
 };
 } // namespace
 
-SliceResult computeSlice(ModuleModel &MM, ModuleModel::AAGetter GetAA) {
-  return Slicer(MM, GetAA).run();
+SliceResult computeSlice(ModuleModel &MM, ModuleModel::AAGetter GetAA,
+                         const Function *Only, bool ValuesOnly) {
+  return Slicer(MM, GetAA, ValuesOnly).run(Only);
 }
 
 } // namespace wsn

@@ -209,8 +209,13 @@ struct SliceResult {
 std::string describeValue(const llvm::Value *V);
 
 /// The backward slice from the return values of the invariant-checking
-/// functions. GetAA may return null (no alias refinement).
-SliceResult computeSlice(ModuleModel &MM, ModuleModel::AAGetter GetAA);
+/// functions (only \p Only's when given). GetAA may return null (no alias
+/// refinement). \p ValuesOnly follows only what values are computed from
+/// (data, memory, arguments, returns), not control dependences: what reaches
+/// the invariant's variables, not what decides whether they change (used for
+/// R_OP, spec/analysis.md section 11).
+SliceResult computeSlice(ModuleModel &MM, ModuleModel::AAGetter GetAA,
+                         const llvm::Function *Only = nullptr, bool ValuesOnly = false);
 
 } // namespace wsn
 

@@ -45,8 +45,8 @@ bool TraceMap::Anchor::operator==(const Anchor &O) const {
   return std::tie(Id, Function, Vars) == std::tie(O.Id, O.Function, O.Vars);
 }
 bool TraceMap::Invariant::operator==(const Invariant &O) const {
-  return std::tie(Id, Function, Inputs) ==
-         std::tie(O.Id, O.Function, O.Inputs);
+  return std::tie(Id, Function, Inputs, Recvs) ==
+         std::tie(O.Id, O.Function, O.Inputs, O.Recvs);
 }
 bool TraceMap::Effect::operator==(const Effect &O) const {
   return std::tie(Site, Callee, ReturnSize, Writes) ==
@@ -195,7 +195,14 @@ Expected<TraceMap> TraceMap::fromModule(const Module &CM) {
   if (!Invs)
     return Wrap(Invs.takeError());
   for (const TraceInvariantMD &I : *Invs)
-    Map.Invariants.push_back({I.Id, I.F->getName().str(), toVars(I.Inputs)});
+    Map.Invariants.push_back({I.Id, I.F->getName().str(), toVars(I.Inputs), std::nullopt});
+  auto Rops = MD.invariantRecvs();
+  if (!Rops)
+    return Wrap(Rops.takeError());
+  for (const TraceInvariantRecvsMD &R : *Rops)
+    for (Invariant &I : Map.Invariants)
+      if (I.Id == R.Id)
+        I.Recvs = R.Sites;
   auto Effs = MD.effects();
   if (!Effs)
     return Wrap(Effs.takeError());
@@ -280,6 +287,14 @@ std::string TraceMap::toJSON() const {
                J.attribute("id", I.Id);
                J.attribute("function", I.Function);
                writeVars(J, "inputs", I.Inputs);
+               if (I.Recvs) {
+                 J.attributeBegin("recvs");
+                 J.arrayBegin();
+                 for (uint32_t S : *I.Recvs)
+                   J.value(S);
+                 J.arrayEnd();
+                 J.attributeEnd();
+               }
              }, false);
   writeArray(OS, "effects", Effects, [](json::OStream &J, const Effect &E) {
     J.attribute("site", E.Site);
@@ -501,6 +516,16 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
             I.Function = Fn;
             if (Error E = readVars(R, "inputs", I.Inputs, false))
               return E;
+            if (R.O->get("recvs")) {
+              WSN_TRY(A, R.arr("recvs"));
+              I.Recvs.emplace();
+              for (size_t K = 0; K < A->size(); ++K) {
+                std::optional<int64_t> S = (*A)[K].getAsInteger();
+                if (!S || *S < 0 || *S > 0xFFFFFFFFll)
+                  return R.err("recvs[" + Twine(K) + "] is not a site id");
+                I.Recvs->push_back(uint32_t(*S));
+              }
+            }
             Map.Invariants.push_back(std::move(I));
             return Error::success();
           }))

@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,9 @@ struct TraceMap {
     uint32_t Id = 0;
     std::string Function;
     std::vector<Var> Inputs; ///< CRC order
+    /// R_OP (`recvs`): the RECV sites whose received data is in the
+    /// invariant's value slice; absent when the program has no receive site.
+    std::optional<std::vector<uint32_t>> Recvs;
     bool operator==(const Invariant &O) const;
   };
   struct Effect {

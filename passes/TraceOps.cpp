@@ -481,6 +481,14 @@ Error TraceMetadata::addTask(uint32_t Id, Function &F) {
                    MDTuple::get(Ctx, {mdU32(Ctx, Id), ValueAsMetadata::get(&F)}));
 }
 
+Error TraceMetadata::addInvariantRecvs(uint32_t Id, ArrayRef<uint32_t> Sites) {
+  LLVMContext &Ctx = M.getContext();
+  SmallVector<Metadata *, 4> Ops = {mdU32(Ctx, Id)};
+  for (uint32_t S : Sites)
+    Ops.push_back(mdU32(Ctx, S));
+  return addUnique(InvariantRecvsNode, Id, MDTuple::get(Ctx, Ops));
+}
+
 // --- readers ---------------------------------------------------------------
 
 namespace {
@@ -767,6 +775,21 @@ Expected<std::vector<TraceTaskMD>> TraceMetadata::tasks() const {
         if (!F)
           return F.takeError();
         return TraceTaskMD{Id, *F};
+      });
+}
+
+Expected<std::vector<TraceInvariantRecvsMD>> TraceMetadata::invariantRecvs() const {
+  return readNode<TraceInvariantRecvsMD>(
+      M, InvariantRecvsNode,
+      [](const EntryReader &R, uint32_t Id) -> Expected<TraceInvariantRecvsMD> {
+        TraceInvariantRecvsMD E{Id, {}};
+        for (unsigned Op = 1; Op < R.N->getNumOperands(); ++Op) {
+          auto S = R.u32(Op, "receive site");
+          if (!S)
+            return S.takeError();
+          E.Sites.push_back(*S);
+        }
+        return E;
       });
 }
 

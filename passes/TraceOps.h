@@ -319,6 +319,12 @@ struct TraceTaskMD {
   uint32_t Id;
   llvm::Function *F;
 };
+/// R_OP of a checked invariant: the RECV sites whose received data is in its
+/// value slice (empty: no message reaches it).
+struct TraceInvariantRecvsMD {
+  uint32_t Id; ///< the invariant's id
+  std::vector<uint32_t> Sites;
+};
 
 /// Site kind an op family writes (nullopt for ops without a site).
 std::optional<llvm::StringRef> siteKindOf(TraceOpKind K);
@@ -351,6 +357,7 @@ public:
                         uint32_t ReturnSize,
                         llvm::ArrayRef<llvm::GlobalVariable *> Writes);
   llvm::Error addTask(uint32_t Id, llvm::Function &F);
+  llvm::Error addInvariantRecvs(uint32_t Id, llvm::ArrayRef<uint32_t> Sites);
 
   // Readers (each validates every entry of its node).
   llvm::Expected<std::optional<TraceModuleInfo>> moduleInfo() const;
@@ -361,6 +368,7 @@ public:
   llvm::Expected<std::vector<TraceInvariantMD>> invariants() const;
   llvm::Expected<std::vector<TraceEffectMD>> effects() const;
   llvm::Expected<std::vector<TraceTaskMD>> tasks() const;
+  llvm::Expected<std::vector<TraceInvariantRecvsMD>> invariantRecvs() const;
 
   /// The fid of F in `!wsn.funcs`, if any.
   std::optional<uint32_t> fidOf(const llvm::Function &F) const;
@@ -378,6 +386,7 @@ public:
   static constexpr llvm::StringLiteral InvariantsNode = "wsn.invariants";
   static constexpr llvm::StringLiteral EffectsNode = "wsn.effects";
   static constexpr llvm::StringLiteral TasksNode = "wsn.tasks";
+  static constexpr llvm::StringLiteral InvariantRecvsNode = "wsn.invariant_recvs";
 
 private:
   llvm::Error addUnique(llvm::StringRef Node, uint32_t Id, llvm::MDNode *Entry);

@@ -58,7 +58,8 @@ const char *const Usage =
     "usage: wsn-replay net DIR [--start-node N] [--deps FILE] [--segment-only] [--json]\n"
     "                          [--timeout S] [--events N] [--jit-cache DIR | --no-jit-cache]\n"
     "                          [--timeline FILE.json] [--hb FILE.dot] [-i]\n"
-    "  DIR: a `wsn-sim net` output (net.json, node<ID>/{trace.wtr,sram.bin})\n";
+    "  DIR: a `wsn-sim net` output (net.json, node<ID>/{trace.wtr,sram.bin})\n"
+    "  --deps FILE: R_OP to use instead of the compiler's (the start node's FW.wmap)\n";
 
 NetOptions parseArgs(int argc, char **argv) {
   NetOptions O;
@@ -120,6 +121,7 @@ struct NetRun {
   std::map<uint16_t, std::string> Firmware; ///< node -> ELF path
   std::vector<uint16_t> Nodes;
   bool Settled = false; ///< non-violating nodes' snapshots are where replay ends
+  std::optional<uint16_t> Violation; ///< the node net.json says detected it
 };
 
 NetRun readNetJson(StringRef Dir) {
@@ -153,6 +155,9 @@ NetRun readNetJson(StringRef Dir) {
     R.Firmware[uint16_t(Id)] = P->str();
   }
   R.Settled = O->getBoolean("settle").value_or(false);
+  if (const json::Object *V = O->getObject("violation"))
+    if (std::optional<int64_t> N = V->getInteger("node"); N && *N >= 0 && *N <= 0xFFFF)
+      R.Violation = uint16_t(*N);
   return R;
 }
 
@@ -161,6 +166,37 @@ std::string besideElf(StringRef Elf, StringRef Ext) {
   StringRef Base = Elf;
   Base.consume_back(".elf");
   return (Base + Ext).str();
+}
+
+/// The compiler's R_OP (spec/replay.md, `wsn-replay net`): the invariants'
+/// `recvs` from the trace map of the start node's firmware. Sets \p Note to
+/// where R_OP came from, for the selection reasons.
+MessageDependences compilerDeps(const NetRun &Run, std::optional<uint16_t> Start,
+                                std::string &Note) {
+  MessageDependences D;
+  Note = "conservative (every RECV since the checkpoint)";
+  if (!Start || !Run.Firmware.count(*Start))
+    return D;
+  std::string Wmap = besideElf(Run.Firmware.at(*Start), ".wmap");
+  Expected<TraceMap> M = TraceMap::readFile(Wmap);
+  if (!M) {
+    Note += "; the compiler's R_OP could not be read: " + toString(M.takeError());
+    return D;
+  }
+  bool Any = false;
+  for (const TraceMap::Invariant &I : M->Invariants)
+    if (I.Recvs) {
+      Any = true;
+      std::vector<RecvDependence> &L = D.Invariants[I.Id];
+      for (uint32_t Site : *I.Recvs)
+        L.push_back({Site, 0});
+    }
+  if (Any)
+    Note = "from the compiler (" + sys::path::filename(Wmap).str() +
+           ": the RECV sites whose received data is in the invariant's value slice)";
+  else
+    Note += " (" + sys::path::filename(Wmap).str() + " has no receive site)";
+  return D;
 }
 
 std::vector<uint8_t> readBytes(StringRef Path) {
@@ -378,7 +414,8 @@ void replayNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
 
 /// Why Algorithm 5 selected each node: the first followed message that
 /// reached it, and why that message's RECV was marked.
-void explainSelection(const NetworkSelection &S, std::vector<NodeReplay> &Nodes) {
+void explainSelection(const NetworkSelection &S, std::vector<NodeReplay> &Nodes,
+                      const MessageDependences &Deps, StringRef RopNote) {
   std::map<uint16_t, const MessageLink *> FirstLink;
   for (const MessageLink &L : S.Links)
     FirstLink.emplace(L.Sender, &L);
@@ -388,6 +425,23 @@ void explainSelection(const NetworkSelection &S, std::vector<NodeReplay> &Nodes)
                       stopKindName(S.Stop), S.StopRecord,
                       S.Invariant ? formatv(", invariant {0}", *S.Invariant).str() : "")
                   .str();
+      if (S.Invariant) {
+        auto It = Deps.Invariants.find(*S.Invariant);
+        std::string Rop;
+        if (It == Deps.Invariants.end()) {
+          Rop = "every RECV since the checkpoint";
+        } else if (It->second.empty()) {
+          Rop = "no RECV (no received byte reaches its values: the node originates it)";
+        } else {
+          Rop = "RECV site";
+          for (const RecvDependence &D : It->second)
+            Rop += formatv(" {0}{1}", D.RecvSite,
+                           D.Count ? formatv(" (last {0})", D.Count).str() : "")
+                       .str();
+        }
+        N.Why += formatv("; R_OP of invariant {0}: {1}; R_OP {2}", *S.Invariant, Rop, RopNote)
+                     .str();
+      }
       continue;
     }
     auto It = FirstLink.find(N.Node);
@@ -544,11 +598,15 @@ int run(const NetOptions &O) {
   NetRun Run = readNetJson(O.Dir);
   NetworkOptions NO;
   NO.StartNode = O.StartNode;
+  std::string RopNote;
   if (!O.DepsPath.empty()) {
     auto D = MessageDependences::readFile(O.DepsPath);
     if (!D)
       fail(toString(D.takeError()));
     NO.Deps = std::move(*D);
+    RopNote = "from --deps " + O.DepsPath;
+  } else {
+    NO.Deps = compilerDeps(Run, O.StartNode ? O.StartNode : Run.Violation, RopNote);
   }
   Expected<NetworkSelection> SelOr = selectNetworkTraces(O.Dir, NO);
   if (!SelOr)
@@ -563,7 +621,7 @@ int run(const NetOptions &O) {
     N.IsStart = G.Node == S.ViolationNode;
     Nodes.push_back(std::move(N));
   }
-  explainSelection(S, Nodes);
+  explainSelection(S, Nodes, NO.Deps, RopNote);
   for (NodeReplay &N : Nodes)
     loadNode(N, Run, O);
   // One process, one JIT and one mote memory per node; the order is the
@@ -660,6 +718,7 @@ int run(const NetOptions &O) {
                      {"wall_seconds", Wall}};
     if (S.Invariant)
       Top["invariant"] = *S.Invariant;
+    Top["rop"] = RopNote;
     json::Array W;
     for (const std::string &X : S.Warnings)
       W.push_back(X);

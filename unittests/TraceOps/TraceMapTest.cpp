@@ -186,6 +186,49 @@ TEST(TraceMap, JSONRoundTrip) {
   EXPECT_FALSE(Other == *Map);
 }
 
+// R_OP (spec/trace-map.md `recvs`): from !wsn.invariant_recvs, through JSON and back; absent
+// without the metadata; a bad site id is a located error.
+TEST(TraceMap, InvariantRecvs) {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, Instrumented);
+  ASSERT_TRUE(M);
+  auto Plain = TraceMap::fromModule(*M);
+  ASSERT_TRUE(!!Plain) << toString(Plain.takeError());
+  ASSERT_FALSE(Plain->Invariants.empty());
+  EXPECT_FALSE(Plain->Invariants[0].Recvs.has_value());
+  EXPECT_EQ(Plain->toJSON().find("\"recvs\""), std::string::npos);
+
+  uint32_t Id = Plain->Invariants[0].Id;
+  ASSERT_FALSE(!!TraceMetadata(*M).addInvariantRecvs(Id, {9, 12}));
+  auto Map = TraceMap::fromModule(*M);
+  ASSERT_TRUE(!!Map) << toString(Map.takeError());
+  ASSERT_TRUE(Map->Invariants[0].Recvs.has_value());
+  EXPECT_EQ(*Map->Invariants[0].Recvs, (std::vector<uint32_t>{9, 12}));
+  EXPECT_FALSE(*Map == *Plain);
+  std::string Text = Map->toJSON();
+  EXPECT_NE(Text.find("\"recvs\":[9,12]"), std::string::npos) << Text;
+  auto Back = TraceMap::parseJSON(Text, "fw.wmap");
+  ASSERT_TRUE(!!Back) << toString(Back.takeError());
+  EXPECT_TRUE(*Back == *Map);
+
+  std::string Bad = Text;
+  size_t P = Bad.find("\"recvs\":[9,12]");
+  Bad.replace(P, strlen("\"recvs\":[9,12]"), "\"recvs\":[9,-1]");
+  auto R = TraceMap::parseJSON(Bad, "fw.wmap");
+  ASSERT_FALSE(!!R);
+  EXPECT_EQ(toString(R.takeError()), "fw.wmap: invariants[0]: recvs[1] is not a site id");
+
+  // An empty R_OP (no message reaches the invariant) is kept as such.
+  LLVMContext Ctx2;
+  auto M2 = parse(Ctx2, Instrumented);
+  ASSERT_FALSE(!!TraceMetadata(*M2).addInvariantRecvs(Id, {}));
+  auto Empty = TraceMap::fromModule(*M2);
+  ASSERT_TRUE(!!Empty);
+  ASSERT_TRUE(Empty->Invariants[0].Recvs.has_value());
+  EXPECT_TRUE(Empty->Invariants[0].Recvs->empty());
+  EXPECT_NE(Empty->toJSON().find("\"recvs\":[]"), std::string::npos);
+}
+
 std::string parseError(StringRef Text) {
   auto R = TraceMap::parseJSON(Text, "fw.wmap");
   if (R)
