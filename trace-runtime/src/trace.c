@@ -1281,18 +1281,16 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
 
 #if WSN_TRACE_EFFECT_KEYS
 /* The changes of an effect against its key (spec/trace-format.md section 3.1), written at out:
- * the payload's bytes (ret's ret-bytes low bytes, then the variables of the table's pairs at
- * t) are compared with the key's, and every stretch of changed bytes becomes a run `u8 skip,
+ * the payload's bytes (ret's rbytes low bytes, then the variables of the (n, pairs) table at
+ * t, as walk reads it) are compared with the key's, and every stretch of changed bytes becomes a run `u8 skip,
  * u8 n, bytes[n]` (skip: unchanged bytes since the previous run; the payload has at most 255
  * bytes, so both fit). Returns the runs' size, or 0xFF as soon as they would exceed `limit`
  * bytes (nothing is written past out + limit). */
-static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint32_t ret, uint8_t *out,
-                              uint8_t limit) {
+static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, uint32_t ret,
+                              uint8_t *out, uint8_t limit) {
   uint8_t *o = out, *np = 0; /* np: the count of the open run */
-  uint8_t gap = 0, vsize = tbl8(t + 2), n, b;
+  uint8_t gap = 0, vsize = rbytes, n = tbl8(t), b;
   const uint8_t *src = (const uint8_t *)&ret; /* little-endian on every target */
-  t += 3;                                     /* the (n, pairs) table */
-  n = tbl8(t);
   for (;;) {
     if (!vsize) { /* the next pair (or link) */
       if (!n)
@@ -1343,6 +1341,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint16_t len = tbl16(t);
+  uintptr_t pairs = t + 3; /* the (n, pairs) table walk and delta read */
   uint8_t *p;
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
@@ -1368,7 +1367,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
         limit = (uint8_t)(room - hdr);
       OPEN_LO = (uint8_t)head; /* the ring changes after head: the record is open */
       OPEN_HI = (uint8_t)((head >> 8) | 0x80u);
-      d = delta(rt_key_at[k], t, ret, &__wsn_trace.data[head + hdr], limit);
+      d = delta(rt_key_at[k], pairs, rbytes, ret, &__wsn_trace.data[head + hdr], limit);
       if (d != 0xFF) {
         /* emit takes a tag of 4 bits: the record is reserved as an EFFECT with three fields
          * (it fits: no PAD, it starts at head, its fields end where the runs begin), and its
@@ -1388,7 +1387,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       *p++ = (uint8_t)ret;
       ret >>= 8;
     }
-    walk(t + 3, p);
+    walk(pairs, p);
   }
 #if WSN_TRACE_EFFECT_KEYS
 close:
