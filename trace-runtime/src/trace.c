@@ -1282,9 +1282,9 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
 #if WSN_TRACE_EFFECT_KEYS
 /* The changes of an effect against its key (spec/trace-format.md section 3.1), written at out:
  * the payload's bytes (ret's rbytes low bytes, then the variables of the (n, pairs) table at
- * t, as walk reads it) are compared with the key's, and every stretch of changed bytes becomes a run `u8 skip,
- * u8 n, bytes[n]` (skip: unchanged bytes since the previous run; the payload has at most 255
- * bytes, so both fit). Returns the runs' size, or 0xFF as soon as they would exceed `limit`
+ * t, as walk reads it) are compared with the key's, and every stretch of changed bytes
+ * becomes a run `u8 skip, u8 n, bytes[n]` (skip: unchanged bytes since the previous run; the
+ * payload has at most 255 bytes, so both fit). Returns the runs' size, or 0xFF as soon as they would exceed `limit`
  * bytes (nothing is written past out + limit). */
 static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, uint32_t ret,
                               uint8_t *out, uint8_t limit) {

@@ -44,7 +44,8 @@ extern "C" {
 #endif
 /* How many full EFFECT records of the current segment the runtime remembers as keys that later
  * effects of the same length are written against (EFFECT_DELTA, spec/trace-format.md section
- * 3.1); 0 writes every effect in full. RAM: 1 + 2 x (2 + pointer size) bytes a key. */
+ * 3.1); 0 writes every effect in full; at most 8. RAM: 2 + that many x (1 + pointer size)
+ * bytes. */
 #ifndef WSN_TRACE_EFFECT_KEYS
 #define WSN_TRACE_EFFECT_KEYS 4
 #endif
