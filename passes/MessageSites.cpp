@@ -147,7 +147,7 @@ std::optional<Expected<MessageInterface>> parseMessageAnnotation(StringRef S) {
   MessageInterface I;
   I.Send = Send;
   I.Source = "annotation";
-  bool HavePeer = false, HaveSeq = false;
+  bool HavePeer = false, HaveSeq = false, HaveLen = false;
   SmallVector<StringRef, 4> Words;
   S.split(Words, ' ', -1, /*KeepEmpty=*/false);
   for (StringRef W : Words) {
@@ -161,9 +161,25 @@ std::optional<Expected<MessageInterface>> parseMessageAnnotation(StringRef S) {
       (Key == "seq" ? HaveSeq : HavePeer) = true;
     } else if (Send && Key == "ok" && (Val == "zero" || Val == "any")) {
       I.OkIsZero = Val == "zero";
+    } else if (Key == "payload") {
+      StringRef P = Val, Num, Off;
+      std::tie(Num, Off) = P.split('+');
+      if (!Num.consume_front("arg") || Num.getAsInteger(10, I.PayloadArg) ||
+          (P.contains('+') && Off.getAsInteger(10, I.PayloadOffset)))
+        return makeError(formatv("annotation '{0}{1}': payload '{2}' is not argN or "
+                                 "argN+OFF",
+                                 Send ? "wsn.send" : "wsn.recv", S, Val)
+                             .str());
+      I.HasPayload = true;
+    } else if (Key == "len") {
+      Expected<MessageField> Fl = parseField(Val);
+      if (!Fl)
+        return Fl.takeError();
+      I.PayloadLen = *Fl;
+      HaveLen = true;
     } else {
       return makeError(formatv("annotation '{0}{1}': unknown item '{2}' (expected "
-                               "{3}=F seq=F{4})",
+                               "{3}=F seq=F{4} [payload=argN[+OFF] len=F])",
                                Send ? "wsn.send" : "wsn.recv", S, W, PeerKey,
                                Send ? " [ok=zero|any]" : "")
                            .str());
@@ -172,6 +188,10 @@ std::optional<Expected<MessageInterface>> parseMessageAnnotation(StringRef S) {
   if (!HavePeer || !HaveSeq)
     return makeError(formatv("annotation '{0}{1}' needs both {2}= and seq=",
                              Send ? "wsn.send" : "wsn.recv", S, Send ? "dest" : "sender")
+                         .str());
+  if (I.HasPayload != HaveLen)
+    return makeError(formatv("annotation '{0}{1}': payload= and len= go together",
+                             Send ? "wsn.send" : "wsn.recv", S)
                          .str());
   return I;
 }
@@ -194,6 +214,14 @@ std::optional<Expected<MessageInterface>> messageInterfaceOf(const Function &F) 
     return Expected<MessageInterface>(std::move(E));
   if (Error E = checkField(F, I.Seq, "sequence number"))
     return Expected<MessageInterface>(std::move(E));
+  if (I.HasPayload) {
+    if (I.PayloadArg >= F.arg_size() || !F.getArg(I.PayloadArg)->getType()->isPointerTy())
+      return Expected<MessageInterface>(makeError(
+          formatv("message payload of '{0}': argument {1} is not a pointer", F.getName(),
+                  I.PayloadArg)));
+    if (Error E = checkField(F, I.PayloadLen, "payload length"))
+      return Expected<MessageInterface>(std::move(E));
+  }
   if (I.Send && I.OkIsZero && !F.getReturnType()->isIntegerTy())
     return Expected<MessageInterface>(makeError(
         formatv("message send '{0}' returns no integer status (annotate ok=any)",
@@ -251,6 +279,21 @@ Value *fieldAt(IRBuilder<> &IRB, Module &M, const MessagePoint &P, const Message
   return nullptr;
 }
 
+/// Replay only (record lowering drops it with its operands): the payload's
+/// bytes, kept until the site's send/recv op. A receive's right before its
+/// op; a send's where the send starts (P: like a receive's point), since the
+/// stack copies the payload into its frame there and the caller's buffer may
+/// change before the send returns.
+void emitPayload(Module &M, TraceOpBuilder &B, const MessageInterface &I, uint32_t Site,
+                 const MessagePoint &P) {
+  B.setDebugLoc(P.DL);
+  B.setInsertPoint(P.At);
+  IRBuilder<> &IRB = B.irb();
+  Value *Buf = IRB.CreateConstInBoundsGEP1_32(IRB.getInt8Ty(), P.Args[I.PayloadArg],
+                                              I.PayloadOffset, "wsn.msg.payload");
+  B.createMsgPayload(Site, Buf, fieldAt(IRB, M, P, I.PayloadLen));
+}
+
 void emitAt(Module &M, TraceOpBuilder &B, const MessageInterface &I, uint32_t Site,
             MessagePoint P) {
   Instruction *At = P.At;
@@ -264,6 +307,8 @@ void emitAt(Module &M, TraceOpBuilder &B, const MessageInterface &I, uint32_t Si
   B.setInsertPoint(At);
   Value *Peer = fieldAt(B.irb(), M, P, I.Peer);
   Value *Seq = fieldAt(B.irb(), M, P, I.Seq);
+  if (I.HasPayload && !I.Send)
+    emitPayload(M, B, I, Site, P);
   if (I.Send)
     B.createSend(Site, Peer, Seq);
   else
@@ -303,6 +348,12 @@ Expected<MessageOpStats> insertMessageOps(Module &M, TraceOpBuilder &B, IdAlloca
             break;
           }
       } else {
+        if (I.HasPayload)
+          for (Instruction &Ins : F->getEntryBlock())
+            if (isEntryOp(Ins)) {
+              emitPayload(M, B, I, Site, {Ins.getNextNode(), nullptr, Args, DebugLoc()});
+              break;
+            }
         for (BasicBlock &BB : *F)
           if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator())) {
             Instruction *At = isExitOp(R->getPrevNode()) ? R->getPrevNode() : R;
@@ -336,6 +387,12 @@ Expected<MessageOpStats> insertMessageOps(Module &M, TraceOpBuilder &B, IdAlloca
           Instruction *Prev = CB->getPrevNode();
           P.At = Prev && isa<SkipBeginOp>(Prev) ? Prev : CB;
         } else {
+          if (I.HasPayload) {
+            Instruction *Prev = CB->getPrevNode();
+            MessagePoint At = P;
+            At.At = Prev && isa<SkipBeginOp>(Prev) ? Prev : CB;
+            emitPayload(M, B, I, Site, At);
+          }
           Instruction *Last = CB;
           P.Status = CB->getType()->isVoidTy() ? nullptr : CB;
           if (auto *End = dyn_cast_or_null<SkipEndOp>(CB->getNextNode())) {

@@ -60,10 +60,18 @@ struct MessageInterface {
   /// (TinyOS SUCCESS, RADIO_SUCCESS).
   bool OkIsZero = true;
   std::string Source;  ///< "annotation" or "tinyos-cc2420"
+  /// The message's payload (optional: `payload=argN[+OFF] len=F`): replay
+  /// copies these bytes at the op, and `wsn-replay net` compares what the
+  /// sender's replay sent with what the receiver's replay got.
+  bool HasPayload = false;
+  unsigned PayloadArg = 0;    ///< a pointer argument
+  uint32_t PayloadOffset = 0; ///< bytes after it
+  MessageField PayloadLen;    ///< the payload's length in bytes
 };
 
 /// Parses an annotation string: "wsn.send dest=F seq=F [ok=any]" or
-/// "wsn.recv sender=F seq=F", F = argN | argN[OFF:SIZE] | @GLOBAL.
+/// "wsn.recv sender=F seq=F", F = argN | argN[OFF:SIZE] | @GLOBAL, either
+/// with "payload=argN[+OFF] len=F" (both or neither).
 /// nullopt when S is not a message annotation.
 std::optional<llvm::Expected<MessageInterface>>
 parseMessageAnnotation(llvm::StringRef S);

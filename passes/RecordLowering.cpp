@@ -29,6 +29,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <map>
 #include <set>
@@ -656,6 +657,8 @@ Error RecordLowerer::lower(TraceOp &Op) {
                   B.CreateZExtOrTrunc(C, I16)});
     break;
   }
+  case TraceOpKind::MsgPayload:
+    break; // replay only: the payload is not recorded (its bytes are inputs already)
   case TraceOpKind::Effect:
     return lowerEffect(cast<EffectOp>(Op));
   case TraceOpKind::Check:
@@ -759,8 +762,19 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
       return std::move(E);
     ++Stats.Lowered;
   }
+  // A payload op's operands (the buffer's address, the length's load) served
+  // only replay: they go with it, so the firmware's code does not change.
+  SmallVector<WeakTrackingVH, 8> PayloadOperands;
+  for (TraceOp *Op : Ops)
+    if (Op->kind() == TraceOpKind::MsgPayload)
+      for (Value *V : {Op->getArgOperand(1), Op->getArgOperand(2)})
+        if (isa<Instruction>(V))
+          PayloadOperands.push_back(V);
   for (TraceOp *Op : Ops)
     Op->eraseFromParent();
+  for (WeakTrackingVH &V : PayloadOperands)
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
+      RecursivelyDeleteTriviallyDeadInstructions(I);
   // Drop the now unused reserved declarations.
   SmallVector<Function *, 16> Dead;
   for (Function &F : M)

@@ -1696,6 +1696,16 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
                   B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(2)), I32)});
     return;
   }
+  if (Op == "msg.payload") {
+    if (CB.arg_size() != 3) {
+      error(&CB, Name + " expects 3 operands");
+      return;
+    }
+    B.CreateCall(callback("msg_payload", VoidTy, {I32, I32, I32}),
+                 {ConstId(0), B.CreateZExt(mapValue(CB.getArgOperand(1)), I32),
+                  B.CreateZExtOrTrunc(mapValue(CB.getArgOperand(2)), I32)});
+    return;
+  }
   if (Op == "anchor") {
     // The anchor's live locals are passed as an array of mote addresses.
     unsigned N = CB.arg_size() - 1;

@@ -422,6 +422,15 @@ void Verifier::checkOp(TraceOp &Op) {
                      It->second.F->getName() + "'");
     break;
   }
+  case TraceOpKind::MsgPayload: {
+    // The payload belongs to a send or recv site.
+    if (MetadataOK) {
+      auto It = Sites.find(Id);
+      if (It == Sites.end() || (It->second.Kind != "send" && It->second.Kind != "recv"))
+        failOp(Op, "site " + Twine(Id) + " is not a send or recv site in !wsn.sites");
+    }
+    break;
+  }
   case TraceOpKind::RegionBegin:
   case TraceOpKind::InputBytes:
   case TraceOpKind::Send:

@@ -56,6 +56,7 @@ StringRef traceOpKindName(TraceOpKind K) {
   case TraceOpKind::SkipEnd: return "skip.end";
   case TraceOpKind::Effect: return "effect";
   case TraceOpKind::Check: return "check";
+  case TraceOpKind::MsgPayload: return "msg.payload";
   }
   llvm_unreachable("bad TraceOpKind");
 }
@@ -98,6 +99,7 @@ std::optional<TraceOpKind> parseTraceOpName(StringRef Name, unsigned *Width) {
             .Case("skip.begin", TraceOpKind::SkipBegin)
             .Case("skip.end", TraceOpKind::SkipEnd)
             .Case("check", TraceOpKind::Check)
+            .Case("msg.payload", TraceOpKind::MsgPayload)
             .Default(std::nullopt);
   }
   if (K && Width)
@@ -137,6 +139,7 @@ static FunctionType *opType(LLVMContext &Ctx, TraceOpKind K, unsigned W) {
     return FunctionType::get(IN, {I32, IN, IN}, false);
   }
   case TraceOpKind::InputBytes:
+  case TraceOpKind::MsgPayload:
     return FunctionType::get(Void, {I32, Ptr, I32}, false);
   case TraceOpKind::Send:
   case TraceOpKind::Recv:
@@ -1026,6 +1029,9 @@ SendOp *TraceOpBuilder::createSend(uint32_t Site, Value *Dest, Value *Seq) {
 }
 RecvOp *TraceOpBuilder::createRecv(uint32_t Site, Value *Sender, Value *Seq) {
   return cast<RecvOp>(emit(TraceOpKind::Recv, 0, {i32(Site), Sender, Seq}));
+}
+MsgPayloadOp *TraceOpBuilder::createMsgPayload(uint32_t Site, Value *Buf, Value *Len) {
+  return cast<MsgPayloadOp>(emit(TraceOpKind::MsgPayload, 0, {i32(Site), Buf, Len}));
 }
 SkipBeginOp *TraceOpBuilder::createSkipBegin(uint32_t Site) {
   return cast<SkipBeginOp>(emit(TraceOpKind::SkipBegin, 0, {i32(Site)}));

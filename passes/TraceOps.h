@@ -64,7 +64,8 @@ enum class TraceOpKind {
   SkipBegin,
   SkipEnd,
   Effect,
-  Check
+  Check,
+  MsgPayload
 };
 
 /// Version of the metadata layout and of the trace map written from it.
@@ -224,6 +225,17 @@ public:
   uint32_t site() const { return id(); }
   llvm::Value *sender() const { return getArgOperand(1); }
   llvm::Value *seq() const { return getArgOperand(2); }
+};
+/// LOG 6, replay only: wsn.msg.payload(i32 site, ptr buf, i32 len): the
+/// payload bytes of the message the site's next send/recv op records (a
+/// receive's right before it, a send's where the send starts). Record
+/// lowering drops it (no record); replay copies the bytes into the event, and
+/// `wsn-replay net` compares the sender's with the receiver's.
+class MsgPayloadOp : public detail::TraceOpOfKind<TraceOpKind::MsgPayload> {
+public:
+  uint32_t site() const { return id(); }
+  llvm::Value *buffer() const { return getArgOperand(1); }
+  llvm::Value *length() const { return getArgOperand(2); }
 };
 /// Multi-level tracing (thesis 4.4): wsn.skip.begin(i32 site)
 class SkipBeginOp : public detail::TraceOpOfKind<TraceOpKind::SkipBegin> {
@@ -464,6 +476,7 @@ public:
                                  llvm::Value *Len);
   SendOp *createSend(uint32_t Site, llvm::Value *Dest, llvm::Value *Seq);
   RecvOp *createRecv(uint32_t Site, llvm::Value *Sender, llvm::Value *Seq);
+  MsgPayloadOp *createMsgPayload(uint32_t Site, llvm::Value *Buf, llvm::Value *Len);
   SkipBeginOp *createSkipBegin(uint32_t Site);
   SkipEndOp *createSkipEnd(uint32_t Site);
   /// Ret nullptr gives effect.void.

@@ -34,9 +34,10 @@ typedef struct radio_msg {
   uint8_t len;
   uint8_t data[RADIO_MAX_PAYLOAD];
 } radio_msg_t;
-/* The receive event's LOG 6 annotation reads src and seq at these offsets. */
-_Static_assert(offsetof(radio_msg_t, src) == 2 && offsetof(radio_msg_t, seq) == 4,
-               "radio_msg_t layout (WSN_MSG_RECV below)");
+/* The receive event's LOG 6 annotation reads src, seq, len and data at these offsets. */
+_Static_assert(offsetof(radio_msg_t, src) == 2 && offsetof(radio_msg_t, seq) == 4 &&
+                   offsetof(radio_msg_t, len) == 7 && offsetof(radio_msg_t, data) == 8,
+               "radio_msg_t layout (WSN_MSG_RECV_PAYLOAD below)");
 
 /* This node's id (TOS_NODE_ID, which wsn-sim, like tos-set-symbols, stores before reset). */
 uint16_t RadioC$nodeId(void);
@@ -45,8 +46,9 @@ void RadioC$init(void);
 /* Send one frame (blocking: CSMA, transmission and, for unicast, the acknowledgement wait).
  * Returns RADIO_SUCCESS, or RADIO_FAIL when len > RADIO_MAX_PAYLOAD or the channel stayed
  * busy. The frame's sequence number is RadioC$lastSeq() afterwards.
- * LOG 6: a successful send is a SEND record (dest, RadioC$seqno) (wsn/net.h). */
-WSN_MSG_SEND("arg0", "@RadioC$seqno")
+ * LOG 6: a successful send is a SEND record (dest, RadioC$seqno) (wsn/net.h); its payload
+ * (len bytes at payload) is what wsn-replay net compares with the receiver's. */
+WSN_MSG_SEND_PAYLOAD("arg0", "@RadioC$seqno", "arg2", "arg3")
 uint8_t RadioC$send(uint16_t dest, uint8_t type, const void *payload, uint8_t len);
 /* Sequence number of the last frame sent (per-node counter, starts at 1). */
 uint16_t RadioC$lastSeq(void);
@@ -55,8 +57,9 @@ uint16_t RadioC$rxErrors(void);
 
 /* Event signalled for each good frame addressed to this node or broadcast; defined by the
  * application. Runs in interrupt context; msg is valid only during the call.
- * LOG 6: each call is a RECV record (msg->src, msg->seq) (wsn/net.h). */
-WSN_MSG_RECV("arg0[2:2]", "arg0[4:2]")
+ * LOG 6: each call is a RECV record (msg->src, msg->seq) (wsn/net.h), with the payload
+ * msg->data[0 .. msg->len). */
+WSN_MSG_RECV_PAYLOAD("arg0[2:2]", "arg0[4:2]", "arg0+8", "arg0[7:1]")
 void RadioC$Receive$receive(const radio_msg_t *msg);
 
 #ifdef __cplusplus

@@ -232,15 +232,29 @@ Expected<NetworkSelection> selectNetworkTraces(const std::map<uint16_t, NodeTrac
     // Step 8: the SEND of message Seq to node K (or broadcast); the latest
     // one if the 16-bit sequence number wrapped within the retained tail.
     std::optional<size_t> SendIdx;
-    std::optional<uint32_t> OldestSeq;
+    std::optional<uint32_t> OldestSeq, NewestSeq;
     for (size_t I = 0; I < T.Records.size(); ++I) {
       const TraceRecord &R = T.Records[I];
       if (R.Kind != RecordKind::Send)
         continue;
       if (!OldestSeq)
         OldestSeq = R.Fields[1];
+      NewestSeq = R.Fields[1];
       if (R.Fields[1] == Seq && (R.Fields[2] == K || R.Fields[2] == 0xFFFF))
         SendIdx = I;
+    }
+    // Later than the newest SEND (16-bit sequence numbers, modulo): the record
+    // was not written yet. A SEND is written when the send returns, so the
+    // sender's trace was read while it was still inside that send.
+    uint16_t Ahead = NewestSeq ? uint16_t(Seq - *NewestSeq) : 0;
+    if (!SendIdx && NewestSeq && Ahead != 0 && Ahead < 0x8000) {
+      U.Reason = "the SEND of seq " + std::to_string(Seq) + " to node " + std::to_string(K) +
+                 " is not in node " + std::to_string(Sender) +
+                 "'s trace yet: its newest SEND has seq " + std::to_string(*NewestSeq) +
+                 " (a SEND is written when the send returns: that node's trace was read "
+                 "before it did)";
+      S.Unresolved.push_back(U);
+      continue;
     }
     if (!SendIdx) {
       U.Reason = "the SEND of seq " + std::to_string(Seq) + " to node " + std::to_string(K) +

@@ -546,15 +546,39 @@ static void cb_region_end(uint32_t, uint32_t N) {
     ok(Current->Log->addCount(N));
   drainAndMaybeStop();
 }
+/// The payload a message op just consumed record carries (wsn.msg.payload
+/// ran right before it).
+static void takePendingPayload(uint32_t Site) {
+  ReplayMachine &RM = *Current;
+  auto It = RM.PendingPayloads.find(Site);
+  if (It == RM.PendingPayloads.end())
+    return;
+  if (RM.Log && RM.Log->next())
+    RM.MsgPayloads[RM.Log->next() - 1] = std::move(It->second);
+  RM.PendingPayloads.erase(It);
+}
 static void cb_send(uint32_t Site, uint32_t Dest, uint32_t Seq) {
-  if (!noTrace("wsn.send") && ok(Current->Log->onSend(Site, Dest, Seq)))
+  if (!noTrace("wsn.send") && ok(Current->Log->onSend(Site, Dest, Seq))) {
+    takePendingPayload(Site);
     addEvent(ReplayEvent::Send, Site, Seq);
+  }
   drainAndMaybeStop();
 }
 static void cb_recv(uint32_t Site, uint32_t Sender, uint32_t Seq) {
-  if (!noTrace("wsn.recv") && ok(Current->Log->onRecv(Site, Sender, Seq)))
+  if (!noTrace("wsn.recv") && ok(Current->Log->onRecv(Site, Sender, Seq))) {
+    takePendingPayload(Site);
     addEvent(ReplayEvent::Recv, Site, Seq);
+  }
   drainAndMaybeStop();
+}
+/// wsn.msg.payload: the message's bytes in the replayed memory now, kept for
+/// the site's next send/recv op. No record is consumed.
+static void cb_msg_payload(uint32_t Site, uint32_t Buf, uint32_t Len) {
+  ReplayMachine &RM = *Current;
+  if (uint64_t(Buf) + Len <= ReplayMemBytes)
+    RM.PendingPayloads[Site].assign(RM.Mem + Buf, RM.Mem + Buf + Len);
+  else
+    RM.PendingPayloads.erase(Site); // outside the data space: nothing to compare
 }
 static void cb_check(uint32_t Inv, uint32_t Ok) {
   if (!noTrace("wsn.check") && doCheck(Inv, Ok != 0))
@@ -902,6 +926,7 @@ ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts
   CB("input", (const void *)&cb_input);
   CB("effect", (const void *)&cb_effect);
   CB("input_bytes", (const void *)&cb_input_bytes);
+  CB("msg_payload", (const void *)&cb_msg_payload);
   CB("anchor", (const void *)&cb_anchor);
   CB("libc_memcpy", (const void *)&cb_libc_memcpy);
   CB("libc_memmove", (const void *)&cb_libc_memmove);
@@ -1306,6 +1331,8 @@ Expected<ReplayOutcome> ReplayRunner::run() {
   if (RM.LiveEvents)
     RM.Events.reserve(4096);
   RM.Events.clear();
+  RM.MsgPayloads.clear();
+  RM.PendingPayloads.clear();
   static const replayabi::FastRecord NoRecords[1] = {{0, 0, 0, 0}};
   RM.Cursor = replayabi::ReplayCursor{};
   RM.Cursor.Recs = NoRecords;

@@ -194,6 +194,11 @@ struct ReplayMachine {
   bool StopDescribeRecord = false;
   size_t StopRecord = 0;
   StoreWatch Watch; ///< last writer per byte (WatchStores only); reset by run()
+  /// LOG 6 payloads (wsn.msg.payload, spec/trace-ops.md): the bytes of each
+  /// message, by the index of its SEND/RECV record. The payload op leaves its
+  /// bytes pending, by site, for the site's next send/recv op.
+  std::map<size_t, std::vector<uint8_t>> MsgPayloads;
+  std::map<uint32_t, std::vector<uint8_t>> PendingPayloads;
 };
 
 /// A lowered module loaded into LLJIT, ready to run.

@@ -25,6 +25,7 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace llvm;
 
@@ -240,8 +241,51 @@ struct LinkCheck {
   /// that ran during it): replay took the call's effect from its EFFECT
   /// record instead of executing the op.
   bool SendInSkip = false, RecvInSkip = false;
+  /// The payloads both replays saw (wsn.msg.payload) were compared.
+  bool PayloadChecked = false;
+  size_t PayloadBytes = 0;
+  /// The first difference: offset, the byte sent, the byte received.
+  std::optional<std::tuple<size_t, int, int>> PayloadDiff;
+  std::string PayloadNote; ///< why the payload was not compared
   std::string Problem;
 };
+
+/// The cross-node divergence check (DESIGN-BRIEF section 8): the payload the
+/// receiver's replay got against the bytes the sender's replay sent.
+void comparePayloads(LinkCheck &C, NodeReplay &Snd, NodeReplay &Rcv) {
+  const auto &SP = Snd.Runner->machine().MsgPayloads;
+  const auto &RP = Rcv.Runner->machine().MsgPayloads;
+  auto S = SP.find(C.L.SendRecord), R = RP.find(C.L.RecvRecord);
+  if (S == SP.end() || R == RP.end()) {
+    bool Skipped = (S == SP.end() && C.SendInSkip) || (R == RP.end() && C.RecvInSkip);
+    C.PayloadNote = Skipped ? "its SEND or RECV lies inside a skipped call"
+                            : "no payload named at the message's send or receive "
+                              "(wsn/net.h's WSN_MSG_*_PAYLOAD)";
+    return;
+  }
+  const std::vector<uint8_t> &Sent = S->second, &Got = R->second;
+  C.PayloadChecked = true;
+  C.PayloadBytes = Got.size();
+  size_t N = std::min(Sent.size(), Got.size());
+  for (size_t I = 0; I < N; ++I)
+    if (Sent[I] != Got[I]) {
+      C.PayloadDiff = std::make_tuple(I, int(Sent[I]), int(Got[I]));
+      C.Problem = formatv("payload byte {0} differs: node {1}'s replay sent 0x{2:x-2}, node "
+                          "{3}'s replay received 0x{4:x-2} (message seq {5})",
+                          I, C.L.Sender, unsigned(Sent[I]), C.L.Receiver, unsigned(Got[I]),
+                          C.L.Seq)
+                      .str();
+      return;
+    }
+  if (Sent.size() != Got.size()) {
+    C.PayloadDiff = std::make_tuple(N, N < Sent.size() ? int(Sent[N]) : -1,
+                                    N < Got.size() ? int(Got[N]) : -1);
+    C.Problem = formatv("payload length differs: node {0}'s replay sent {1} bytes, node {2}'s "
+                        "replay received {3} (message seq {4})",
+                        C.L.Sender, Sent.size(), C.L.Receiver, Got.size(), C.L.Seq)
+                    .str();
+  }
+}
 
 /// Whether record Idx lies inside a skipped call whose span the replay
 /// passed (SKIP_BEGIN .. SKIP_END, the end at or before Reach).
@@ -371,8 +415,9 @@ void replayNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
     N.RC = Reproduced, N.Status = "reproduced";
     break;
   case ReplayStop::EndOfTrace:
-    if (!N.IsStart && N.P->Coverage.Stop == StopKind::End &&
-        !(N.P->Header.Flags & TF_Violation))
+    // The end of the trace is the stop asked for: a node other than the
+    // violating one, or a --start-node whose trace has no violation.
+    if (N.P->Coverage.Stop == StopKind::End && !(N.P->Header.Flags & TF_Violation))
       N.RC = Reproduced, N.Status = "reproduced";
     else
       N.Status = "not-reproduced";
@@ -394,7 +439,7 @@ void replayNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   // The sliced state against the simulator's snapshot, where one was taken at
   // the point replay ends.
   bool Comparable = N.IsStart || (Run.Settled && !O.SegmentOnly);
-  if (Comparable && !N.IsStart && N.P->Coverage.Stop == StopKind::End)
+  if (Comparable && N.P->Coverage.Stop == StopKind::End)
     if (std::optional<std::string> Why = openSkipAtEnd(*N.P)) {
       N.NoCompare = *Why;
       Comparable = false;
@@ -420,6 +465,13 @@ void explainSelection(const NetworkSelection &S, std::vector<NodeReplay> &Nodes,
   for (const MessageLink &L : S.Links)
     FirstLink.emplace(L.Sender, &L);
   for (NodeReplay &N : Nodes) {
+    if (N.IsStart && S.Stop == StopKind::End) {
+      N.Why = formatv("the selection starts here (--start-node; its trace ends at record {0} "
+                      "without a violation)",
+                      S.StopRecord)
+                  .str();
+      continue;
+    }
     if (N.IsStart) {
       N.Why = formatv("the violation was detected here ({0} at record {1}{2})",
                       stopKindName(S.Stop), S.StopRecord,
@@ -501,6 +553,8 @@ std::vector<LinkCheck> checkLinks(const NetworkSelection &S, std::vector<NodeRep
       C.Problem = formatv("node {0}'s replay did not receive it (stopped: {1})", L.Receiver,
                           Rcv.Status)
                       .str();
+    else
+      comparePayloads(C, Snd, Rcv);
     Out.push_back(C);
   }
   return Out;
@@ -690,6 +744,16 @@ int run(const NetOptions &O) {
       M["hb_ordered"] = C.Ordered;
       M["send_in_skipped_call"] = C.SendInSkip;
       M["recv_in_skipped_call"] = C.RecvInSkip;
+      M["payload_checked"] = C.PayloadChecked;
+      if (C.PayloadChecked)
+        M["payload_bytes"] = int64_t(C.PayloadBytes);
+      else if (!C.PayloadNote.empty())
+        M["payload_not_checked"] = C.PayloadNote;
+      if (C.PayloadDiff)
+        M["payload_difference"] =
+            json::Object{{"offset", int64_t(std::get<0>(*C.PayloadDiff))},
+                         {"sent", std::get<1>(*C.PayloadDiff)},
+                         {"received", std::get<2>(*C.PayloadDiff)}};
       if (!C.Problem.empty())
         M["problem"] = C.Problem;
       Msgs.push_back(std::move(M));
@@ -756,9 +820,16 @@ int run(const NetOptions &O) {
   OS << "messages checked across nodes (" << Links.size() << "):\n";
   for (const LinkCheck &C : Links)
     OS << "  node " << C.L.Sender << " seq " << C.L.Seq << " -> node " << C.L.Receiver
-       << ": " << (C.Problem.empty() ? "sent by the sender's replay, received by the "
-                                       "receiver's replay"
-                                     : C.Problem)
+       << ": "
+       << (!C.Problem.empty() ? C.Problem
+           : C.PayloadChecked
+               ? formatv("sent by the sender's replay, received by the receiver's replay, "
+                         "payload {0} bytes equal",
+                         C.PayloadBytes)
+                     .str()
+               : "sent by the sender's replay, received by the receiver's replay (payload "
+                 "not compared: " +
+                     C.PayloadNote + ")")
        << (C.SendInSkip ? " (the SEND lies inside a skipped call: its effect replayed)" : "")
        << (C.RecvInSkip ? " (the RECV lies inside a skipped call: its effect replayed)" : "")
        << (C.Ordered ? "" : " (cycle: the receiver was replayed first)") << "\n";

@@ -205,6 +205,12 @@ TEST(NetworkTraces, UnresolvedMessagesAreReported) {
             std::string::npos)
       << S.Unresolved[2].Reason;
   EXPECT_EQ(S.Unresolved[3].Seq, 201u);
+  // Later than node 1's newest SEND: not written yet (the sender was still inside its send
+  // when its trace was read), not "fell off the ring".
+  EXPECT_NE(S.Unresolved[3].Reason.find("the SEND of seq 201 to node 2 is not in node 1's "
+                                        "trace yet: its newest SEND has seq 200"),
+            std::string::npos)
+      << S.Unresolved[3].Reason;
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   printNetworkSelection(OS, S);
