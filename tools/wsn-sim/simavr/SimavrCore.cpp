@@ -2,12 +2,14 @@
 #include "SimavrCore.h"
 
 extern "C" {
+#include <simavr/avr_watchdog.h>
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
 #include <simavr/sim_irq.h>
 }
 
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -42,6 +44,15 @@ void destroySimavrCore(avr_t *Avr) {
     if (Io.irq) {
       avr_free_irq(Io.irq, IoMemIrqCount);
       Io.irq = nullptr;
+    }
+  // 1b. avr_watchdog_reset (avr_watchdog.c) hooks a notify onto the watchdog
+  //     vector's IRQ even where the MCU has no watchdog interrupt (atmega128:
+  //     vector 0), and then avr_register_vector never put that IRQ in the pool.
+  for (avr_io_t *Io = Avr->io_port; Io; Io = Io->next)
+    if (Io->kind && !strcmp(Io->kind, "watchdog")) {
+      auto *Wd = reinterpret_cast<avr_watchdog_t *>(Io);
+      if (!Wd->watchdog.irq[0].pool)
+        avr_free_irq(Wd->watchdog.irq, AVR_INT_IRQ_COUNT);
     }
   // 2. The I/O modules (their dealloc and IRQ blocks), flash, data.
   avr_terminate(Avr);

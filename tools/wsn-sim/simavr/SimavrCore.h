@@ -24,7 +24,8 @@ namespace sim {
 void freeSimavrFirmware(elf_firmware_t &Fw);
 
 /// Tears a core from avr_make_mcu_by_name + avr_init down and frees it:
-/// the per-address IRQ arrays of avr_iomem_getirq, then avr_terminate (I/O
+/// the per-address IRQ arrays of avr_iomem_getirq and the hooks on an unpooled
+/// watchdog vector, then avr_terminate (I/O
 /// modules' IRQs, flash, data), then the IRQs embedded in the avr_t that are
 /// still in its IRQ pool (interrupt table and vectors: their names and
 /// notify hooks), the pool's array, and the avr_t itself.
