@@ -201,6 +201,7 @@ def main():
     ap.add_argument("--show", type=int, default=5, help="examples shown per bad outcome")
     ap.add_argument("--keep", help="write every unlocated/crash/hang mutant to this folder")
     a = ap.parse_args()
+    a.bin = os.path.abspath(a.bin)
     r = random.Random(a.seed)
     only = a.only.split(",")
     B = lambda t: os.path.join(a.bin, t)
