@@ -164,8 +164,9 @@ def m_json_structure(r, b, toks):
 MAP_MUTATORS = [("JSON value changed", m_json_value),
                 ("JSON key/entry removed, copied, swapped", m_json_structure)] + TEXT_MUTATORS
 
-LOCATED = re.compile(r":\d+:\d+|\[\d+:\d+, byte=\d+\]|line \d+|offset \d+|"
-                     r"\w+\[\d+\]|top level|missing key|key '")
+LOCATED = re.compile(r":\d+:\d+|:\d+: |\[\d+:\d+, byte=\d+\]|line \d+|offset \d+|"
+                     r"\w+\[\d+\]|top level|missing key|key '|"
+                     r"(anchor|effect site|site|function|irq|invariant|task) \d+")
 
 
 def run(cmd, timeout, cwd=None):
