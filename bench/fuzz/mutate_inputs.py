@@ -200,7 +200,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--only", default="map,sensorc,topology")
     ap.add_argument("--show", type=int, default=5, help="examples shown per bad outcome")
-    ap.add_argument("--keep", help="write every unlocated/crash/hang mutant to this folder")
+    ap.add_argument("--keep", help="write every unlocated/crash/hang mutant (and every changed "
+                    "map that replayed) to this folder")
     a = ap.parse_args()
     a.bin = os.path.abspath(a.bin)
     r = random.Random(a.seed)
@@ -293,7 +294,8 @@ def main():
                         key = rname
                         counts.setdefault(key, {}).setdefault(cls, 0)
                         counts[key][cls] += 1
-                        if cls in ("unlocated", "crash", "hang"):
+                        if cls in ("unlocated", "crash", "hang") or (cls == "ok*" and
+                                                                      name == "map"):
                             bad.append((name, mname, rname, cls, " ".join(c),
                                         "\n      ".join(err.strip().splitlines()[:4]),
                                         bytes(b)))
