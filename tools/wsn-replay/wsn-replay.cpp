@@ -498,8 +498,10 @@ int main(int argc, char **argv) {
         }
       return false;
     });
+  // These errors resolve the map's entries against the program: with --map,
+  // name the file they came from.
   if (Error E = Runner->prepare())
-    badInput(toString(std::move(E)));
+    badInput((MapPath.empty() ? std::string() : MapPath + ": ") + toString(std::move(E)));
   auto OutOr = Runner->run();
   if (!OutOr)
     badInput(toString(OutOr.takeError()));

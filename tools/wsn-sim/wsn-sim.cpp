@@ -18,6 +18,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -361,12 +362,18 @@ int cmdNet(Args &A) {
   auto T = wsn::topology::readTopologyFile(Topo);
   if (!T)
     return report(T.takeError());
-  // 0xFFFF is the radio's broadcast address, not a node.
+  // 0xFFFF is the radio's broadcast address, not a node: named with the line
+  // of the first record that uses it.
   for (unsigned N : T->Nodes)
-    if (N > 0xFFFE)
+    if (N > 0xFFFE) {
+      unsigned Line = T->Noise.count(N) ? T->Noise.at(N).Line : ~0u;
+      for (const auto &[Link, G] : T->Gains)
+        if (Link.first == N || Link.second == N)
+          Line = std::min(Line, G.Line);
       return report(createStringError(inconvertibleErrorCode(),
-                                      Topo + ": node id " + Twine(N) +
+                                      Topo + ":" + Twine(Line) + ": error: node id " + Twine(N) +
                                           " is the broadcast address (nodes are 0..65534)"));
+    }
   std::map<uint16_t, FirmwareInfo> FWs;
   std::map<std::string, FirmwareInfo> Cache;
   for (auto &[Id, Path] : NodePaths) {

@@ -2,6 +2,7 @@
 #include "SimavrOracle.h"
 
 #include "MoteMemoryModel.h"
+#include "SimavrCore.h"
 
 #include <simavr/sim_avr.h>
 #include <simavr/sim_elf.h>
@@ -27,17 +28,22 @@ Expected<SimavrRun> runSimavrToMarker(const std::string &ElfPath, const std::str
   uint64_t Target = It->second.Addr;
 
   elf_firmware_t Fw = {};
-  if (elf_read_firmware(ElfPath.c_str(), &Fw) != 0)
+  if (elf_read_firmware(ElfPath.c_str(), &Fw) != 0) {
+    sim::freeSimavrFirmware(Fw);
     return createStringError(inconvertibleErrorCode(), "%s: simavr cannot read it",
                              ElfPath.c_str());
+  }
   avr_t *Avr = avr_make_mcu_by_name(MCU.c_str());
-  if (!Avr)
+  if (!Avr) {
+    sim::freeSimavrFirmware(Fw);
     return createStringError(inconvertibleErrorCode(), "simavr does not know MCU %s",
                              MCU.c_str());
+  }
   avr_init(Avr);
   Avr->sleep = noSleep;
   Avr->log = 0;
   avr_load_firmware(Avr, &Fw);
+  sim::freeSimavrFirmware(Fw); // the core holds its own copy
   SimavrRun R;
   std::string Err;
   for (;;) {
@@ -56,8 +62,10 @@ Expected<SimavrRun> runSimavrToMarker(const std::string &ElfPath, const std::str
   }
   R.Cycles = Avr->cycle;
   R.Data.assign(Avr->data, Avr->data + Avr->ramend + 1);
-  avr_terminate(Avr);
-  free(Avr);
+  if (Avr->state == cpu_Crashed)
+    sim::retainCrashedSimavrCore(Avr);
+  else
+    sim::destroySimavrCore(Avr);
   if (!Err.empty())
     return createStringError(inconvertibleErrorCode(), "%s: %s", ElfPath.c_str(),
                              Err.c_str());

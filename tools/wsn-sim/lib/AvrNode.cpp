@@ -1,5 +1,6 @@
 //===- AvrNode.cpp - a simulated mote on libsimavr ------------------------===//
 #include "AvrNode.h"
+#include "SimavrCore.h"
 
 #include <algorithm>
 
@@ -24,21 +25,6 @@ extern "C" {
 #include <map>
 
 using namespace llvm;
-
-// Sanitizer builds (bench/fuzz/README.md): libsimavr keeps a core's firmware image
-// and IRQ tables until the process ends (cores are not torn down: avr_terminate
-// crashes on a crashed core), so LeakSanitizer would report them at exit. Every
-// program that runs cores links this file.
-#if defined(__SANITIZE_ADDRESS__)
-#define WSN_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WSN_ASAN 1
-#endif
-#endif
-#ifdef WSN_ASAN
-extern "C" const char *__lsan_default_suppressions() { return "leak:libsimavr.so\n"; }
-#endif
 
 namespace wsn {
 namespace sim {
@@ -113,12 +99,12 @@ AvrNode::~AvrNode() {
     // After firmware that ran away and crashed the core, libsimavr 1.6's
     // avr_terminate can itself crash freeing the I/O modules' IRQs (seen on
     // a bench/fidelity/progfuzz.py program whose code wrote timer registers
-    // at random). The run's results are written by then: leave that core's
-    // memory to the process exit instead of crashing the tool.
+    // at random). The run's results are written by then: keep that core
+    // until the process exits instead of crashing the tool.
     if (Avr->state == cpu_Crashed)
-      return;
-    avr_terminate(Avr);
-    free(Avr);
+      retainCrashedSimavrCore(Avr);
+    else
+      destroySimavrCore(Avr);
   }
 }
 
@@ -136,8 +122,13 @@ Error AvrNode::init() {
     return nodeError(Opts.NodeId, "libsimavr could not initialise MCU '" + Opts.Mcu + "'");
   Avr->log = LOG_WARNING;
 
-  elf_firmware_t Fw;
-  memset(&Fw, 0, sizeof(Fw));
+  // The image is ours (elf_read_firmware allocates it); the core keeps copies.
+  struct FirmwareImage {
+    elf_firmware_t Fw;
+    FirmwareImage() { memset(&Fw, 0, sizeof(Fw)); }
+    ~FirmwareImage() { freeSimavrFirmware(Fw); }
+  } Image;
+  elf_firmware_t &Fw = Image.Fw;
   // libsimavr's ELF loader trusts the file and can crash on a damaged one that
   // LLVM's reader (inspectFirmware) accepted: run it under crash recovery, and
   // on a crash abandon its half-read state and report the file.
@@ -148,9 +139,12 @@ Error AvrNode::init() {
   (void)CrashRecovery;
   int Loaded = -1;
   llvm::CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { Loaded = elf_read_firmware(FW.Path.c_str(), &Fw); }))
+  if (!CRC.RunSafely([&] { Loaded = elf_read_firmware(FW.Path.c_str(), &Fw); })) {
+    retainAbandonedSimavrFirmware(Fw);
+    memset(&Fw, 0, sizeof(Fw));
     return nodeError(Opts.NodeId, "'" + FW.Path +
                                       "': damaged ELF: libsimavr's loader crashed reading it");
+  }
   if (Loaded != 0)
     return nodeError(Opts.NodeId, "libsimavr could not load '" + FW.Path + "'");
   // libsimavr aborts the process on code larger than the flash: check first.
