@@ -52,6 +52,10 @@ static uint8_t rt_irq_depth;     /* nesting of instrumented handlers */
 #define rt_skip_depth __wsn_rt_skip_depth
 __attribute__((used)) uint8_t rt_skip_depth;
 static uint8_t rt_quiet;
+/* Short effects (spec/trace-format.md section 4): set when a handler is entered while a
+ * skip span is open, cleared when a span opens; an effect table with a short form writes
+ * the short form when it is clear (no handler wrote anything inside the skipped call). */
+static uint8_t rt_span_irq;
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
@@ -144,6 +148,7 @@ void __wsn_rt_reset(void) {
   rt_irq_depth = 0;
   rt_skip_depth = 0;
   rt_quiet = 0;
+  rt_span_irq = 0;
   rt_left = 0;
   __wsn_gv_reference = 0;
   init_locked();
@@ -749,8 +754,10 @@ static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   if (!rt_quiet) {
     emit(a, kind, b, 0);
     CLOSE();
-    if (TAG(kind) == WSN_REC_SKIP_BEGIN)
+    if (TAG(kind) == WSN_REC_SKIP_BEGIN) {
       ++rt_skip_depth;
+      rt_span_irq = 0;
+    }
     else if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
       --rt_skip_depth;
   }
@@ -795,6 +802,7 @@ void __wsn_rt_irq_entry(uint16_t irq) {
   uint8_t d = rt_irq_depth;
   if (rt_quiet || rt_skip_depth) {
     ++rt_quiet;
+    rt_span_irq = 1;
   } else {
     emit(irq, WSN_REC_IRQ | F_B, count, 0);
     CLOSE();
@@ -832,6 +840,7 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
   uint16_t count = __wsn_gv_reference;
   if (rt_quiet || rt_skip_depth) {
     ++rt_quiet;
+    rt_span_irq = 1;
   } else {
     emit(irq, WSN_REC_IRQ | F_B, count, 0);
     CLOSE();
@@ -1233,7 +1242,26 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
+  uintptr_t pairs = t + 3;
   uint8_t *p;
+  if (rbytes & 0x80u) {
+    /* The short form's table follows (the callee's own writes only): taken when no handler
+     * ran inside the skipped call, whose writes the rest of this table adds. Only with the
+     * span's SKIP_END merged into this call: otherwise a handler between the two could have
+     * opened (and cleared the flag of) a span of its own. */
+    if (skip && !rt_span_irq) {
+#if defined(__AVR__)
+      t = (uintptr_t)tbladdr(t + 3) << 1; /* a word address, as a link's */
+#else
+      t = tbladdr(t + 3);
+#endif
+      rbytes = tbl8(t + 2);
+      pairs = t + 3;
+    } else {
+      pairs = t + 3 + ASZ;
+    }
+    rbytes &= 0x7Fu;
+  }
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
     return;
@@ -1248,7 +1276,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       *p++ = (uint8_t)ret;
       ret >>= 8;
     }
-    walk(t + 3, p);
+    walk(pairs, p);
   }
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
