@@ -696,18 +696,18 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any,
   // What handlers that run inside the call may write comes last (section 7, "Short
   // effects"): the callee's own writes above are the short form, recorded when no
   // handler ran inside the call; the runtime knows, since such handlers are instrumented.
+  // The handler part is the same list for every effect (all that handlers may write, in
+  // module order, also what the callee part holds already: the whole record then carries
+  // such a global twice, with the same final value), so that every effect table ends with
+  // one shared tail table (-wsn-share-tails) and the tables stay small.
   if (Interruptible) {
-    DenseSet<unsigned> Own(S.Ids.begin(), S.Ids.end());
     GlobalSet H;
     for (unsigned Id : handlerWrites())
-      if (!Own.count(Id) || S.Unknown)
-        H.Ids.insert(Id);
-    // With an unknown write the callee part already holds every address-taken global;
-    // a handler-written global it lacks is still added below.
-    DenseSet<const GlobalVariable *> Have(Out.begin(), Out.end());
+      H.Ids.insert(Id);
     size_t OwnCount = Out.size();
+    DenseSet<const GlobalVariable *> Have(Out.begin(), Out.end());
     for (const GlobalVariable *GV : MM.globals(H))
-      if (Recorded(GV) && !Have.count(GV))
+      if (Recorded(GV) && (WsnShortEffects || !Have.count(GV)))
         Out.push_back(const_cast<GlobalVariable *>(GV));
     if (WsnShortEffects && Out.size() > OwnCount && handlersAllInstrumented())
       ShortWrites = static_cast<uint32_t>(OwnCount);

@@ -466,9 +466,13 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
         if (auto *CE = dyn_cast<ConstantExpr>(ShortTbl))
           if (auto *GV = dyn_cast<GlobalVariable>(CE->getOperand(0)))
             GV->setAlignment(Align(2));
-      Tbl = linkedTable({ConstantInt::get(I16, Len),
-                         ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl},
-                        L, /*Proper=*/false);
+      // The whole form is the short form's variables, then the handler part: a table of
+      // its own (n, pairs), the same for every effect, so the whole form costs a head.
+      Constant *HandlerTbl =
+          makeTable({}, VarList(L.begin() + Short.size(), L.end()));
+      Tbl = makeTable({ConstantInt::get(I16, Len),
+                       ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl, HandlerTbl},
+                      {});
     } else {
       Tbl = linkedTable(
           {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,

@@ -1242,25 +1242,30 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
-  uintptr_t pairs = t + 3;
+  uintptr_t pairs = t + 3, tail = 0;
+  uint16_t own = 0;
   uint8_t *p;
   if (rbytes & 0x80u) {
-    /* The short form's table follows (the callee's own writes only): taken when no handler
-     * ran inside the skipped call, whose writes the rest of this table adds. Only with the
-     * span's SKIP_END merged into this call: otherwise a handler between the two could have
-     * opened (and cleared the flag of) a span of its own. */
-    if (skip && !rt_span_irq) {
+    /* Two table addresses follow: the short form's effect table (the callee's own writes)
+     * and the (n, pairs) table of what handlers may write. The short form alone when no
+     * handler ran inside the skipped call; only with the span's SKIP_END merged into this
+     * call (otherwise a handler between the two could have opened, and cleared the flag of,
+     * a span of its own). On AVR both are word addresses, as a link's. */
+    uintptr_t st = tbladdr(t + 3);
 #if defined(__AVR__)
-      t = (uintptr_t)tbladdr(t + 3) << 1; /* a word address, as a link's */
-#else
-      t = tbladdr(t + 3);
+    st <<= 1;
 #endif
-      rbytes = tbl8(t + 2);
-      pairs = t + 3;
-    } else {
-      pairs = t + 3 + ASZ;
-    }
     rbytes &= 0x7Fu;
+    pairs = st + 3;
+    if (skip && !rt_span_irq) {
+      t = st;
+    } else {
+      tail = tbladdr(t + 3 + ASZ);
+#if defined(__AVR__)
+      tail <<= 1;
+#endif
+      own = (uint16_t)(tbl16(st) - rbytes);
+    }
   }
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
@@ -1277,6 +1282,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       ret >>= 8;
     }
     walk(pairs, p);
+    if (tail)
+      walk(tail, p + own);
   }
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
