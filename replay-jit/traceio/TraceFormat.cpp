@@ -156,7 +156,8 @@ bool TraceRecord::operator==(const TraceRecord &O) const {
   return Kind == O.Kind && NumFields == O.NumFields && Fields[0] == O.Fields[0] &&
          Fields[1] == O.Fields[1] && Fields[2] == O.Fields[2] && Payload == O.Payload &&
          LinearOffset == O.LinearOffset && RingOffset == O.RingOffset &&
-         Segment == O.Segment && Size == O.Size;
+         Segment == O.Segment && Size == O.Size && Delta == O.Delta &&
+         KeyRingOffset == O.KeyRingOffset;
 }
 
 //===----------------------------------------------------------------------===//
@@ -171,8 +172,9 @@ Expected<TraceHeader> parseTraceHeader(ArrayRef<uint8_t> File) {
     return offsetError(0, "bad magic (expected 'WTRB'): not a wsn-trace .wtr file");
   TraceHeader H;
   H.Version = File[4];
-  if (H.Version != TraceVersion)
+  if (H.Version < OldestTraceVersion || H.Version > TraceVersion)
     return offsetError(4, "unsupported version " + Twine(unsigned(H.Version)) + " (expected " +
+                              Twine(unsigned(OldestTraceVersion)) + " to " +
                               Twine(unsigned(TraceVersion)) + ")");
   H.Target = File[5];
   if (H.Target > 2)
@@ -338,7 +340,8 @@ void TraceFile::verifySpan(unsigned I) {
       L = SegEnd - H;
     } else {
       std::vector<TraceRecord> One;
-      consumeError(decodeSpan(TraceSpan{H, SegEnd - H, S.Segment, 0}, One));
+      consumeError(decodeSpan(TraceSpan{H, SegEnd - H, S.Segment, 0}, One,
+                              /*Resolve=*/false));
       if (!One.empty())
         L = One.front().Size;
     }
@@ -411,8 +414,10 @@ uint32_t TraceFile::staleBytes() const {
   return (Header.Head / Seg + 1) * Seg - Header.Head;
 }
 
-Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out) const {
+Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
+                            bool Resolve) const {
   ArrayRef<uint8_t> R = ring();
+  const size_t FirstOut = Out.size(); // this span's records start here (EFFECT_DELTA keys)
   const bool IsCurrent = S.Segment == Header.Head / Header.SegSize;
   uint32_t Pos = S.RingOffset, End = S.RingOffset + S.Length;
   uint32_t RecStart = Pos;
@@ -446,15 +451,90 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out) c
     return Error::success();
   };
 
+  // EFFECT_DELTA `u site, u len, u dlen, runs[dlen]` (section 3.1): the runs rebuild the
+  // payload from the key, the most recent full EFFECT of the same length earlier in this
+  // segment.
+  auto decodeEffectDelta = [&]() -> Error {
+    TraceRecord Rec;
+    Rec.Kind = RecordKind::Effect;
+    Rec.Delta = true;
+    Rec.RingOffset = RecStart;
+    Rec.Segment = S.Segment;
+    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    ++Pos;
+    uint32_t Len, DLen;
+    if (Error E = ReadVarint("site", Rec.Fields[0]))
+      return E;
+    Rec.NumFields = 1;
+    if (Error E = ReadVarint("len", Len))
+      return E;
+    if (Error E = ReadVarint("dlen", DLen))
+      return E;
+    if (Len > 255)
+      return Fail(RecStart, "EFFECT_DELTA of a " + Twine(Len) + "-byte payload: deltas are "
+                            "written only for payloads of at most 255 bytes");
+    if (DLen > End - Pos)
+      return Fail(Pos, "EFFECT_DELTA runs of " + Twine(DLen) + " bytes run past the end of "
+                       "its segment (" + Twine(End - Pos) + " bytes left)" +
+                           (IsCurrent ? " (the write head is there)" : ""));
+    const uint32_t RunsAt = Pos, RunsEnd = Pos + DLen;
+    Pos = RunsEnd;
+    Rec.Size = Pos - RecStart;
+    if (!Resolve) {
+      Out.push_back(std::move(Rec));
+      return Error::success();
+    }
+    const TraceRecord *Key = nullptr;
+    for (size_t I = Out.size(); I-- > FirstOut;)
+      if (Out[I].Kind == RecordKind::Effect && !Out[I].Delta && Out[I].Payload.size() == Len) {
+        Key = &Out[I];
+        break;
+      }
+    if (!Key)
+      return Fail(RecStart, "EFFECT_DELTA of a " + Twine(Len) + "-byte payload has no key: "
+                            "no full EFFECT of that length before it in its segment");
+    Rec.KeyRingOffset = Key->RingOffset;
+    Rec.Payload = Key->Payload;
+    uint32_t At = RunsAt, Off = 0;
+    while (At < RunsEnd) {
+      if (RunsEnd - At < 2)
+        return Fail(At, "EFFECT_DELTA run header cut off by the end of its runs");
+      uint32_t Skip = R[At], N = R[At + 1];
+      if (N == 0)
+        return Fail(At, "EFFECT_DELTA run of 0 bytes (after " + Twine(Skip) +
+                            " unchanged ones)");
+      At += 2;
+      if (Off + Skip + N > Len)
+        return Fail(At - 2, "EFFECT_DELTA run at payload byte " + Twine(Off + Skip) + " of " +
+                                Twine(N) + " bytes runs past its " + Twine(Len) +
+                                "-byte payload");
+      if (N > RunsEnd - At)
+        return Fail(At, "EFFECT_DELTA run of " + Twine(N) + " bytes runs past the end of its "
+                        "runs (" + Twine(RunsEnd - At) + " bytes left)");
+      Off += Skip;
+      std::copy(R.begin() + At, R.begin() + At + N, Rec.Payload.begin() + Off);
+      Off += N;
+      At += N;
+    }
+    Out.push_back(std::move(Rec));
+    return Error::success();
+  };
+
   while (Pos < End) {
     RecStart = Pos;
     uint8_t Tag = R[Pos];
     if (Tag == uint8_t(RecordKind::Pad))
       break; // the rest of the segment is padding
+    if (Tag == EffectDeltaTag && Header.Version >= 3) {
+      if (Error E = decodeEffectDelta())
+        return E;
+      continue;
+    }
     if (Tag > LastRecordTag)
       return Fail(Pos, Tag == 0xFF ? Twine("record tag 0xFF (erased memory) is never valid")
                                    : "record tag 0x" + utohexstr(Tag, false, 2) +
-                                         " is reserved");
+                                         " is reserved" +
+                                         (Tag == EffectDeltaTag ? " in format 2" : ""));
     ++Pos;
     TraceRecord Rec;
     Rec.Kind = RecordKind(Tag);
@@ -601,7 +681,8 @@ Expected<TraceWriter> TraceWriter::create(const Options &O) {
 }
 
 TraceWriter::TraceWriter(const Options &O)
-    : Ring(O.BufSize, 0), Checks(O.BufSize / O.SegSize, 0), BlackBox(O.BlackBox) {
+    : Ring(O.BufSize, 0), Checks(O.BufSize / O.SegSize, 0), BlackBox(O.BlackBox),
+      Keys(O.EffectKeys), EffectKeys(std::min(O.EffectKeys, 8u)) {
   Header.Target = O.Target;
   Header.NodeId = O.NodeId;
   Header.ModuleHash = O.ModuleHash;
@@ -618,6 +699,7 @@ void TraceWriter::commit(uint32_t N) {
       Header.Flags |= TF_Wrapped;
     }
     Armed = true;
+    KeysValid = 0; // the keys were records of the segment left
   }
   Header.Head = uint16_t(Head);
 }
@@ -708,9 +790,107 @@ void TraceWriter::send(uint16_t Site, uint16_t Dest, uint16_t Seq) {
 void TraceWriter::recv(uint16_t Site, uint16_t Sender, uint16_t Seq) {
   fields(RecordKind::Recv, {Site, Sender, Seq});
 }
-void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes) {
-  payload(RecordKind::Effect, Site, Bytes);
+std::vector<uint8_t> effectDeltaRuns(ArrayRef<uint8_t> Key, ArrayRef<uint8_t> Now) {
+  // As delta() in trace.c: runs `u8 skip, u8 n, bytes[n]`.
+  std::vector<uint8_t> Out;
+  uint8_t Gap = 0;
+  bool Open = false;
+  size_t CountAt = 0;
+  for (size_t I = 0; I < Now.size(); ++I) {
+    if (Now[I] == Key[I]) {
+      Open = false;
+      ++Gap;
+      continue;
+    }
+    if (!Open) {
+      Out.push_back(Gap);
+      CountAt = Out.size();
+      Out.push_back(0);
+      Open = true;
+      Gap = 0;
+    }
+    Out.push_back(Now[I]);
+    ++Out[CountAt];
+  }
+  return Out;
 }
+
+unsigned TraceWriter::keyFind(uint16_t Len) const {
+  unsigned I = 0;
+  while (I < EffectKeys && !((KeysValid >> I & 1) && Keys[I].Len == Len))
+    ++I;
+  return I;
+}
+
+void TraceWriter::keyPut(uint16_t Len, uint32_t At) {
+  if (!EffectKeys || Len > 255 || At / Header.SegSize != Header.Head / Header.SegSize)
+    return;
+  unsigned I = keyFind(Len);
+  if (I == EffectKeys) {
+    I = KeyNext;
+    KeyNext = (I + 1) % EffectKeys;
+  }
+  Keys[I] = {Len, At};
+  KeysValid |= uint8_t(1u << I);
+}
+
+void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) {
+  uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
+  const uint32_t Seg = Header.SegSize, Head = Header.Head;
+  const uint32_t Hdr = 4 + (Site >= 0x80) + (Site >= 0x4000) + (Len >= 0x80);
+  const uint32_t Room = Seg - Head % Seg;
+  unsigned K = keyFind(Len);
+  if (MayDelta && K < EffectKeys && Len >= 2 && !(Header.Flags & TF_Frozen) && Hdr <= Room) {
+    // As effect_t: the runs go straight into the ring after the head, and stop as soon as
+    // they would exceed the limit (the bytes written so far stay, as stale bytes).
+    uint32_t Limit = std::min<uint32_t>({uint32_t(Len - 2), 127, Room - Hdr});
+    const uint32_t Start = Head + Hdr;
+    uint32_t O = Start, CountAt = 0;
+    uint8_t Gap = 0;
+    bool Open = false, Fits = true;
+    for (uint32_t I = 0; I < Len; ++I) {
+      uint8_t B = Bytes[I];
+      if (B == Ring[Keys[K].At + I]) {
+        Open = false;
+        ++Gap;
+        continue;
+      }
+      if (O - Start + (Open ? 1 : 3) > Limit) {
+        Fits = false;
+        break;
+      }
+      if (!Open) {
+        Ring[O++] = Gap;
+        CountAt = O++;
+        Ring[CountAt] = 0;
+        Open = true;
+        Gap = 0;
+      }
+      Ring[O++] = B;
+      ++Ring[CountAt];
+    }
+    if (Fits) {
+      uint32_t D = O - Start;
+      std::vector<uint8_t> Rec{EffectDeltaTag};
+      appendVarint(Rec, Site);
+      appendVarint(Rec, Len);
+      appendVarint(Rec, D);
+      emit(Rec, uint16_t(D));
+      seal();
+      return;
+    }
+  }
+  std::vector<uint8_t> Rec{uint8_t(RecordKind::Effect)};
+  appendVarint(Rec, Site);
+  appendVarint(Rec, Len);
+  long At = emit(Rec, Len);
+  if (At >= 0) {
+    keyPut(Len, uint32_t(At));
+    std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
+  }
+  seal();
+}
+
 void TraceWriter::skipBegin(uint16_t Site) { fields(RecordKind::SkipBegin, {Site}); }
 void TraceWriter::skipEnd(uint16_t Site) { fields(RecordKind::SkipEnd, {Site}); }
 

@@ -24,7 +24,12 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 2;
+constexpr uint8_t TraceVersion = 3;
+/// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records.
+constexpr uint8_t OldestTraceVersion = 2;
+/// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
+/// record with its full payload (TraceRecord::Delta set).
+constexpr uint8_t EffectDeltaTag = 0x10;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -136,6 +141,10 @@ struct TraceRecord {
   uint32_t RingOffset = 0;      ///< offset of the tag in the ring data
   uint32_t Segment = 0;         ///< ring segment holding the record
   unsigned Size = 0;            ///< encoded size in bytes
+  /// An EFFECT written as EFFECT_DELTA (tag 0x10): Payload is the full payload rebuilt from
+  /// the key; KeyRingOffset is the ring offset of the key's tag.
+  bool Delta = false;
+  uint32_t KeyRingOffset = 0;
 
   uint32_t id() const { return Fields[0]; } ///< fid/irq/task/anchor/site/inv
   /// Field by name ("count", "seq", ...), or std::nullopt.
@@ -190,7 +199,10 @@ public:
   llvm::Error decodeSegment(unsigned Segment, std::vector<TraceRecord> &Out) const;
 
 private:
-  llvm::Error decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out) const;
+  /// Without Resolve, an EFFECT_DELTA is decoded without its key (Payload stays empty): for
+  /// the size of a single record (verifySpan).
+  llvm::Error decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
+                         bool Resolve = true) const;
   /// Checks span I against its segment's check value; appends to Damage.
   void verifySpan(unsigned I);
   TraceHeader Header;
@@ -237,6 +249,8 @@ public:
     uint16_t NodeId = 0;
     uint32_t ModuleHash = 0;
     bool BlackBox = true;
+    /// The runtime's WSN_TRACE_EFFECT_KEYS (0: every effect in full).
+    unsigned EffectKeys = 4;
   };
   /// Fails when the geometry is not one the runtime accepts (>= 2 segments of >= 16 bytes,
   /// buf_size a multiple of seg_size and <= 0x8000).
@@ -255,7 +269,10 @@ public:
   void inputBytes(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
   void send(uint16_t Site, uint16_t Dest, uint16_t Seq);
   void recv(uint16_t Site, uint16_t Sender, uint16_t Seq);
-  void effect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
+  /// An effect as __wsn_rt_effect_t writes it: an EFFECT_DELTA against the segment's key of
+  /// the same length when that is smaller and fits (section 3.1), else a full EFFECT, which
+  /// becomes a key. MayDelta false: always full, as __wsn_rt_effect_begin/put/record_end.
+  void effect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes, bool MayDelta = true);
   void skipBegin(uint16_t Site);
   void skipEnd(uint16_t Site);
   void check(uint16_t Inv, bool Ok, uint16_t Crc);
@@ -285,7 +302,22 @@ private:
   std::vector<uint16_t> Checks; ///< one per segment, as the runtime's check array
   bool Armed = true;
   bool BlackBox = true;
+  /// The runtime's effect keys: payload length and ring offset of the payload.
+  struct Key {
+    uint16_t Len = 0;
+    uint32_t At = 0;
+  };
+  std::vector<Key> Keys; ///< EffectKeys slots, replaced round-robin as in the runtime
+  uint8_t KeysValid = 0; ///< bit i: slot i holds a key; cleared on entering a segment
+  unsigned KeyNext = 0;
+  unsigned keyFind(uint16_t Len) const;
+  unsigned EffectKeys = 4;
+  void keyPut(uint16_t Len, uint32_t At);
 };
+
+/// The runs of an EFFECT_DELTA (spec section 3.1) turning Key into Now (same length, at most
+/// 255 bytes).
+std::vector<uint8_t> effectDeltaRuns(llvm::ArrayRef<uint8_t> Key, llvm::ArrayRef<uint8_t> Now);
 
 } // namespace wsn
 

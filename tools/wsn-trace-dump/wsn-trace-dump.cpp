@@ -447,6 +447,9 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
       if (!R.Payload.empty())
         OS << " bytes=" << hexBytes(R.Payload);
     }
+    if (R.Delta) // an EFFECT_DELTA (format 3): its bytes were rebuilt from the key
+      OS << " (delta of " << R.Size << " bytes against the key at ring offset "
+         << R.KeyRingOffset << ")";
     if (Map)
       OS << annotate(*Map, R);
     OS << "\n";
@@ -524,6 +527,10 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
     if (recordHasPayload(R.Kind)) {
       O["len"] = int64_t(R.Payload.size());
       O["bytes"] = toHex(ArrayRef<uint8_t>(R.Payload), /*LowerCase=*/true);
+    }
+    if (R.Delta) {
+      O["delta"] = true;
+      O["key_ring_offset"] = R.KeyRingOffset;
     }
     if (Map)
       annotateJSON(*Map, R, O);

@@ -60,6 +60,18 @@ static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
 static wsn_irq_state_t rt_open_irq; /* interrupt state saved by the open *_begin */
+/* Effect keys (spec/trace-format.md section 3.1): full EFFECT records of the current segment
+ * that a later effect of the same length may be written against as an EFFECT_DELTA. Bit i of
+ * rt_keys_valid: slot i holds a key; entering a segment clears it (the writer core, also in
+ * assembly), so a key is always a record of the segment being written, before the head. */
+#define rt_keys_valid __wsn_rt_keys_valid
+__attribute__((used)) uint8_t rt_keys_valid;
+#if WSN_TRACE_EFFECT_KEYS
+typedef char wsn_check_effect_keys[WSN_TRACE_EFFECT_KEYS <= 8 ? 1 : -1];
+static uint8_t rt_key_len[WSN_TRACE_EFFECT_KEYS];        /* payload length (keys: <= 255) */
+static const uint8_t *rt_key_at[WSN_TRACE_EFFECT_KEYS]; /* the key's payload in the ring */
+static uint8_t rt_key_next;                             /* round-robin replacement */
+#endif
 /* Third field of SEND/RECV (keeps emit at four arguments). */
 __attribute__((used)) volatile uint16_t rt_arg3;
 
@@ -150,6 +162,7 @@ void __wsn_rt_reset(void) {
   rt_quiet = 0;
   rt_span_irq = 0;
   rt_left = 0;
+  rt_keys_valid = 0;
   __wsn_gv_reference = 0;
   init_locked();
   wsn_port_irq_restore(s);
@@ -183,6 +196,7 @@ static NOINLINE uint16_t enter(uint16_t head) {
     FLAGS |= WSN_TRACE_FLAG_WRAPPED;
   }
   rt_armed = 1;
+  rt_keys_valid = 0; /* the keys were records of the segment left behind */
   return head;
 }
 
@@ -394,6 +408,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "2:\n"
       "  ldi r20, 1\n"
       "  sts __wsn_rt_armed, r20\n"
+      "  sts __wsn_rt_keys_valid, r1\n" /* the effect keys were of the segment left */
       "  ret\n"
       /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
       ".Lwsn_vput:\n"
@@ -505,6 +520,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  bis.b #1, &__wsn_trace+18\n"
       "1:\n"
       "  mov.b #1, &__wsn_rt_armed\n"
+      "  clr.b &__wsn_rt_keys_valid\n"  /* the effect keys were of the segment left */
       "  ret\n"
       /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
       ".Lwsn_vput:\n"
@@ -886,12 +902,47 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
   }
 }
 
+/* Effect keys (spec/trace-format.md section 3.1). key_find returns the slot of the segment's
+ * key of this length, or WSN_TRACE_EFFECT_KEYS. key_put remembers the full EFFECT whose payload
+ * starts at p, when its length is at most 255 and the record lies in the segment being written
+ * (a record that ended exactly at a segment's end has already entered the next one). A newer
+ * key of a length replaces the older one, so a key is always the segment's most recent full
+ * EFFECT of its length: the base the decoder takes. Interrupts must be disabled. */
+#if WSN_TRACE_EFFECT_KEYS
+static NOINLINE uint8_t key_find(uint16_t len) {
+  uint8_t i;
+  for (i = 0; i < WSN_TRACE_EFFECT_KEYS; ++i)
+    if ((rt_keys_valid >> i & 1) && rt_key_len[i] == len)
+      break;
+  return i;
+}
+
+static NOINLINE void key_put(uint16_t len, const uint8_t *p) {
+  uint8_t i;
+  if (len > 255 || (uint16_t)(p - __wsn_trace.data) / SEG != HDR.head / SEG)
+    return;
+  i = key_find(len);
+  if (i == WSN_TRACE_EFFECT_KEYS) {
+    i = rt_key_next;
+    rt_key_next = (uint8_t)((i + 1) % WSN_TRACE_EFFECT_KEYS);
+  }
+  rt_key_len[i] = (uint8_t)len;
+  rt_key_at[i] = p;
+  rt_keys_valid |= (uint8_t)(1u << i);
+}
+#else
+#define key_put(len, p) ((void)0)
+#endif
+
 /* Open a payload record `tag id len bytes[len]` and leave interrupts disabled until
  * __wsn_rt_record_end. The whole record is reserved (and head moved past it) here. */
 static NOINLINE void open_payload(uint8_t tag, uint16_t id, uint16_t len) {
   rt_open_irq = wsn_port_irq_save();
   rt_cursor = rt_quiet ? NULL : emit(id, tag | F_B, len, len);
   rt_left = rt_cursor ? len : 0;
+  /* An EFFECT written this way is a key too: the decoder takes the most recent full one. */
+  if (tag == WSN_REC_EFFECT && rt_cursor)
+    key_put(len, rt_cursor);
 }
 
 uint8_t __wsn_rt_anchor_armed(void) {
@@ -1237,12 +1288,69 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
 }
 #endif
 
+#if WSN_TRACE_EFFECT_KEYS
+/* The changes of an effect against its key (spec/trace-format.md section 3.1), written at out:
+ * the payload's bytes (ret's rbytes low bytes, then the variables of the (n, pairs) table at
+ * t, as walk reads it) are compared with the key's, and every stretch of changed bytes
+ * becomes a run `u8 skip, u8 n, bytes[n]` (skip: unchanged bytes since the previous run; the
+ * payload has at most 255 bytes, so both fit). Returns the runs' size, or 0xFF as soon as they would exceed `limit`
+ * bytes (nothing is written past out + limit). */
+static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, uint32_t ret,
+                              uint8_t *out, uint8_t limit) {
+  uint8_t *o = out, *np = 0; /* np: the count of the open run */
+  uint8_t gap = 0, vsize = rbytes, n = tbl8(t), b;
+  const uint8_t *src = (const uint8_t *)&ret; /* little-endian on every target */
+  for (;;) {
+    if (!vsize) { /* the next pair (or link) */
+      if (!n)
+        break;
+      --n;
+      src = (const uint8_t *)tbladdr(t + 1);
+      vsize = tbl8(t + 1 + ASZ);
+      t += 1 + ASZ;
+      if (!vsize) { /* a link: the walk goes on with the table at that address */
+#if defined(__AVR__)
+        t = (uintptr_t)src << 1;
+#else
+        t = (uintptr_t)src;
+#endif
+        n = tbl8(t);
+      }
+      continue;
+    }
+    --vsize;
+    b = *src++;
+    if (b == *key++) {
+      np = 0;
+      ++gap;
+      continue;
+    }
+    if ((uint8_t)(o - out) + (np ? 1 : 3) > limit)
+      return 0xFF;
+    if (!np) {
+      *o++ = gap;
+      np = o++;
+      *np = 0;
+      gap = 0;
+    }
+    *o++ = b;
+    ++*np;
+  }
+  return (uint8_t)(o - out);
+}
+#endif
+
 /* One effect table serves every call site with the same record layout (callee return size
- * and variables), so the site id comes as an argument; `skip` writes SKIP_END site first. */
+ * and variables), so the site id comes as an argument; `skip` writes SKIP_END site first.
+ * When the segment holds a key of the same length, the changes against it are written
+ * straight into the ring after the head (the record is opened first), where an EFFECT_DELTA's
+ * runs go; if they stay smaller than the payload and within the segment, the record becomes
+ * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
-  uintptr_t pairs = t + 3, tail = 0;
+  uint16_t len;
+  uintptr_t pairs = t + 3, tail = 0; /* the (n, pairs) table walk and delta read */
   uint16_t own = 0;
   uint8_t *p;
   if (rbytes & 0x80u) {
@@ -1267,6 +1375,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       own = (uint16_t)(tbl16(st) - rbytes);
     }
   }
+  len = tbl16(t); /* the chosen form's length */
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
     return;
@@ -1275,8 +1384,39 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     emit(site, WSN_REC_SKIP_END, 0, 0);
     CLOSE(); /* complete; the EFFECT opens its own record */
   }
-  p = emit(site, WSN_REC_EFFECT | F_B, tbl16(t), tbl16(t));
+#if WSN_TRACE_EFFECT_KEYS
+  {
+    uint8_t k = key_find(len);
+    uint16_t head = HDR.head;
+    /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
+    uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
+    uint16_t room = (uint16_t)(SEG - head % SEG);
+    /* not the whole form of a short effect: its variables are two tables (pairs, tail) */
+    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !tail && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
+        hdr <= room) {
+      uint8_t d, limit = (uint8_t)(len - 2); /* runs + 1-byte dlen < len */
+      if (limit > 127)
+        limit = 127;
+      if (room - hdr < limit)
+        limit = (uint8_t)(room - hdr);
+      OPEN_LO = (uint8_t)head; /* the ring changes after head: the record is open */
+      OPEN_HI = (uint8_t)((head >> 8) | 0x80u);
+      d = delta(rt_key_at[k], pairs, rbytes, ret, &__wsn_trace.data[head + hdr], limit);
+      if (d != 0xFF) {
+        /* emit takes a tag of 4 bits: the record is reserved as an EFFECT with three fields
+         * (it fits: no PAD, it starts at head, its fields end where the runs begin), and its
+         * tag changed before it closes. */
+        rt_arg3 = d;
+        emit(site, WSN_REC_EFFECT | F_B | F_C, len, d);
+        __wsn_trace.data[head] = WSN_REC_EFFECT_DELTA;
+        goto close;
+      }
+    }
+  }
+#endif
+  p = emit(site, WSN_REC_EFFECT | F_B, len, len);
   if (p) {
+    key_put(len, p);
     while (rbytes--) {
       *p++ = (uint8_t)ret;
       ret >>= 8;
@@ -1285,6 +1425,9 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     if (tail)
       walk(tail, p + own);
   }
+#if WSN_TRACE_EFFECT_KEYS
+close:
+#endif
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
     --rt_skip_depth;

@@ -165,7 +165,7 @@ TEST_F(TraceFormat, EveryKindRoundTrips) {
   __wsn_rt_skip_begin(10);          W.skipBegin(10);
   __wsn_rt_effect_begin(11, 2);
   __wsn_rt_put(Ef, 2);
-  __wsn_rt_record_end();            W.effect(11, Ef);
+  __wsn_rt_record_end();            W.effect(11, Ef, false);
   __wsn_rt_skip_end(10);            W.skipEnd(10);
   __wsn_rt_check(13, 1, 0x1234);    W.check(13, true, 0x1234);
   __wsn_gv_reference = 5;
@@ -261,7 +261,7 @@ TEST_F(TraceFormat, OversizedRecordIsDroppedAndFlagged) {
   __wsn_rt_entry(1);          W.entry(1);
   __wsn_rt_effect_begin(2, (uint16_t)Big.size());
   __wsn_rt_put(Big.data(), (uint16_t)Big.size());
-  __wsn_rt_record_end();      W.effect(2, Big);
+  __wsn_rt_record_end();      W.effect(2, Big, false);
   __wsn_rt_exit(1);           W.exit(1);
   EXPECT_EQ(W.bytes(), std::vector<uint8_t>(runtimeBytes().begin(), runtimeBytes().end()));
   std::vector<TraceRecord> R = decodeRuntime();
@@ -572,7 +572,7 @@ void runWrapScenario(unsigned Seed, unsigned MinWraps) {
         __wsn_rt_effect_begin(A, uint16_t(P.size()));
         __wsn_rt_put(P.data(), uint16_t(P.size()));
         __wsn_rt_record_end();
-        W.effect(A, P); Note(RecordKind::Effect, {A}, P);
+        W.effect(A, P, false); Note(RecordKind::Effect, {A}, P);
         __wsn_rt_skip_end(A); W.skipEnd(A); Note(RecordKind::SkipEnd, {A});
         break;
       }
@@ -730,7 +730,7 @@ TEST(TraceFormatErrors, HeaderFields) {
     return errorOf(TraceFile::parse(B));
   };
   EXPECT_EQ(Mut(0, 'X').rfind("offset 0: bad magic", 0), 0u);
-  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2)", 0), 0u);
+  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 3)", 0), 0u);
   EXPECT_EQ(Mut(5, 7).rfind("offset 5: unknown target 7", 0), 0u);
   EXPECT_EQ(Mut(14, 0).rfind("offset 12: buf_size 32 is not a multiple of seg_size 0", 0),
             std::string::npos); // seg_size 0 has its own message

@@ -42,9 +42,16 @@ extern "C" {
 #ifndef WSN_TRACE_IRQ_DEPTH
 #define WSN_TRACE_IRQ_DEPTH 4
 #endif
+/* How many full EFFECT records of the current segment the runtime remembers as keys that later
+ * effects of the same length are written against (EFFECT_DELTA, spec/trace-format.md section
+ * 3.1); 0 writes every effect in full; at most 8. RAM: 2 + that many x (1 + pointer size)
+ * bytes. */
+#ifndef WSN_TRACE_EFFECT_KEYS
+#define WSN_TRACE_EFFECT_KEYS 4
+#endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 2
+#define WSN_TRACE_VERSION 3
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -71,7 +78,8 @@ enum {
   WSN_REC_SKIP_BEGIN = 0x0C,
   WSN_REC_SKIP_END = 0x0D,
   WSN_REC_CHECK = 0x0E,
-  WSN_REC_VIOLATION = 0x0F
+  WSN_REC_VIOLATION = 0x0F,
+  WSN_REC_EFFECT_DELTA = 0x10 /* format 3: an EFFECT as changes against a key (section 3.1) */
 };
 
 /* The 32-byte header; all fields little-endian (native on every supported target). */
