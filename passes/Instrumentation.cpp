@@ -74,6 +74,14 @@ static cl::opt<bool> WsnRecordSched(
     cl::desc("wsn-trace: record LOG 3 (task choice) before every task call; "
              "needed only for non-FIFO schedulers"));
 
+// spec/instrumentation.md section 7 "Short effects": the handler part of an effect record
+// is written only when a handler ran inside the skipped call.
+static cl::opt<bool> WsnShortEffects(
+    "wsn-short-effects", cl::init(true),
+    cl::desc("wsn-trace: an effect whose globals include what interrupt handlers may write "
+             "gets a short form without them, recorded when no handler ran inside the "
+             "skipped call (false: always the whole record)"));
+
 static cl::opt<bool> WsnRecordLocalVolatile(
     "wsn-record-local-volatile", cl::init(false),
     cl::desc("wsn-trace: record volatile reads of a function's own stack "
@@ -253,6 +261,8 @@ struct SkipPlan {
   CallBase *Call = nullptr;
   std::string Callee;
   std::vector<GlobalVariable *> Writes;
+  /// Globals of the short form (Writes' first ShortWrites), if it has one.
+  std::optional<uint32_t> ShortWrites;
 };
 
 struct FuncPlan {
@@ -283,9 +293,14 @@ private:
   std::optional<uint64_t> inputMask(Instruction &LI, DemandedBits &DB);
   bool isNondetLoad(const LoadInst &LI) const;
   std::vector<GlobalVariable *> effectWrites(const CallBase &CB,
-                                             bool &Mixed, bool &Any);
+                                             bool &Mixed, bool &Any,
+                                             std::optional<uint32_t> &ShortWrites);
   const DenseSet<unsigned> &handlerWrites();
+  /// Whether every handler that may write a global replay reads is instrumented, so
+  /// that its entry tells the runtime a handler ran inside a skipped call (short effects).
+  bool handlersAllInstrumented();
   std::optional<DenseSet<unsigned>> HandlerWritesCache;
+  std::optional<bool> HandlersAllInstrumentedCache;
   /// The globals replay reads (section 5): slice globals and what the code
   /// replay executes may read. Computed once Instr is final.
   const DenseSet<const GlobalVariable *> &replayReads();
@@ -670,9 +685,11 @@ std::optional<uint64_t> Instrumenter::inputMask(Instruction &LI,
 }
 
 std::vector<GlobalVariable *>
-Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
+Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any,
+                           std::optional<uint32_t> &ShortWrites) {
   Mixed = false;
   Any = false;
+  ShortWrites.reset();
   GlobalSet S;
   ArrayRef<Function *> Targets = MM.targets(&CB);
   const Function *Direct = CB.getCalledFunction();
@@ -709,19 +726,18 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
   bool Interruptible = Ts.empty() || !IState->offBefore(CB);
   for (const Function *T : Ts)
     Interruptible |= !IState->keepsOff(*T);
-  if (Interruptible) {
-    const DenseSet<unsigned> &H = handlerWrites();
-    S.Ids.insert(H.begin(), H.end());
-  }
   // Only what replay reads (replayReads): a global replay never reads may
   // differ between the mote and replay without changing anything replay
   // computes or compares.
   const DenseSet<const GlobalVariable *> &Needed = replayReads();
+  auto Recorded = [&](const GlobalVariable *GV) {
+    return !GV->isConstant() && GV->getSection() != ".progmem.data" && // flash: the ELF
+           !isNoInstrumentName(GV->getName()) && Needed.count(GV);
+  };
   std::vector<GlobalVariable *> Out;
   for (const GlobalVariable *GV : MM.globals(S))
-    if (!GV->isConstant() && GV->getSection() != ".progmem.data" &&
-        !isNoInstrumentName(GV->getName()) && Needed.count(GV))
-      Out.push_back(const_cast<GlobalVariable *>(GV)); // flash data: replay reads the ELF
+    if (Recorded(GV))
+      Out.push_back(const_cast<GlobalVariable *>(GV));
   // Latch registers the callee writes: replay reads them from memory later.
   if (!LatchGVs.empty()) {
     IOStores W;
@@ -736,7 +752,44 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any) {
       if (W.All || W.Addrs.count(A))
         Out.push_back(GV);
   }
+  // What handlers that run inside the call may write comes last (section 7, "Short
+  // effects"): the callee's own writes above are the short form, recorded when no
+  // handler ran inside the call; the runtime knows, since such handlers are instrumented.
+  // The handler part is the same list for every effect (all that handlers may write, in
+  // module order, also what the callee part holds already: the whole record then carries
+  // such a global twice, with the same final value), so that every effect table ends with
+  // one shared tail table (-wsn-share-tails) and the tables stay small.
+  if (Interruptible) {
+    GlobalSet H;
+    for (unsigned Id : handlerWrites())
+      H.Ids.insert(Id);
+    size_t OwnCount = Out.size();
+    DenseSet<const GlobalVariable *> Have(Out.begin(), Out.end());
+    for (const GlobalVariable *GV : MM.globals(H))
+      if (Recorded(GV) && (WsnShortEffects || !Have.count(GV)))
+        Out.push_back(const_cast<GlobalVariable *>(GV));
+    if (WsnShortEffects && Out.size() > OwnCount && handlersAllInstrumented())
+      ShortWrites = static_cast<uint32_t>(OwnCount);
+  }
   return Out;
+}
+
+bool Instrumenter::handlersAllInstrumented() {
+  if (HandlersAllInstrumentedCache)
+    return *HandlersAllInstrumentedCache;
+  const DenseSet<const GlobalVariable *> &Needed = replayReads();
+  bool All = true;
+  for (const FunctionInfo &FI : R.Functions) {
+    if (!FI.isInterrupt() || FI.F->isDeclaration() || Instr.count(FI.F))
+      continue;
+    const GlobalSet &Mod = MM.transitiveMod(FI.F);
+    bool Hits = Mod.Unknown && !Needed.empty();
+    for (const GlobalVariable *GV : MM.globals(Mod))
+      Hits |= Needed.count(GV) > 0;
+    All &= !Hits;
+  }
+  HandlersAllInstrumentedCache = All;
+  return All;
 }
 
 bool Instrumenter::replayRunsCall(const CallBase &CB, bool &AllInstrumented) const {
@@ -1040,7 +1093,8 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     if (Opts.RecordSched && Callee && MM.role(Callee).IsTask)
       P.TaskCalls.push_back(CB);
     bool Mixed, Any;
-    std::vector<GlobalVariable *> Writes = effectWrites(*CB, Mixed, Any);
+    std::optional<uint32_t> ShortWrites;
+    std::vector<GlobalVariable *> Writes = effectWrites(*CB, Mixed, Any, ShortWrites);
     if (Mixed) {
       Stats.Warnings.push_back(
           "indirect call " + where(I) +
@@ -1064,6 +1118,7 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     S.Call = CB;
     S.Callee = Callee ? Callee->getName().str() : "";
     S.Writes = std::move(Writes);
+    S.ShortWrites = ShortWrites;
     P.Skips.push_back(std::move(S));
   }
 
@@ -1806,7 +1861,7 @@ Error Instrumenter::insertSkips(FuncPlan &P) {
       return makeError(toString(E.takeError()) + " " + where(CB));
     uint32_t RetSize = (*E)->isVoid() ? 0 : ((*E)->bitWidth() + 7) / 8;
     if (Error Err = TraceMetadata(M).addEffect(Site, S.Callee, RetSize,
-                                               S.Writes))
+                                               S.Writes, S.ShortWrites))
       return Err;
     ++Stats.Skips;
   }

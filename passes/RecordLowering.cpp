@@ -61,7 +61,7 @@ static cl::opt<bool> WsnCountHelper(
 // uninstrumented timer handler's write of SenseC$clock after the last effect record) that
 // is not understood yet.
 static cl::opt<bool> WsnShareTails(
-    "wsn-share-tails", cl::init(false),
+    "wsn-share-tails", cl::init(true),
     cl::desc("wsn-lower<record>: effect tables that end with the same variables link to one "
              "shared tail table"));
 
@@ -450,9 +450,35 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
     VarList L;
     for (const TraceVarRef &V : MD.Writes)
       L.push_back({varAddr(V.Global), V.Size});
-    Constant *Tbl = linkedTable(
-        {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
-        /*Proper=*/false);
+    Constant *Tbl;
+    if (MD.ShortWrites) {
+      // Short effects (spec/trace-format.md section 4): ret-bytes | 0x80 says the address
+      // of the short form's table follows; the runtime takes it when no handler ran
+      // inside the skipped call. On AVR that address is a word address (as a link's), so
+      // the short table is 2-byte aligned.
+      VarList Short(L.begin(), L.begin() + std::min<size_t>(*MD.ShortWrites, L.size()));
+      uint32_t ShortLen = MD.ReturnSize;
+      for (size_t I = 0; I < Short.size(); ++I)
+        ShortLen += MD.Writes[I].Size;
+      Constant *ShortTbl = linkedTable(
+          {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize)}, Short,
+          /*Proper=*/false);
+      if (T == RecordTarget::AVR)
+        if (auto *CE = dyn_cast<ConstantExpr>(ShortTbl))
+          if (auto *GV = dyn_cast<GlobalVariable>(CE->getOperand(0)))
+            GV->setAlignment(Align(2));
+      // The whole form is the short form's variables, then the handler part: a table of
+      // its own (n, pairs), the same for every effect, so the whole form costs a head.
+      Constant *HandlerTbl =
+          makeTable({}, VarList(L.begin() + Short.size(), L.end()));
+      Tbl = makeTable({ConstantInt::get(I16, Len),
+                       ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl, HandlerTbl},
+                      {});
+    } else {
+      Tbl = linkedTable(
+          {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
+          /*Proper=*/false);
+    }
     Value *Ret = Op.returnValue();
     // Return values of up to 2 bytes in a 16-bit argument, up to 4 in a 32-bit one.
     Type *RetTy = MD.ReturnSize <= 2 ? I16 : I32;

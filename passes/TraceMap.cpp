@@ -49,8 +49,8 @@ bool TraceMap::Invariant::operator==(const Invariant &O) const {
          std::tie(O.Id, O.Function, O.Inputs, O.Recvs);
 }
 bool TraceMap::Effect::operator==(const Effect &O) const {
-  return std::tie(Site, Callee, ReturnSize, Writes) ==
-         std::tie(O.Site, O.Callee, O.ReturnSize, O.Writes);
+  return std::tie(Site, Callee, ReturnSize, Writes, ShortWrites) ==
+         std::tie(O.Site, O.Callee, O.ReturnSize, O.Writes, O.ShortWrites);
 }
 bool TraceMap::Task::operator==(const Task &O) const {
   return std::tie(Id, Function) == std::tie(O.Id, O.Function);
@@ -74,6 +74,14 @@ uint32_t TraceMap::Effect::recordSize() const {
   uint32_t S = ReturnSize;
   for (const Var &V : Writes)
     S += V.Size;
+  return S;
+}
+uint32_t TraceMap::Effect::shortRecordSize() const {
+  if (!ShortWrites)
+    return recordSize();
+  uint32_t S = ReturnSize;
+  for (size_t I = 0; I < *ShortWrites && I < Writes.size(); ++I)
+    S += Writes[I].Size;
   return S;
 }
 
@@ -207,7 +215,7 @@ Expected<TraceMap> TraceMap::fromModule(const Module &CM) {
   if (!Effs)
     return Wrap(Effs.takeError());
   for (const TraceEffectMD &E : *Effs)
-    Map.Effects.push_back({E.Site, E.Callee, E.ReturnSize, toVars(E.Writes)});
+    Map.Effects.push_back({E.Site, E.Callee, E.ReturnSize, toVars(E.Writes), E.ShortWrites});
   auto Tasks = MD.tasks();
   if (!Tasks)
     return Wrap(Tasks.takeError());
@@ -300,6 +308,8 @@ std::string TraceMap::toJSON() const {
     J.attribute("site", E.Site);
     J.attribute("callee", E.Callee);
     J.attribute("return_size", E.ReturnSize);
+    if (E.ShortWrites)
+      J.attribute("short_writes", *E.ShortWrites);
     writeVars(J, "writes", E.Writes);
   }, false);
   writeArray(OS, "tasks", Tasks, [](json::OStream &J, const Task &T) {
@@ -540,6 +550,13 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
         Eff.ReturnSize = RetSize;
         if (Error E = readVars(R, "writes", Eff.Writes, false))
           return E;
+        if (R.O->get("short_writes")) {
+          WSN_TRY(Short, R.u32("short_writes"));
+          if (Short > Eff.Writes.size())
+            return R.err("short_writes " + Twine(Short) + " is more than the " +
+                         Twine(Eff.Writes.size()) + " writes");
+          Eff.ShortWrites = Short;
+        }
         Map.Effects.push_back(std::move(Eff));
         return Error::success();
       }))

@@ -85,7 +85,16 @@ struct TraceMap {
     std::string Callee; ///< "" for an indirect call
     uint32_t ReturnSize = 0;
     std::vector<Var> Writes;
+    /// The short form's globals (Writes' first ShortWrites; spec/trace-format.md section
+    /// 4, "Short effects"): a record of shortRecordSize() bytes holds only those.
+    std::optional<uint32_t> ShortWrites;
     uint32_t recordSize() const;
+    /// The short form's size (recordSize() when the effect has none).
+    uint32_t shortRecordSize() const;
+    /// Whether an EFFECT payload of Size bytes is one of this site's forms.
+    bool acceptsSize(size_t Size) const {
+      return Size == recordSize() || Size == shortRecordSize();
+    }
     bool operator==(const Effect &O) const;
   };
   struct Task {

@@ -469,12 +469,17 @@ Error TraceMetadata::addInvariant(uint32_t Id, Function &F,
 
 Error TraceMetadata::addEffect(uint32_t Site, StringRef Callee,
                                uint32_t ReturnSize,
-                               ArrayRef<GlobalVariable *> Writes) {
+                               ArrayRef<GlobalVariable *> Writes,
+                               std::optional<uint32_t> ShortWrites) {
   LLVMContext &Ctx = M.getContext();
   SmallVector<Metadata *, 8> Ops = {mdU32(Ctx, Site), mdStr(Ctx, Callee),
                                     mdU32(Ctx, ReturnSize)};
   for (GlobalVariable *GV : Writes)
     Ops.push_back(varNode(Ctx, globalRef(*GV)));
+  // The short form's length, as a last `!{!"short", i32 K}` operand (a variable is a
+  // 4-element tuple, so the two cannot be confused).
+  if (ShortWrites)
+    Ops.push_back(MDTuple::get(Ctx, {mdStr(Ctx, "short"), mdU32(Ctx, *ShortWrites)}));
   return addUnique(EffectsNode, Site, MDTuple::get(Ctx, Ops));
 }
 
@@ -758,8 +763,27 @@ Expected<std::vector<TraceEffectMD>> TraceMetadata::effects() const {
         auto RetSize = R.u32(2, "return size");
         if (!RetSize)
           return RetSize.takeError();
-        TraceEffectMD Eff{Id, *Callee, *RetSize, {}};
-        for (unsigned Op = 3; Op < R.N->getNumOperands(); ++Op) {
+        TraceEffectMD Eff{Id, *Callee, *RetSize, {}, std::nullopt};
+        unsigned End = R.N->getNumOperands();
+        if (End > 3)
+          if (auto *Last = dyn_cast_or_null<MDNode>(R.N->getOperand(End - 1).get());
+              Last && Last->getNumOperands() == 2) {
+            EntryReader SR{R.Node, R.Index, Last};
+            auto Tag = SR.str(0, "short-form tag");
+            if (!Tag)
+              return Tag.takeError();
+            if (*Tag != "short")
+              return R.err("last operand is a 2-element tuple that is not !{!\"short\", K}");
+            auto K = SR.u32(1, "short-form length");
+            if (!K)
+              return K.takeError();
+            if (*K > End - 4)
+              return R.err("short form of " + Twine(*K) + " globals, but the effect lists " +
+                           Twine(End - 4));
+            Eff.ShortWrites = *K;
+            --End;
+          }
+        for (unsigned Op = 3; Op < End; ++Op) {
           auto V = readVar(R, Op, /*AllowLocal=*/false);
           if (!V)
             return V.takeError();

@@ -326,6 +326,11 @@ struct TraceEffectMD {
   std::string Callee; ///< "" for an indirect call
   uint32_t ReturnSize;
   std::vector<TraceVarRef> Writes; ///< globals, record order
+  /// The short form (spec/trace-format.md section 4, "Short effects"): when no interrupt
+  /// handler ran inside the skipped call, the record holds the return value and only the
+  /// first ShortWrites globals (the callee's own writes; the rest are what handlers may
+  /// write). Unset: the record always holds every global.
+  std::optional<uint32_t> ShortWrites;
 };
 struct TraceTaskMD {
   uint32_t Id;
@@ -367,7 +372,8 @@ public:
   /// Callee may be "" (indirect call); ReturnSize is 0 for void.
   llvm::Error addEffect(uint32_t Site, llvm::StringRef Callee,
                         uint32_t ReturnSize,
-                        llvm::ArrayRef<llvm::GlobalVariable *> Writes);
+                        llvm::ArrayRef<llvm::GlobalVariable *> Writes,
+                        std::optional<uint32_t> ShortWrites = std::nullopt);
   llvm::Error addTask(uint32_t Id, llvm::Function &F);
   llvm::Error addInvariantRecvs(uint32_t Id, llvm::ArrayRef<uint32_t> Sites);
 

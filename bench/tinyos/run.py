@@ -26,7 +26,9 @@ For each application:
   2. runs each image alone in wsn-sim for --seconds (seed 1) and, when a topology or node count
      is given, the original as a network; reads run.json / net.json: boots and timer fires
      (`--count-pc` on the scheduler's task dispatcher and the timer component, when wsn-sim
-     offers it), LED changes, frames sent and received (network), invariant checks (traced);
+     offers it), LED changes, frames sent and received (network), invariant checks (traced),
+     and the active (not sleeping) cycles of each run alone, printed as traced/original per
+     cycle run (`bench/tinyos/profile.py` breaks them down by function, wsn-sim --profile);
   3. with invariants.c, records and replays over --seeds seeds, three stops per seed:
        violation  wsn-sim until the invariant is violated (at most --violation-seconds);
                   wsn-replay --expect-sram
@@ -254,8 +256,10 @@ class Runner:
             s["leds"] = sum(i["leds"].get("changes", 0) for i in infos)
         else:
             app.note("LEDs: n/a: run.json has no 'leds' (wsn-sim without a board for this MCU)")
+        # Active (not sleeping) cycles and all cycles, for the cycle overhead (issue 17).
         if all(isinstance(i.get("active_cycles"), int) for i in infos):
             s["active"] = sum(i["active_cycles"] for i in infos)
+            s["cycles"] = sum(i.get("cycles", 0) for i in infos)
         checks = [i.get("checks") for i in infos]
         if all(isinstance(c, int) for c in checks):
             s["checks"] = sum(checks)
@@ -593,16 +597,12 @@ def cell_sizes(b, idx):
     return "%s/%s" % (o["size"][idx] if o else "-", t["size"][idx] if t else "-")
 
 
-def cell_active(app, ao, at):
-    """Active (awake) cycles of the original and the traced image alone, original/traced
-    (ratio); n/a when the traced run stopped (at a violation) before the bound."""
-    if not ao or not at or "active" not in ao or "active" not in at:
+def cell_active(ao, at):
+    """Active cycles traced/original: each as a share of the cycles its run lasted (a traced
+    run that stopped at a violation before the bound is compared over its own length)."""
+    if not ao or not at or not ao.get("active") or not at.get("cycles") or not ao.get("cycles"):
         return "n/a"
-    if at.get("stop") != "bound" or ao.get("stop") != "bound":
-        app.note("active cycles: n/a: the traced run stopped at %s before --seconds (give "
-                 "fewer --seconds)" % at.get("stop"))
-        return "n/a"
-    return "%d/%d (%.2f)" % (ao["active"], at["active"], at["active"] / max(1, ao["active"]))
+    return "%.2f" % ((at["active"] / at["cycles"]) / (ao["active"] / ao["cycles"]))
 
 
 def cell(summary, key, fmt=str):
@@ -619,9 +619,9 @@ def print_table(apps, args, out=sys.stdout):
     target, mcu, _ = PLATFORMS[args.platform]
     out.write("TinyOS applications on %s (%s), %.3g simulated s, seed 1; flash = text+data, "
               "RAM = data+bss, original/traced (ratio)\n" % (args.platform, mcu, args.seconds))
-    head = ("%-22s %-7s %-20s %-18s %-26s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
-        "app", "builds", "flash", "RAM", "active cycles", "boots", "timers", "LEDs", "net",
-        "nLEDs", "frames", "checks", "replay viol/check/bound"))
+    head = ("%-22s %-7s %-20s %-18s %-6s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+        "app", "builds", "flash", "RAM", "active", "boots", "timers", "LEDs", "net", "nLEDs",
+        "frames", "checks", "replay viol/check/bound"))
     out.write(head + "\n" + "-" * len(head) + "\n")
     for app in apps:
         r = app.row
@@ -640,13 +640,14 @@ def print_table(apps, args, out=sys.stdout):
             repc = " ".join("%d/%d" % tuple(rep[m]) if rep[m][1] else "-" for m in MODES)
         else:
             repc = "-" if not app.invariants else "n/a"
-        out.write(("%-22s %-7s %-20s %-18s %-26s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
-            app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1), cell_active(app, ao, at),
+        out.write(("%-22s %-7s %-20s %-18s %-6s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+            app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1), cell_active(ao, at),
             cell(boot_src, "boot", boots), cell(boot_src, "timer", lambda c: str(sum(c))),
             leds, netc, cell(net, "leds") if net else "-", frames, cell(at, "checks"),
             repc)).rstrip() + "\n")
-    out.write("\nbuilds: original, traced (y/n); active cycles: cycles the core was awake in "
-              "the runs alone (wsn-sim's active_cycles), original/traced; boots: nodes whose scheduler ran a task "
+    out.write("\nbuilds: original, traced (y/n); active: active (not sleeping) cycles of the "
+              "traced run alone over the original's, each per cycle run (run.json "
+              "active_cycles / cycles; the overhead target is at most 1.05); boots: nodes whose scheduler ran a task "
               "(Boot.booted returned), or without --count-pc nodes that changed an LED or "
               "powered the CC2420; timers: entries of the timer component's fireTimers; boots "
               "and timers count the network run's nodes, else the original alone; LEDs: "

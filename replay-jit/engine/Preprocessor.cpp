@@ -106,10 +106,12 @@ Error checkAgainstMap(const PreprocessOptions &O, const TraceMap &M, const Trace
     const TraceMap::Effect *E = M.effect(R.id());
     if (!E)
       return Missing("effect site");
-    if (E->recordSize() != R.Payload.size())
+    if (!E->acceptsSize(R.Payload.size()))
       return failAt(O, R, I,
                     "effect holds " + Twine(R.Payload.size()) + " bytes, the trace map's "
-                    "site " + Twine(R.id()) + " has " + Twine(E->recordSize()));
+                    "site " + Twine(R.id()) + " has " + Twine(E->recordSize()) +
+                    (E->ShortWrites ? " (short form " + Twine(E->shortRecordSize()) + ")"
+                                    : Twine("")));
     return Error::success();
   }
   case RecordKind::Check:

@@ -1221,9 +1221,14 @@ Error Pipeline::chooseSegment(StringRef Input, ArrayRef<std::string> AnalysisOpt
                        "record (wsn-trace -wsn-stats)");
     LargestRecordWhat = Line.split('\n').first.trim().trim("()").str();
     uint64_t Need = LargestRecord + 8;
-    // 256 keeps the runtime's hand-written AVR/MSP430 record path; larger segments are
-    // rounded to 32 bytes.
-    Seg = Need <= 256 ? 256 : static_cast<unsigned>(alignTo(Need, 32));
+    // 256 keeps the runtime's hand-written AVR/MSP430 record path. Up to 512, 512: the
+    // runtime's C path computes `head % seg`, a library division on the AVR unless the
+    // segment is a power of two (RadioCountToLeds at 384: a fifth of the trace's added
+    // active cycles in __udivmodhi4), and two of them still make a 1 KiB ring. Larger
+    // segments are rounded to 32 bytes.
+    Seg = Need <= 256   ? 256
+          : Need <= 512 ? 512
+                        : static_cast<unsigned>(alignTo(Need, 32));
   }
   if (O.TraceBuf) {
     Buf = *O.TraceBuf;

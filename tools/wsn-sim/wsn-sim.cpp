@@ -33,12 +33,12 @@ static const char *Usage =
     "          [--max-cycles N] [--settle] [--stop-after-checks K]\n"
     "          [--irq intN:MEAN_CYCLES | --irq pP.N:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
-    "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]...\n"
+    "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--profile]\n"
     "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
     "          [--settle] [--irq intN:MEAN | pP.N:MEAN] [--uart MEAN] [--adc LO:HI]\n"
-    "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--progress auto|bar|lines|none]\n"
+    "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--profile] [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf; AVR and MSP430 ELFs mix)\n"
     "  (MSP430: ports are digits, --pins 6=0x0f; interrupt pins p1.N/p2.N; ADC LO:HI to 4095)\n";
 
@@ -194,6 +194,9 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out,
     if (V.empty())
       throw UsageError{"--count-pc: needs a function symbol or 0xADDR"};
     CountPcs.push_back(V);
+  } else if (A.peek() == "--profile") {
+    A.next();
+    O.Profile = true;
   } else if (A.option("--leds", V)) {
     if (V.empty())
       throw UsageError{"--leds: needs a file name"};

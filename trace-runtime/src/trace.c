@@ -52,6 +52,10 @@ static uint8_t rt_irq_depth;     /* nesting of instrumented handlers */
 #define rt_skip_depth __wsn_rt_skip_depth
 __attribute__((used)) uint8_t rt_skip_depth;
 static uint8_t rt_quiet;
+/* Short effects (spec/trace-format.md section 4): set when a handler is entered while a
+ * skip span is open, cleared when a span opens; an effect table with a short form writes
+ * the short form when it is clear (no handler wrote anything inside the skipped call). */
+static uint8_t rt_span_irq;
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
@@ -156,6 +160,7 @@ void __wsn_rt_reset(void) {
   rt_irq_depth = 0;
   rt_skip_depth = 0;
   rt_quiet = 0;
+  rt_span_irq = 0;
   rt_left = 0;
   rt_keys_valid = 0;
   __wsn_gv_reference = 0;
@@ -765,8 +770,10 @@ static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   if (!rt_quiet) {
     emit(a, kind, b, 0);
     CLOSE();
-    if (TAG(kind) == WSN_REC_SKIP_BEGIN)
+    if (TAG(kind) == WSN_REC_SKIP_BEGIN) {
       ++rt_skip_depth;
+      rt_span_irq = 0;
+    }
     else if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
       --rt_skip_depth;
   }
@@ -811,6 +818,7 @@ void __wsn_rt_irq_entry(uint16_t irq) {
   uint8_t d = rt_irq_depth;
   if (rt_quiet || rt_skip_depth) {
     ++rt_quiet;
+    rt_span_irq = 1;
   } else {
     emit(irq, WSN_REC_IRQ | F_B, count, 0);
     CLOSE();
@@ -848,6 +856,7 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
   uint16_t count = __wsn_gv_reference;
   if (rt_quiet || rt_skip_depth) {
     ++rt_quiet;
+    rt_span_irq = 1;
   } else {
     emit(irq, WSN_REC_IRQ | F_B, count, 0);
     CLOSE();
@@ -1340,9 +1349,33 @@ static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, u
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
-  uint16_t len = tbl16(t);
-  uintptr_t pairs = t + 3; /* the (n, pairs) table walk and delta read */
+  uint16_t len;
+  uintptr_t pairs = t + 3, tail = 0; /* the (n, pairs) table walk and delta read */
+  uint16_t own = 0;
   uint8_t *p;
+  if (rbytes & 0x80u) {
+    /* Two table addresses follow: the short form's effect table (the callee's own writes)
+     * and the (n, pairs) table of what handlers may write. The short form alone when no
+     * handler ran inside the skipped call; only with the span's SKIP_END merged into this
+     * call (otherwise a handler between the two could have opened, and cleared the flag of,
+     * a span of its own). On AVR both are word addresses, as a link's. */
+    uintptr_t st = tbladdr(t + 3);
+#if defined(__AVR__)
+    st <<= 1;
+#endif
+    rbytes &= 0x7Fu;
+    pairs = st + 3;
+    if (skip && !rt_span_irq) {
+      t = st;
+    } else {
+      tail = tbladdr(t + 3 + ASZ);
+#if defined(__AVR__)
+      tail <<= 1;
+#endif
+      own = (uint16_t)(tbl16(st) - rbytes);
+    }
+  }
+  len = tbl16(t); /* the chosen form's length */
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
     return;
@@ -1358,7 +1391,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
     uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
     uint16_t room = (uint16_t)(SEG - head % SEG);
-    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
+    /* not the whole form of a short effect: its variables are two tables (pairs, tail) */
+    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !tail && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
         hdr <= room) {
       uint8_t d, limit = (uint8_t)(len - 2); /* runs + 1-byte dlen < len */
       if (limit > 127)
@@ -1388,6 +1422,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       ret >>= 8;
     }
     walk(pairs, p);
+    if (tail)
+      walk(tail, p + own);
   }
 #if WSN_TRACE_EFFECT_KEYS
 close:

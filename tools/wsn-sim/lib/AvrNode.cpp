@@ -332,10 +332,13 @@ StopKind AvrNode::runUntil(uint64_t Target) {
     // A step that sleeps jumps over the sleeping time (to the next timer or
     // interrupt), which the sleep callback reports; the rest is active time.
     const uint64_t Before = Avr->cycle;
+    const uint32_t PcBefore = Avr->pc;
     SleptCycles = 0;
     int State = avr_run(Avr);
     const uint64_t Step = Avr->cycle - Before;
     ActiveCycles += Step - std::min<uint64_t>(Step, SleptCycles);
+    if (Opts.Profile)
+      profileCycles(PcBefore, Step - std::min<uint64_t>(Step, SleptCycles));
     // After SEI (or RETI, or an SREG write that sets I) the AVR executes
     // exactly one more instruction before a pending interrupt ("Reset and
     // Interrupt Handling": "the instruction following SEI will be executed

@@ -301,9 +301,13 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
   const bool Watch = FW.HasRuntime || !PcCounts.empty();
   while (C.cycles() < Target) {
     const uint64_t Before = C.cycles();
+    const uint32_t PcBefore = C.reg(msp430::PC);
     StepKind K = C.step();
-    if (K != StepKind::Idle && K != StepKind::Asleep)
+    if (K != StepKind::Idle && K != StepKind::Asleep) {
       ActiveCycles += C.cycles() - Before; // Idle jumps over sleeping time
+      if (Opts.Profile)
+        profileCycles(PcBefore, C.cycles() - Before);
+    }
     if (K == StepKind::Faulted) {
       Terminated = true;
       CrashReason = C.fault();

@@ -20,6 +20,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -61,6 +62,8 @@ struct NodeOptions {
   int DrainUart = -1;           ///< UART the trace is drained through (-1: none)
   /// Keep every segment the runtime completes (spec/wsn-sim.md, "Full trace").
   bool FullTrace = false;
+  /// Active cycles by program counter (spec/wsn-sim.md, "--profile").
+  bool Profile = false;
 };
 
 /// How often the PC reached one --count-pc address.
@@ -145,6 +148,9 @@ public:
 
   const NodeStats &stats() const { return Stats; }
   const std::vector<PcCount> &pcCounts() const { return PcCounts; }
+  /// --profile: active cycles of the instructions at each flash byte address (index = PC
+  /// in bytes), those of an interrupt's entry counted at the instruction it followed.
+  const std::vector<uint64_t> &pcCycles() const { return PcCycles; }
 
   /// The board (LEDs, CC2420), when the MCU has one (atmega128: MicaZ,
   /// msp430f1611: TelosB).
@@ -213,6 +219,13 @@ protected:
   NodeStats Stats;
   std::vector<std::string> Warnings;
   std::vector<PcCount> PcCounts;
+  std::vector<uint64_t> PcCycles; ///< --profile
+  /// --profile: adds Cycles to the instruction at byte address Pc.
+  void profileCycles(uint32_t Pc, uint64_t Cycles) {
+    if (Pc >= PcCycles.size())
+      PcCycles.resize(std::max<size_t>(Pc + 1, PcCycles.size() * 2 + 1024), 0);
+    PcCycles[Pc] += Cycles;
+  }
 
   // --full-trace
   std::vector<uint8_t> FullBytes; ///< complete segments, in writing order

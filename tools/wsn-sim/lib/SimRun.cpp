@@ -44,6 +44,10 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
   }
   R.Stats = N.stats();
   R.PcCounts = N.pcCounts();
+  const std::vector<uint64_t> &Pc = N.pcCycles();
+  for (uint32_t A = 0; A < Pc.size(); ++A)
+    if (Pc[A])
+      R.Profile.push_back({A, Pc[A]});
   if (const MoteBoard *B = N.board()) {
     R.HasLeds = true;
     R.LedNames = B->ledNames();
@@ -97,6 +101,17 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
   sys::path::append(P, "sram.bin");
   if (Error E = writeBytes(P, R.Sram))
     return E;
+  if (Opts.Profile) {
+    // One line per instruction address that ran: "0xPC CYCLES" (spec/wsn-sim.md, --profile).
+    P = Dir;
+    sys::path::append(P, "profile.txt");
+    std::error_code EC;
+    raw_fd_ostream OS(P, EC, sys::fs::OF_Text);
+    if (EC)
+      return createStringError(EC, "cannot write '" + P + "': " + EC.message());
+    for (const auto &[Pc, Cycles] : R.Profile)
+      OS << format("0x%05x %llu\n", Pc, (unsigned long long)Cycles);
+  }
 
   std::string Json;
   raw_string_ostream JS(Json);

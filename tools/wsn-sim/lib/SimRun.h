@@ -54,6 +54,7 @@ struct NodeResult {
   SpiStats Spi;
   std::vector<LedChange> Leds;      ///< LED history since reset
   std::vector<PcCount> PcCounts;    ///< --count-pc
+  std::vector<std::pair<uint32_t, uint64_t>> Profile; ///< --profile: (PC, active cycles), PC order
 };
 
 /// Appends "CYCLE NODE LEDS" lines (spec/wsn-sim.md, "--leds") for R's LED
