@@ -39,7 +39,7 @@ for tool in ["mspdebug", "simavr", "avr-gcc", "gdb", "dot"]:
 #   objects by the reader's frames. Debian's LLVM libraries have no frame pointers, so the
 #   allocation stacks are unwound the slow way (fast_unwind_on_malloc=0) for those RUN lines
 #   only, deep enough (malloc_context_size=64) to reach the reader's entry points.
-if config.wsn_sanitize:
+if getattr(config, "wsn_sanitize", ""):
     config.substitutions.append(("%no_lsan_under_ptrace", "env ASAN_OPTIONS=detect_leaks=0"))
     config.substitutions.append((
         "%lsan_reader_crash",
