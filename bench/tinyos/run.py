@@ -414,19 +414,26 @@ class Runner:
                     return info, None
                 has_cp, in_skip, at_check, in_handler = self.tail_state(
                     os.path.join(d, "trace.wtr"))
+                with open(os.path.join(d, "trace.wtr"), "rb") as f:
+                    head = f.read(32)
+                # The header's violation flag (bit 1) is set once the VIOLATION record opens,
+                # before the hook where the violation run stops: a bound there is that run's
+                # own stop, and moving on passes the hook (bench/fidelity does the same).
+                at_violation = len(head) == 32 and head[:4] == b"WTRB" and bool(head[18] & 2)
                 reasons = [r for r, flag in (
                     ("no snapshot point (settle %s)" % info.get("settle"),
                      info.get("settle") not in ("record", "sleep")),
                     ("no checkpoint in the ring", not has_cp),
                     ("inside a skipped call", in_skip),
                     ("right after a check", at_check),
-                    ("inside an interrupt handler", in_handler)) if flag]
+                    ("inside an interrupt handler", in_handler),
+                    ("in the violation's record", at_violation)) if flag]
                 if not reasons:
                     break
                 for r in reasons:
                     setup["bound moves: " + r] = setup.get("bound moves: " + r, 0) + 1
                 why = reasons[0]
-                if not has_cp:
+                if not has_cp or at_violation:
                     # The records since the last anchor visit fill the ring (a stretch that
                     # can last many thousands of cycles: a task's skipped calls and the radio
                     # handlers' effects): moving on by 997 cycles rarely leaves it; another
