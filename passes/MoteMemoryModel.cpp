@@ -3,6 +3,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -242,6 +244,55 @@ Expected<MoteImage> readMoteImage(StringRef Path) {
       Img.Data.erase(Cur);
   }
   return Img;
+}
+
+void collectPaddingOffsets(const DataLayout &DL, Type *Ty, uint64_t Off,
+                           std::vector<uint32_t> &Out) {
+  if (Out.size() > 4096)
+    return;
+  if (auto *ST = dyn_cast<StructType>(Ty)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    uint64_t End = 0; // end of the members so far
+    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I) {
+      uint64_t At = SL->getElementOffset(I);
+      for (uint64_t B = End; B < At; ++B)
+        Out.push_back(uint32_t(Off + B));
+      collectPaddingOffsets(DL, ST->getElementType(I), Off + At, Out);
+      End = At + DL.getTypeStoreSize(ST->getElementType(I));
+    }
+    for (uint64_t B = End; B < DL.getTypeAllocSize(ST); ++B)
+      Out.push_back(uint32_t(Off + B));
+  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
+    uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
+    uint64_t Store = DL.getTypeStoreSize(AT->getElementType());
+    if (!isa<StructType, ArrayType>(AT->getElementType()) && Stride == Store)
+      return; // no holes in an array of scalars
+    for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I) {
+      collectPaddingOffsets(DL, AT->getElementType(), Off + I * Stride, Out);
+      for (uint64_t B = Store; B < Stride && !isa<StructType>(AT->getElementType()); ++B)
+        Out.push_back(uint32_t(Off + I * Stride + B));
+    }
+  }
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> nonPaddingRuns(const DataLayout &DL, Type *Ty,
+                                                          uint32_t Size) {
+  std::vector<uint32_t> Pad;
+  collectPaddingOffsets(DL, Ty, 0, Pad);
+  std::vector<bool> Skip(Size, false);
+  for (uint32_t Off : Pad)
+    if (Off < Size)
+      Skip[Off] = true;
+  std::vector<std::pair<uint32_t, uint32_t>> Runs;
+  for (uint32_t B = 0; B < Size; ++B) {
+    if (Skip[B])
+      continue;
+    if (!Runs.empty() && Runs.back().first + Runs.back().second == B)
+      ++Runs.back().second;
+    else
+      Runs.push_back({B, 1});
+  }
+  return Runs;
 }
 
 } // namespace wsn

@@ -20,10 +20,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
+class DataLayout;
 class Module;
+class Type;
 }
 
 namespace wsn {
@@ -72,6 +75,19 @@ struct MoteTarget {
 std::string latchSymbolName(uint32_t Addr);
 /// The address encoded in a latch symbol name, if Name is one.
 std::optional<uint32_t> parseLatchSymbolName(llvm::StringRef Name);
+
+/// Appends to Out the offsets (from Off) of the bytes of Ty, in the layout DL, that no scalar
+/// member covers: struct holes and tail padding, recursively through arrays and nested
+/// structs (at most about 4096 offsets). C leaves their values unspecified (a struct copy may
+/// carry any bytes there), so replay neither compares them nor lets them enter an invariant's
+/// check checksum (spec/replay.md section 4).
+void collectPaddingOffsets(const llvm::DataLayout &DL, llvm::Type *Ty, uint64_t Off,
+                           std::vector<uint32_t> &Out);
+
+/// The runs (offset, length) of the first Size bytes of Ty that are not padding
+/// (collectPaddingOffsets), in address order: what a check checksum covers of an input.
+std::vector<std::pair<uint32_t, uint32_t>> nonPaddingRuns(const llvm::DataLayout &DL,
+                                                          llvm::Type *Ty, uint32_t Size);
 
 /// Known MCUs; the name is clang's -mmcu (also the "target-cpu" attribute on
 /// AVR functions). Unknown names are an error listing the known ones.

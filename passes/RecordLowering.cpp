@@ -124,6 +124,10 @@ private:
   /// checkpoints and effects) the register's constant address, so that the recorded image
   /// needs no definition of the symbol.
   Constant *varAddr(GlobalVariable *G) const;
+  /// What a check's CRC covers: the invariant's inputs in map order, each split into its
+  /// runs of non-padding bytes in the mote layout (C leaves padding unspecified: a struct
+  /// copy carries whatever bytes the source held there; spec/replay.md section 4).
+  VarList checkInputs(const TraceInvariantMD &MD) const;
   bool effectFitsTable(const TraceEffectMD &MD) const {
     return WsnRecordTables && MD.ReturnSize <= 4;
   }
@@ -319,6 +323,22 @@ Constant *RecordLowerer::varAddr(GlobalVariable *G) const {
       return ConstantExpr::getIntToPtr(
           ConstantInt::get(M.getDataLayout().getIntPtrType(Ctx, 0), *Addr), G->getType());
   return G;
+}
+
+RecordLowerer::VarList RecordLowerer::checkInputs(const TraceInvariantMD &MD) const {
+  const DataLayout &DL = M.getDataLayout();
+  IntegerType *IntPtr = DL.getIntPtrType(Ctx, 0);
+  VarList L;
+  for (const TraceVarRef &V : MD.Inputs) {
+    Constant *Addr = varAddr(V.Global);
+    for (auto [Off, Len] : nonPaddingRuns(DL, V.Global->getValueType(), V.Size)) {
+      Constant *At = Addr;
+      if (Off)
+        At = ConstantExpr::getGetElementPtr(I8, Addr, ConstantInt::get(IntPtr, Off));
+      L.push_back({At, Len});
+    }
+  }
+  return L;
 }
 
 Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L,
@@ -565,10 +585,13 @@ Error RecordLowerer::lowerCheck(CheckOp &Op) {
                              "!wsn.invariants",
                              Op.inv(), Op.getFunction()->getName()));
   IRBuilder<> B(&Op);
-  VarList L;
-  for (const TraceVarRef &V : It->second.Inputs)
-    L.push_back({varAddr(V.Global), V.Size});
-  if (WsnRecordTables) {
+  VarList L = checkInputs(It->second);
+  // A table holds at most 255 (address, size) pairs (one per 255 bytes of a run); inputs
+  // split into more runs than that take the call chain.
+  uint32_t Pairs = 0;
+  for (auto &[P, Size] : L)
+    Pairs += (Size + 254) / 255;
+  if (WsnRecordTables && Pairs <= 255) {
     // One call: CRC over the table, the record and the count update, interrupts off.
     Constant *Tbl = makeTable({ConstantInt::get(I16, Op.inv())}, L);
     B.CreateCall(rt("__wsn_rt_check_t", VoidTy, {Tbl->getType(), I8}),
@@ -776,10 +799,7 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
       auto It = Invariants.find(C->inv());
       if (It == Invariants.end())
         continue;
-      VarList L;
-      for (const TraceVarRef &V : It->second.Inputs)
-        L.push_back({varAddr(V.Global), V.Size});
-      ++CrcUses[L];
+      ++CrcUses[checkInputs(It->second)];
     }
   }
   // Block order: a region's begin is lowered before its end.

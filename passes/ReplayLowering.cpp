@@ -279,37 +279,6 @@ static void collectPointerOffsets(const DataLayout &DL, Type *Ty, uint64_t Off,
   }
 }
 
-/// The bytes of Ty (at Off) that no scalar member covers: struct holes and
-/// tail padding, recursively through arrays and nested structs.
-static void collectPaddingOffsets(const DataLayout &DL, Type *Ty, uint64_t Off,
-                                  std::vector<uint32_t> &Out) {
-  if (Out.size() > 4096)
-    return;
-  if (auto *ST = dyn_cast<StructType>(Ty)) {
-    const StructLayout *SL = DL.getStructLayout(ST);
-    uint64_t End = 0; // end of the members so far
-    for (unsigned I = 0, E = ST->getNumElements(); I != E; ++I) {
-      uint64_t At = SL->getElementOffset(I);
-      for (uint64_t B = End; B < At; ++B)
-        Out.push_back(uint32_t(Off + B));
-      collectPaddingOffsets(DL, ST->getElementType(I), Off + At, Out);
-      End = At + DL.getTypeStoreSize(ST->getElementType(I));
-    }
-    for (uint64_t B = End; B < DL.getTypeAllocSize(ST); ++B)
-      Out.push_back(uint32_t(Off + B));
-  } else if (auto *AT = dyn_cast<ArrayType>(Ty)) {
-    uint64_t Stride = DL.getTypeAllocSize(AT->getElementType());
-    uint64_t Store = DL.getTypeStoreSize(AT->getElementType());
-    if (!isa<StructType, ArrayType>(AT->getElementType()) && Stride == Store)
-      return; // no holes in an array of scalars
-    for (uint64_t I = 0, E = AT->getNumElements(); I != E; ++I) {
-      collectPaddingOffsets(DL, AT->getElementType(), Off + I * Stride, Out);
-      for (uint64_t B = Store; B < Stride && !isa<StructType>(AT->getElementType()); ++B)
-        Out.push_back(uint32_t(Off + I * Stride + B));
-    }
-  }
-}
-
 static bool isLLVMSpecialGlobal(const GlobalVariable &GV) {
   return GV.getName().starts_with("llvm.");
 }

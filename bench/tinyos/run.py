@@ -366,15 +366,15 @@ class Runner:
             return json.load(f), None
 
     def tail_state(self, trace):
-        """(holds a CHECKPOINT, ends inside a skipped call, a closed trace ends with a CHECK)
-        of a trace, from wsn-trace-dump, as bench/fidelity/fidelity.py reads it."""
+        """(holds a CHECKPOINT, ends inside a skipped call, a closed trace ends with a CHECK,
+        ends inside an interrupt handler) of a trace, from wsn-trace-dump, as bench/fidelity/fidelity.py reads it."""
         rc, out, _ = run([self.t.dump, "--json", trace])
         try:
             recs = json.loads(out).get("records", []) if rc == 0 else None
         except ValueError:
             recs = None
         if recs is None:
-            return True, False, False   # the replay will say what is wrong with the trace
+            return True, False, False, False   # the replay will say what is wrong with the trace
         depth = sum({"SKIP_BEGIN": 1, "SKIP_END": -1}.get(r.get("kind"), 0) for r in recs)
         with open(trace, "rb") as f:
             head = f.read(32)
@@ -386,15 +386,20 @@ class Runner:
         # A closed trace that ends with a CHECK reads as one stopped at that check: replay
         # stops there, not where the node went on to.
         at_check = not opened and bool(recs) and recs[-1].get("kind") == "CHECK"
+        # A tail that ends with a handler open stops the interrupted code at a point the trace
+        # does not name (spec/replay-log.md 2.2, "a stop inside a handler").
+        handlers = 0
+        for r in recs:
+            handlers = max(0, handlers + {"IRQ": 1, "IRQ_EXIT": -1}.get(r.get("kind"), 0))
         return (any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect,
-                at_check)
+                at_check, handlers > 0)
 
     def bound_stop(self, app, build, seed, d, cycles, rng, setup):
         """Stops the violation run's seed at a cycle drawn in [cycles/4, cycles): (info, error).
         With wsn-sim --settle (the SRAM snapshot taken where replay ends: the next record or
         the sleep), a bound where an interrupt came first, where the ring kept no checkpoint,
-        inside a skipped call (whose writes only its EFFECT record carries) or right after a
-        CHECK moves on by 997 cycles, at most 50 times, as bench/fidelity does; a bound whose
+        inside a skipped call (whose writes only its EFFECT record carries), right after a
+        CHECK or inside an interrupt handler moves on by 997 cycles, at most 50 times, as bench/fidelity does; a bound whose
         moves find no such point (an interrupt-dense stretch), or whose ring holds no
         checkpoint (the records since the last anchor visit fill it), is drawn again, at most
         DRAWS times in all. Moves and redraws are counted in setup, by reason."""
@@ -411,19 +416,28 @@ class Runner:
                     return None, "sim stop %s before the bound %d" % (info.get("stop"), b)
                 if not self.t.settle:
                     return info, None
-                has_cp, in_skip, at_check = self.tail_state(os.path.join(d, "trace.wtr"))
+                has_cp, in_skip, at_check, in_handler = self.tail_state(
+                    os.path.join(d, "trace.wtr"))
+                with open(os.path.join(d, "trace.wtr"), "rb") as f:
+                    head = f.read(32)
+                # The header's violation flag (bit 1) is set once the VIOLATION record opens,
+                # before the hook where the violation run stops: a bound there is that run's
+                # own stop, and moving on passes the hook (bench/fidelity does the same).
+                at_violation = len(head) == 32 and head[:4] == b"WTRB" and bool(head[18] & 2)
                 reasons = [r for r, flag in (
                     ("no snapshot point (settle %s)" % info.get("settle"),
                      info.get("settle") not in ("record", "sleep")),
                     ("no checkpoint in the ring", not has_cp),
                     ("inside a skipped call", in_skip),
-                    ("right after a check", at_check)) if flag]
+                    ("right after a check", at_check),
+                    ("inside an interrupt handler", in_handler),
+                    ("in the violation's record", at_violation)) if flag]
                 if not reasons:
                     break
                 for r in reasons:
                     setup["bound moves: " + r] = setup.get("bound moves: " + r, 0) + 1
                 why = reasons[0]
-                if not has_cp:
+                if not has_cp or at_violation:
                     # The records since the last anchor visit fill the ring (a stretch that
                     # can last many thousands of cycles: a task's skipped calls and the radio
                     # handlers' effects): moving on by 997 cycles rarely leaves it; another

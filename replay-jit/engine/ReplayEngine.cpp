@@ -187,10 +187,8 @@ void drainAndMaybeStop() {
 }
 
 std::string hexBytes(ArrayRef<uint8_t> B) {
-  std::string S;
-  for (uint8_t X : B)
-    S += utohexstr(X, /*LowerCase=*/true, 2);
-  return S;
+  // Two digits a byte (utohexstr(0, _, 2) gives "000").
+  return toHex(B, /*LowerCase=*/true);
 }
 
 void doSimple(RecordKind K, uint32_t Id, const char *Op) {
@@ -327,11 +325,17 @@ bool varsEqual(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> By
 bool doCheck(uint32_t Inv, bool Ok) {
   ReplayMachine &RM = *Current;
   // The checksum over the invariant's inputs in place, as __wsn_crc16 on
-  // the mote computes it over their bytes in map order.
+  // the mote computes it over their bytes in map order, without the padding
+  // bytes of their mote layout (the record lowering's runs; spec/replay.md section 4).
   uint16_t Crc = 0xFFFF;
   if (Inv < RM.InvInputs.size())
     forEachVar(RM.InvInputs[Inv], nullptr, 0, [&](uint32_t Addr, uint32_t Size) {
-      Crc = wsn::crc16(Crc, ArrayRef<uint8_t>(RM.Mem + Addr, Size));
+      uint32_t Run = Addr, End = Addr + Size;
+      for (uint32_t A = Addr; A <= End; ++A)
+        if (A == End || (A < RM.PaddingByte.size() && RM.PaddingByte[A])) {
+          Crc = wsn::crc16(Crc, ArrayRef<uint8_t>(RM.Mem + Run, A - Run));
+          Run = A + 1;
+        }
       return true;
     });
   ReplayLog &L = *RM.Log;

@@ -205,7 +205,7 @@ std::string formatDI(ArrayRef<uint8_t> Mem, uint64_t Addr, const DIType *T,
   default: { // unions and the rest: bytes
     std::string S = "{";
     for (uint64_t I = 0; I < Size; ++I)
-      S += (I ? " " : "") + utohexstr(Mem[Addr + I], true, 2);
+      S += (I ? " " : "") + toHex(ArrayRef<uint8_t>(Mem[Addr + I]), /*LowerCase=*/true);
     return S + "}";
   }
   }

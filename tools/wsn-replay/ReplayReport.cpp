@@ -29,7 +29,7 @@ std::string formatValue(ArrayRef<uint8_t> Mem, uint32_t Addr, uint32_t Size,
   if (!Scalar) {
     std::string S = "{";
     for (size_t I = 0; I < B.size(); ++I)
-      S += (I ? " " : "") + utohexstr(B[I], true, 2);
+      S += (I ? " " : "") + toHex(ArrayRef<uint8_t>(B[I]), /*LowerCase=*/true);
     return S + "}";
   }
   uint64_t V = 0;

@@ -292,6 +292,70 @@ TEST(RecordLowering, AvrRegions) {
       EXPECT_EQ(G.getAddressSpace(), 1u) << G.getName().str();
 }
 
+// An invariant input with padding (spec/instrumentation.md section 8): on MSP430 { i8, i16, i32 }
+// has a hole at +1, so the check's CRC covers @rec's bytes +0 and +2..+7, one table pair each
+// (replay's checksum skips the same byte). An input split into more than 255 runs (300 holes in
+// @many) does not fit a table and takes the call chain, one __wsn_crc16 per run.
+TEST(RecordLowering, CheckChecksumSkipsPadding) {
+  const char *Msp430 = "e-m:e-p:16:16-i32:16-i64:16-f32:16-f64:16-a:8-n8:16-S16";
+  auto Program = [&](const char *Global, const char *Read) {
+    return std::string("target datalayout = \"") + Msp430 + "\"\ntarget triple = \"msp430\"\n" +
+           "%struct.r = type { i8, i16, i32 }\n%struct.s = type { i8, i16 }\n" + Global +
+           "\ndefine zeroext i1 @wsn_invariant_ok() {\n" + Read +
+           "  %c = icmp ult i16 %v, 100\n  ret i1 %c\n}\n"
+           "define i16 @main() {\nentry:\n  br label %loop\nloop:\n"
+           "  %r = call zeroext i1 @wsn_invariant_ok()\n  br label %loop\n}\n";
+  };
+  {
+    Fixture X(Program("@rec = global %struct.r zeroinitializer",
+                      "  %p = getelementptr %struct.r, ptr @rec, i16 0, i32 1\n"
+                      "  %v = load i16, ptr %p\n"));
+    ASSERT_TRUE(X.M);
+    auto S = X.instrument();
+    ASSERT_TRUE(!!S) << toString(S.takeError());
+    auto L = lowerForRecord(*X.M);
+    ASSERT_TRUE(!!L) << toString(L.takeError());
+    EXPECT_FALSE(verifyModule(*X.M, &errs()));
+    ASSERT_TRUE(X.M->getFunction("__wsn_rt_check_t"));
+    GlobalVariable *Tbl = nullptr;
+    for (GlobalVariable &G : X.M->globals())
+      if (G.getName().starts_with("__wsn_tbl"))
+        Tbl = &G;
+    ASSERT_TRUE(Tbl);
+    // { i16 inv, i8 pairs, (i16 addr, i8 size)... }
+    auto *Init = cast<ConstantStruct>(Tbl->getInitializer());
+    ASSERT_EQ(Init->getNumOperands(), 2u + 2 * 2);
+    EXPECT_EQ(cast<ConstantInt>(Init->getOperand(1))->getZExtValue(), 2u);
+    EXPECT_EQ(Init->getOperand(2), ConstantExpr::getPtrToInt(X.M->getNamedGlobal("rec"),
+                                                             Type::getInt16Ty(X.Ctx)));
+    EXPECT_EQ(cast<ConstantInt>(Init->getOperand(3))->getZExtValue(), 1u);
+    std::string Second;
+    raw_string_ostream(Second) << *Init->getOperand(4);
+    EXPECT_NE(Second.find("getelementptr (i8, ptr @rec, i16 2)"), std::string::npos) << Second;
+    EXPECT_EQ(cast<ConstantInt>(Init->getOperand(5))->getZExtValue(), 6u);
+  }
+  {
+    Fixture X(Program("@many = global [300 x %struct.s] zeroinitializer",
+                      "  %p = getelementptr [300 x %struct.s], ptr @many, i16 0, i16 7, i32 1\n"
+                      "  %v = load i16, ptr %p\n"));
+    ASSERT_TRUE(X.M);
+    InstrumentOptions O; // the 1200-byte array is in the loop's checkpoint
+    O.SegSize = 2048;
+    O.BufSize = 4096;
+    auto S = X.instrument(O);
+    ASSERT_TRUE(!!S) << toString(S.takeError());
+    auto L = lowerForRecord(*X.M);
+    ASSERT_TRUE(!!L) << toString(L.takeError());
+    EXPECT_FALSE(verifyModule(*X.M, &errs()));
+    EXPECT_FALSE(X.M->getFunction("__wsn_rt_check_t"));
+    Function *Crc = X.M->getFunction("__wsn_crc16");
+    ASSERT_TRUE(Crc);
+    // Runs: +0 (1 byte), then the i16 and the next element's i8 (3 bytes) 299 times, the
+    // last i16 (2 bytes).
+    EXPECT_EQ(Crc->getNumUses(), 301u);
+  }
+}
+
 // Property test of the region rules on random straight-line blocks: every
 // counted access is inside exactly one region, a region holds no call, at most
 // MaxBatch counted accesses, and its count is the number it holds.
