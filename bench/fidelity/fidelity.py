@@ -18,7 +18,14 @@ Z1's part: see MCUS for what differs), then for every seed S in [start, start+N)
   wrap-violation  as violation, with a small ring (the example's WRAP geometry: wsn-cc
                   --trace-buf/--trace-seg), so the retained tail has lost its beginning and the
                   replay must start from a checkpoint. The harness checks the trace's header
-                  says it wrapped.
+                  says it wrapped and that the retained tail holds a CHECKPOINT. When the ring
+                  did not wrap before the violation (an early violation), the seed is run
+                  again with one segment less (down to two segments); when it wrapped but kept
+                  no checkpoint (a burst of interrupts and a long task overran the ring
+                  between two visits of the scheduler loop: wsn-replay refuses such a trace
+                  with exit 2, tested in lit replay/trace-errors.test), with one segment more
+                  (at most 4 moves, no geometry twice). wrap-check of that seed uses the
+                  geometry its violation run settled on. The report lists the moved seeds.
   wrap-check      as check, with the small ring. A K whose trace has not wrapped yet (early
                   checks) is moved to the next check until the trace has wrapped; so is a K
                   whose wrapped trace kept no checkpoint (wsn-trace-dump shows no CHECKPOINT:
@@ -298,9 +305,11 @@ def trace_header(path):
 
 
 class Build:
-    def __init__(self, example, geometry, outdir):
+    def __init__(self, example, geometry, outdir, suffix=""):
         self.example, self.geometry = example, geometry
-        self.prefix = os.path.join(outdir, example.name + ("-wrap" if geometry else ""), "app")
+        self.outdir = outdir
+        self.prefix = os.path.join(outdir, example.name + ("-wrap" if geometry else "") + suffix,
+                                   "app")
         self.elf = self.prefix + ".elf"
         self.bc = self.prefix + ".replay.bc"
         self.wmap = self.prefix + ".wmap"
@@ -348,6 +357,20 @@ class Harness:
         self.sim = os.path.join(self.bin, "wsn-sim")
         self.replay = os.path.join(self.bin, "wsn-replay")
         self.dump = os.path.join(self.bin, "wsn-trace-dump")
+        self.geo_builds, self.geo_lock = {}, threading.Lock()
+
+    def build_for(self, build, geometry):
+        """The build of build's example with another small ring (made once, on first use)."""
+        if geometry == build.geometry:
+            return build
+        key = (build.example.name, geometry)
+        with self.geo_lock:
+            b = self.geo_builds.get(key)
+            if b is None:
+                b = Build(build.example, geometry, build.outdir,
+                          suffix="-%dx%d" % geometry).make(self.bin, self.args.opt)
+                self.geo_builds[key] = b
+        return b
 
     def tail_state(self, trace):
         """(has a CHECKPOINT, ends inside a skipped call, a closed trace ends with a CHECK, ends
@@ -527,18 +550,43 @@ class Harness:
             return results
 
         vdir = os.path.join(base, "violation")
-        cmd, rc, info, err = self.simulate(build, seed, vdir)
-        failure = None
-        if rc != 0:
-            failure = (rc, "wsn-sim exit %s: %s" % (rc, first_line(err)))
-        elif info.get("stop") != "violation":
-            failure = ("sim", "wsn-sim stop=%s after %s cycles, no violation" %
-                       (info.get("stop"), info.get("cycles")))
-        elif wrap:
-            hdr = trace_header(os.path.join(vdir, "trace.wtr"))
-            if hdr is None or not hdr[0] & 1:
-                failure = ("sim", "the %d-byte ring did not wrap before the violation" %
-                           build.geometry[0])
+        tried, ring_moves = [], []
+        while True:
+            cmd, rc, info, err = self.simulate(build, seed, vdir)
+            failure = None
+            if rc != 0:
+                failure = (rc, "wsn-sim exit %s: %s" % (rc, first_line(err)))
+            elif info.get("stop") != "violation":
+                failure = ("sim", "wsn-sim stop=%s after %s cycles, no violation" %
+                           (info.get("stop"), info.get("cycles")))
+            elif wrap:
+                # The small ring must have wrapped and kept a checkpoint (see wrap-violation
+                # in the module doc): otherwise the seed is run with one segment less / more.
+                ring, seg = build.geometry
+                tried.append(build.geometry)
+                hdr = trace_header(os.path.join(vdir, "trace.wtr"))
+                if hdr is None or not hdr[0] & 1:
+                    why, nxt = "the %d-byte ring did not wrap before the violation" % ring, \
+                        (ring - seg, seg)
+                elif not self.has_checkpoint(os.path.join(vdir, "trace.wtr")):
+                    why, nxt = "the %d-byte ring kept no checkpoint" % ring, (ring + seg, seg)
+                else:
+                    why = nxt = None
+                if why:
+                    if nxt[0] < 2 * seg or nxt in tried or len(ring_moves) >= 4:
+                        failure = ("sim", why + ("; ring moves before: " +
+                                                 ", ".join(ring_moves) if ring_moves else ""))
+                    else:
+                        ring_moves.append("%d/%d: %s" % (ring, seg, why.split(" ring ")[1]))
+                        nb = self.build_for(build, nxt)
+                        if nb.error:
+                            failure = ("build", "%s; the %d/%d build failed: %s" %
+                                       (why, nxt[0], nxt[1], nb.error))
+                        else:
+                            build = nb
+                            shutil.rmtree(vdir, ignore_errors=True)
+                            continue
+            break
         if failure:
             for m in run_modes:
                 if m in modes:
@@ -547,6 +595,9 @@ class Harness:
 
         if vmode in modes:
             r = Result(ex.name, vmode, seed)
+            if ring_moves:
+                r.detail["ring_moves"] = ring_moves
+                r.detail["ring"] = "%d/%d" % build.geometry
             r.commands.append(shell_line(cmd))
             results.append(self.replay_and_judge(r, build, vdir, info))
 
@@ -803,6 +854,13 @@ def print_report(results, args, examples, modes, out=sys.stdout):
               "dropped); of those, %d replayed; %d bound(s) moved past an interrupt" % (
                   len(inside), len(bounds), sum(1 for r in inside if r.ok), len(moved)),
               file=out)
+    moved = [r for r in results if r.detail.get("ring_moves")]
+    if moved:
+        print("\nwrap-violation: %d seed(s) ran with another small ring (the example's did not "
+              "wrap before the violation, or kept no checkpoint): %s" % (
+                  len(moved), ", ".join("%s %d (%s -> %s)" % (
+                      r.example, r.seed, "; ".join(r.detail["ring_moves"]), r.detail["ring"])
+                                        for r in moved[:args.show_seeds])), file=out)
     moved = [r for r in results if r.detail.get("k_moved_no_checkpoint")]
     if moved:
         print("\nwrap-check: in %d seed(s) the ring kept no checkpoint at the drawn K; K moved "
