@@ -39,7 +39,10 @@ For each application:
                   wsn-sim offers --settle, the snapshot is taken where replay ends; bounds
                   that no replay can end at are moved on or drawn again (see bound_stop; both
                   counted under the table)
-     Every replay's outcome is appended to WORK/APP/seeds.jsonl (with its setup adjustments).
+     Every replay's outcome is appended to WORK/APP/seeds.jsonl (with its setup adjustments;
+     the violation line also with its recording: trace.wtr's sha256 and the violation cycle).
+     Each seed is another physical run (wsn-sim's seeded clocks, spec/wsn-sim.md section 4):
+     the notes count the distinct violation traces and violation cycles.
      A replay passes when wsn-replay exits 0 and its --json report says the SRAM comparison
      covered at least one global and found no difference (and, for violation/check, that it
      stopped at a record of that kind).
