@@ -39,7 +39,10 @@ For each application:
                   wsn-sim offers --settle, the snapshot is taken where replay ends; bounds
                   that no replay can end at are moved on or drawn again (see bound_stop; both
                   counted under the table)
-     Every replay's outcome is appended to WORK/APP/seeds.jsonl (with its setup adjustments).
+     Every replay's outcome is appended to WORK/APP/seeds.jsonl (with its setup adjustments;
+     the violation line also with its recording: trace.wtr's sha256 and the violation cycle).
+     Each seed is another physical run (wsn-sim's seeded clocks, spec/wsn-sim.md section 4):
+     the notes count the distinct violation traces and violation cycles.
      A replay passes when wsn-replay exits 0 and its --json report says the SRAM comparison
      covered at least one global and found no difference (and, for violation/check, that it
      stopped at a record of that kind).
@@ -49,6 +52,7 @@ A column the tools cannot produce prints "n/a" and the reason is listed under th
 (--wsn-cc-arg=--trace-seg=512).
 """
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -480,7 +484,8 @@ class Runner:
         ((message, mode): seeds), setup (setup adjustments: moved K, moved or redrawn bounds,
         and their counts) and log (WORK/APP/seeds.jsonl, one line per replay)."""
         return {"res": {m: [0, 0] for m in MODES}, "msgs": {}, "setup": {},
-                "log": open(os.path.join(work, "seeds.jsonl"), "a")}
+                "log": open(os.path.join(work, "seeds.jsonl"), "a"),
+                "recordings": {}}   # violation trace sha256 -> violation cycles
 
     def replay_seed(self, app, build, work, seed, st):
         """Records one seed until its violation and replays the three stops."""
@@ -489,8 +494,12 @@ class Runner:
         rng = random.Random("%s/%d" % (app.name, seed))
         vdir = os.path.join(work, "seed%d-violation" % seed)
 
+        recorded = {}   # the violation recording: its trace's sha256 and cycle
+
         def outcome(mode, why, k=None, adj=None):
             line = {"seed": seed, "mode": mode, "k": k, "error": why}
+            if mode == "violation" and recorded:
+                line.update(recorded)
             if adj:
                 line["setup"] = adj
                 for what, n in adj.items():
@@ -511,6 +520,14 @@ class Runner:
                 outcome(mode, why)
             log.flush()
             return
+        # Each seed is a physical run (wsn-sim's seeded clocks, spec/wsn-sim.md section 4):
+        # count the distinct violation recordings.
+        with open(os.path.join(vdir, "trace.wtr"), "rb") as f:
+            recorded = {"trace_sha256": hashlib.sha256(f.read()).hexdigest(),
+                        "violation_cycle": info["cycles"]}
+        st["recordings"][recorded["trace_sha256"]] = info["cycles"]
+        st.setdefault("recorded", 0)
+        st["recorded"] += 1
         for mode in self.modes:
             res[mode][1] += 1
             adj = {}   # this stop's setup adjustments
@@ -546,7 +563,13 @@ class Runner:
 
     def campaign_result(self, app, st):
         res, msgs, setup = st["res"], st["msgs"], st["setup"]
+        recordings = {"runs": st.get("recorded", 0), "distinct_traces": len(st["recordings"]),
+                      "distinct_cycles": len(set(st["recordings"].values()))}
         st["log"].close()
+        if st.get("recorded"):
+            app.note("recordings: %d violation runs, %d distinct traces (sha256 of trace.wtr), "
+                     "%d distinct violation cycles" % (st["recorded"], len(st["recordings"]),
+                                                      len(set(st["recordings"].values()))))
         for what, n in sorted(setup.items()):
             app.note("replay setup: %s: %d" % (what, n))
         # one note per distinct message, naming the stop kinds and seeds that gave it
@@ -561,6 +584,7 @@ class Runner:
             app.note("replay (%s): %s" % ("; ".join(parts), why))
         out = dict(res)
         out["setup"] = dict(setup)
+        out["recordings"] = recordings
         return out
 
     # -- one application --------------------------------------------------------------------

@@ -34,10 +34,10 @@ static const char *Usage =
     "          [--irq intN:MEAN_CYCLES | --irq pP.N:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
     "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--profile]\n"
-    "          [--drain uartN] [--drain-cycles N] [--full-trace]\n"
+    "          [--drain uartN] [--drain-cycles N] [--full-trace] [--nominal-clocks]\n"
     "  wsn-sim net TOPOLOGY --node ID=FW.elf... --seed S --seconds T -o DIR\n"
     "          [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ] [--quantum CYCLES] [--snr-threshold DB]\n"
-    "          [--settle] [--irq intN:MEAN | pP.N:MEAN] [--uart MEAN] [--adc LO:HI]\n"
+    "          [--settle] [--irq intN:MEAN | pP.N:MEAN] [--uart MEAN] [--adc LO:HI] [--nominal-clocks]\n"
     "          [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--profile] [--progress auto|bar|lines|none]\n"
     "  (--node also takes a range: --node 1-4=sensor.elf; AVR and MSP430 ELFs mix)\n"
     "  (MSP430: ports are digits, --pins 6=0x0f; interrupt pins p1.N/p2.N; ADC LO:HI to 4095)\n";
@@ -197,6 +197,9 @@ bool commonOption(Args &A, NodeOptions &O, bool &HaveSeed, std::string &Out,
   } else if (A.peek() == "--profile") {
     A.next();
     O.Profile = true;
+  } else if (A.peek() == "--nominal-clocks") {
+    A.next();
+    O.NominalClocks = true;
   } else if (A.option("--leds", V)) {
     if (V.empty())
       throw UsageError{"--leds: needs a file name"};

@@ -111,4 +111,77 @@ TEST(Msp430BasicClock, PlusCalibrationConstants) {
   EXPECT_EQ(F1.C.readByte(0x10FC), 0xFF);
 }
 
+// One chip's DCO (spec/wsn-sim.md section 4, "Clocks"): SLAS272 gives the F1xx DCO at the PUC
+// setting (fDCO(43), 3 V) as 0.61 (min), 0.75 (typ), 0.90 (max) MHz; a part's factor scales
+// every setting. The F2xx is used through its factory calibration (SLAU144 §24.2.2), which
+// this model gives to 1% for a typical part only: a part slower than typical by the
+// datasheet's range (SLAS541 fDCO(7,3) 0.80-1.50 MHz) could not reach 16 MHz here, so the F2xx
+// spread is 1.
+TEST(Msp430BasicClock, DcoSpreadIsTheDatasheetRange) {
+  double Lo, Hi;
+  BasicClock::dcoSpread(false, Lo, Hi);
+  EXPECT_DOUBLE_EQ(Lo, 0.61 / 0.75);
+  EXPECT_DOUBLE_EQ(Hi, 0.90 / 0.75);
+  ClockParts Fast;
+  Fast.DcoScale = Hi;
+  Rig T("msp430f1611", Fast);
+  T.start();
+  EXPECT_NEAR(T.Dev.clock().dcoHz(), 960e3, 1e-6); // 800 kHz typical * 0.90 / 0.75
+  T.C.writeByte(BCSCTL1, 0x85);                    // RSEL 5: the steps are unchanged
+  EXPECT_NEAR(T.Dev.clock().dcoHz(), 960e3 * 1.65, 1e-6);
+  ClockParts Slow;
+  Slow.DcoScale = Lo;
+  Rig S("msp430f1611", Slow);
+  S.start();
+  EXPECT_NEAR(S.Dev.clock().dcoHz(), 800e3 * 0.61 / 0.75, 1e-6);
+
+  BasicClock::dcoSpread(true, Lo, Hi);
+  EXPECT_EQ(Lo, 1.0);
+  EXPECT_EQ(Hi, 1.0);
+}
+
+// LFXT1 is a crystal of its own (SLAU049 §4.2.2): changing the DCO does not restart it, so ACLK
+// ticks stay at the crystal's edges, k / 32768 s after power-up for a perfect crystal.
+TEST(Msp430BasicClock, AclkStaysOnTheCrystalAcrossDcoChanges) {
+  Rig T;
+  T.code({0x3FFF});
+  T.start();
+  const ClockSource &A = T.Dev.clock().aclk();
+  uint64_t Cycle = 0;
+  for (uint8_t Dco : {0x80, 0x65, 0xE0, 0x33}) {
+    Cycle += 1000;
+    while (T.C.cycles() < Cycle)
+      T.C.step();
+    T.C.writeByte(DCOCTL, Dco); // a new MCLK period at a moment between two crystal edges
+  }
+  for (uint64_t C = T.C.cycles(); C < T.C.cycles() + 100000; C += 777) {
+    uint64_t Ps = T.Dev.clock().picosecondsAt(C);
+    EXPECT_EQ(A.ticksAt(C), uint64_t((unsigned __int128)Ps * 32768 / 1000000000000ull)) << C;
+  }
+}
+
+// The crystal's power-up phase and frequency error (WatchCrystal): at 800 kHz an MCLK cycle is
+// 1.25 us. A perfect crystal's first edge is at 30.517578 us (cycle 25); half a period into its
+// oscillation at power-up, at 15.258789 us (cycle 13). At +20 ppm (the +-20 ppm tolerance of
+// a standard watch crystal, CTS TF20 doc. 008-0353-0) 100 s hold 3276800 * 1.00002 =
+// 3276865.5 edges.
+TEST(Msp430BasicClock, AclkPhaseAndFrequencyError) {
+  Rig Perfect;
+  Perfect.start();
+  EXPECT_EQ(Perfect.Dev.clock().aclk().cycleOfTick(1), 25u);
+  ClockParts Half;
+  Half.LfxtPhase32 = 0x80000000u;
+  Rig H("msp430f1611", Half);
+  H.start();
+  EXPECT_EQ(H.Dev.clock().aclk().cycleOfTick(1), 13u);
+  EXPECT_EQ(H.Dev.clock().aclk().ticksAt(12), 0u);
+  EXPECT_EQ(H.Dev.clock().aclk().ticksAt(13), 1u);
+  ClockParts Fast;
+  Fast.LfxtPpb = 20000;
+  Rig F("msp430f1611", Fast);
+  F.start();
+  EXPECT_EQ(F.Dev.clock().aclk().ticksAt(80000000), 3276865u);
+  EXPECT_EQ(Perfect.Dev.clock().aclk().ticksAt(80000000), 3276800u);
+}
+
 } // namespace

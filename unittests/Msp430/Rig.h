@@ -10,9 +10,11 @@
 namespace wsn::msp430::test {
 
 struct Rig {
-  explicit Rig(const char *Part = "msp430f1611") : Mcu(*lookupMcu(Part)) {}
+  explicit Rig(const char *Part = "msp430f1611", const ClockParts &P = {})
+      : Mcu(*lookupMcu(Part)), Parts(P) {}
   McuInfo Mcu;
-  Chip Dev{Mcu};
+  ClockParts Parts;
+  Chip Dev{Mcu, 0xFF, Parts};
   Cpu &C = Dev.cpu();
   uint32_t At = 0x4000;
 

@@ -72,6 +72,44 @@ TEST(SimRng, NormalIsBoundedAndCentred) {
   EXPECT_NEAR(Sum / 4000, 0.0, 0.1);
 }
 
+// spec/wsn-sim.md section 4, "Clocks": stream 6 gives each (seed, node) its clock parts: a
+// crystal error in the +-20 ppm tolerance of a standard watch crystal, a phase, a DCO factor in
+// the range asked for; --nominal-clocks gives the typical part whatever the seed.
+TEST(SimRng, NodeClocksAreDrawnPerSeedAndNode) {
+  NodeOptions O;
+  std::set<int64_t> Ppbs;
+  std::set<uint32_t> Phases;
+  for (uint64_t Seed = 1; Seed <= 20; ++Seed)
+    for (uint16_t Node = 0; Node < 3; ++Node) {
+      O.Seed = Seed;
+      O.NodeId = Node;
+      NodeClocks C = drawNodeClocks(O, 0.61 / 0.75, 0.90 / 0.75);
+      EXPECT_GE(C.CrystalPpb, -20000);
+      EXPECT_LE(C.CrystalPpb, 20000);
+      EXPECT_GE(C.DcoScale, 0.61 / 0.75);
+      EXPECT_LT(C.DcoScale, 0.90 / 0.75);
+      Ppbs.insert(C.CrystalPpb);
+      Phases.insert(C.CrystalPhase32);
+      NodeClocks Again = drawNodeClocks(O, 0.61 / 0.75, 0.90 / 0.75);
+      EXPECT_EQ(Again.CrystalPpb, C.CrystalPpb);
+      EXPECT_EQ(Again.CrystalPhase32, C.CrystalPhase32);
+      EXPECT_EQ(Again.DcoScale, C.DcoScale);
+      // The draws come from stream 6 in the documented order.
+      SimRng R(Seed, Node, Stream::Clocks);
+      EXPECT_EQ(C.CrystalPpb, int64_t(R.uniform(0, 40000)) - 20000);
+      EXPECT_EQ(C.CrystalPhase32, uint32_t(R.next() >> 32));
+    }
+  EXPECT_GE(Ppbs.size(), 55u); // 60 parts: practically all different
+  EXPECT_GE(Phases.size(), 59u);
+  O.NominalClocks = true;
+  NodeClocks N = drawNodeClocks(O, 0.61 / 0.75, 0.90 / 0.75);
+  EXPECT_EQ(N.CrystalPpb, 0);
+  EXPECT_EQ(N.CrystalPhase32, 0u);
+  EXPECT_EQ(N.DcoScale, 1.0);
+  O.NominalClocks = false;
+  EXPECT_EQ(drawNodeClocks(O, 1.0, 1.0).DcoScale, 1.0); // the AVR: no DCO
+}
+
 TEST(Firmware, RejectsMissingAndNonElfFiles) {
   auto Missing = inspectFirmware("/nonexistent/fw.elf");
   ASSERT_FALSE(Missing);

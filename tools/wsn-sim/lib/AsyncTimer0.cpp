@@ -146,14 +146,15 @@ unsigned AsyncTimer0::State::step() {
 
 template <typename Fn> static Fn asFn(void *P) { return reinterpret_cast<Fn>(P); }
 
-AsyncTimer0 *AsyncTimer0::attach(avr_t *Avr) {
+AsyncTimer0 *AsyncTimer0::attach(avr_t *Avr, int64_t Ppb, uint32_t Phase32) {
   avr_timer_t *T = findTimer0(Avr);
   if (!T || T->as2.reg != ASSR || T->r_tcnt != TCNT0 || T->comp[0].r_ocr != OCR0)
     return nullptr;
-  return new AsyncTimer0(Avr, T);
+  return new AsyncTimer0(Avr, T, WatchCrystal(Avr->frequency, Ppb, Phase32));
 }
 
-AsyncTimer0::AsyncTimer0(avr_t *Avr, avr_timer_t *T) : Avr(Avr), Timer(T) {
+AsyncTimer0::AsyncTimer0(avr_t *Avr, avr_timer_t *T, const WatchCrystal &X)
+    : Avr(Avr), Timer(T), Crystal(X) {
   auto Take = [&](uint16_t Addr, Handler &W, avr_io_write_t New) {
     auto &Io = Avr->io[AVR_DATA_TO_IO(Addr)];
     W.Fn = reinterpret_cast<void *>(Io.w.c);
@@ -181,15 +182,10 @@ AsyncTimer0::~AsyncTimer0() { avr_cycle_timer_cancel(Avr, onEvent, this); }
 uint64_t AsyncTimer0::now() const { return Avr->cycle; }
 
 uint64_t AsyncTimer0::edgeAtOrBefore(uint64_t Cycle) const {
-  // Edge k is at cycle ceil(k F / 32768): the last one at or before Cycle is
-  // floor(Cycle * 32768 / F).
-  return uint64_t((unsigned __int128)Cycle * WatchCrystalHz / Avr->frequency);
+  return Crystal.edgeAtOrBefore(Cycle);
 }
 
-uint64_t AsyncTimer0::edgeCycle(uint64_t K) const {
-  unsigned __int128 N = (unsigned __int128)K * Avr->frequency;
-  return uint64_t((N + WatchCrystalHz - 1) / WatchCrystalHz);
-}
+uint64_t AsyncTimer0::edgeCycle(uint64_t K) const { return Crystal.edgeTime(K); }
 
 void AsyncTimer0::advanceTo(uint64_t K, uint64_t Now) {
   while (S.Edge < K) {

@@ -21,14 +21,19 @@
 //   - normal, CTC, fast PWM and phase-correct PWM counting (Table 52); in the
 //     PWM modes OCR0 is double buffered and updated at TOP. The OC0 pin is not
 //     driven.
-// Rising TOSC1 edge k happens at CPU cycle ceil(k * F / 32768) (F the CPU
-// clock; exactly 225 k at the MicaZ's 7372800 Hz). The prescaler runs from
+// The crystal on TOSC1 is a WatchCrystal (devices/WatchCrystal.h) counted in
+// CPU cycles: with a perfect crystal rising TOSC1 edge k happens at CPU cycle
+// ceil(k * F / 32768) (F the CPU clock; exactly 225 k at the MicaZ's
+// 7372800 Hz); wsn-sim gives each node a crystal with its own frequency error
+// and power-up phase (spec/wsn-sim.md section 4). The prescaler runs from
 // reset; SFIOR.PSR0 restarts it at the next edge.
 // While AS0 is clear every access goes to libsimavr's own Timer0.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_SIM_ASYNCTIMER0_H
 #define WSN_SIM_ASYNCTIMER0_H
+
+#include "WatchCrystal.h"
 
 #include <cstdint>
 #include <deque>
@@ -50,14 +55,13 @@ constexpr uint8_t AS0 = 3, TCN0UB = 2, OCR0UB = 1, TCR0UB = 0;
 constexpr uint8_t PSR0 = 1;
 } // namespace atm128
 
-constexpr uint32_t WatchCrystalHz = 32768;
-
 class AsyncTimer0 {
 public:
   /// Installs the register handlers on Avr (an atmega128 with libsimavr's
-  /// Timer0 already registered). Returns null when the core has no Timer0
-  /// with an AS0 bit.
-  static AsyncTimer0 *attach(avr_t *Avr);
+  /// Timer0 already registered, Avr->frequency set). Ppb and Phase32 describe
+  /// the crystal on TOSC1 (WatchCrystal; 0, 0: a perfect one). Returns null
+  /// when the core has no Timer0 with an AS0 bit.
+  static AsyncTimer0 *attach(avr_t *Avr, int64_t Ppb = 0, uint32_t Phase32 = 0);
   ~AsyncTimer0();
 
   bool asynchronous() const { return Async; }
@@ -66,7 +70,7 @@ public:
   uint64_t edgeCycle(uint64_t K) const;
 
 private:
-  explicit AsyncTimer0(avr_t *Avr, avr_timer_t *T);
+  AsyncTimer0(avr_t *Avr, avr_timer_t *T, const WatchCrystal &X);
 
   // Register handlers (libsimavr's io callbacks).
   static void writeAssr(avr_t *, uint16_t Addr, uint8_t V, void *P);
@@ -90,6 +94,7 @@ private:
 
   avr_t *Avr;
   avr_timer_t *Timer; ///< libsimavr's Timer0: its interrupt vectors are used
+  WatchCrystal Crystal; ///< on TOSC1, counted in CPU cycles
   struct Handler {
     void *Param = nullptr;
     void *Fn = nullptr;

@@ -203,9 +203,12 @@ Error AvrNode::init() {
     PcCounts.push_back(C);
   }
 
-  // MicaZ board: Timer0 from the 32.768 kHz crystal, the LEDs (spec/micaz.md).
+  // MicaZ board: Timer0 from the 32.768 kHz crystal, the LEDs (spec/micaz.md). The
+  // crystal is this node's physical part (spec/wsn-sim.md section 4, "Clocks"); the AVR
+  // has no DCO.
   if (Opts.Mcu == "atmega128") {
-    Timer0.reset(AsyncTimer0::attach(Avr));
+    Clocks = drawNodeClocks(Opts, 1.0, 1.0);
+    Timer0.reset(AsyncTimer0::attach(Avr, Clocks.CrystalPpb, Clocks.CrystalPhase32));
     Board = std::make_unique<MicaZBoard>(Avr);
     if (Error E = Board->attach())
       return nodeError(Opts.NodeId, toString(std::move(E)));

@@ -90,7 +90,15 @@ Error Msp430Node::init() {
     Warnings.push_back("'" + FW.Path + "' looks linked for " + FW.Msp430Part +
                        " (its load addresses), not " + Opts.Mcu +
                        " (--mcu): RAM, stack and vectors may not match");
-  Dev = std::make_unique<msp430::Chip>(*Mcu);
+  // This node's clock parts (spec/wsn-sim.md section 4, "Clocks"): DCO spread and LFXT1.
+  double DcoMin, DcoMax;
+  msp430::BasicClock::dcoSpread(Mcu->BasicClockPlus, DcoMin, DcoMax);
+  Clocks = drawNodeClocks(Opts, DcoMin, DcoMax);
+  msp430::ClockParts Parts;
+  Parts.DcoScale = Clocks.DcoScale;
+  Parts.LfxtPpb = Clocks.CrystalPpb;
+  Parts.LfxtPhase32 = Clocks.CrystalPhase32;
+  Dev = std::make_unique<msp430::Chip>(*Mcu, 0xFF, Parts);
   Cpu &C = Dev->cpu();
   Board = makeMsp430Board(Opts.Mcu, *Dev);
   C.addDevice(&Sched);

@@ -51,6 +51,17 @@ Expected<std::unique_ptr<Node>> Node::create(const FirmwareInfo &FW, const NodeO
 
 Node::~Node() = default;
 
+NodeClocks drawNodeClocks(const NodeOptions &Opts, double DcoMin, double DcoMax) {
+  NodeClocks C;
+  if (Opts.NominalClocks)
+    return C;
+  SimRng R(Opts.Seed, Opts.NodeId, Stream::Clocks);
+  C.CrystalPpb = int64_t(R.uniform(0, 40000)) - 20000;
+  C.CrystalPhase32 = uint32_t(R.next() >> 32);
+  C.DcoScale = DcoMin + (DcoMax - DcoMin) * R.unit();
+  return C;
+}
+
 //===----------------------------------------------------------------------===//
 // Hooks
 //===----------------------------------------------------------------------===//

@@ -64,7 +64,24 @@ struct NodeOptions {
   bool FullTrace = false;
   /// Active cycles by program counter (spec/wsn-sim.md, "--profile").
   bool Profile = false;
+  /// --nominal-clocks: every clock at its typical value (a perfect watch crystal in phase
+  /// with reset, the DCO at its typical frequency) instead of the seed's physical part.
+  bool NominalClocks = false;
 };
+
+/// The physical spread of one node's clocks (spec/wsn-sim.md section 4, "Clocks"): the
+/// 32.768 kHz crystal's frequency error and power-up phase (WatchCrystal) and, on an
+/// MSP430, the DCO's frequency at every setting as a factor of the typical one.
+struct NodeClocks {
+  int64_t CrystalPpb = 0;
+  uint32_t CrystalPhase32 = 0;
+  double DcoScale = 1.0;
+};
+/// The clocks of node Opts.NodeId in run Opts.Seed: three draws from stream 6 (Clocks) in
+/// this order: the crystal's error uniform in [-20000, 20000] ppb, its phase (the top 32 bits
+/// of one draw), the DCO factor DcoMin + (DcoMax - DcoMin) * unit(). All nominal (0, 0, 1)
+/// with Opts.NominalClocks.
+NodeClocks drawNodeClocks(const NodeOptions &Opts, double DcoMin, double DcoMax);
 
 /// How often the PC reached one --count-pc address.
 struct PcCount {
@@ -148,6 +165,8 @@ public:
 
   const NodeStats &stats() const { return Stats; }
   const std::vector<PcCount> &pcCounts() const { return PcCounts; }
+  /// The clock parts this node was built with (run.json "clocks").
+  const NodeClocks &clocks() const { return Clocks; }
   /// --profile: active cycles of the instructions at each flash byte address (index = PC
   /// in bytes), those of an interrupt's entry counted at the instruction it followed.
   const std::vector<uint64_t> &pcCycles() const { return PcCycles; }
@@ -207,6 +226,7 @@ protected:
 
   FirmwareInfo FW;
   NodeOptions Opts;
+  NodeClocks Clocks;
   bool Terminated = false;
   bool StopsEnabled = true;
   StopKind LastStop = StopKind::None;

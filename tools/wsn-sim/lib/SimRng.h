@@ -29,6 +29,7 @@ enum class Stream : uint64_t {
   Adc = 3,
   Radio = 4, // network-wide: the 802.15.4 medium's noise samples (pseudo node 0xFFFE)
   Switches = 5,
+  Clocks = 6, // the node's clock parts: watch crystal error and phase, DCO spread
 };
 
 /// Seed of the generator of one stream: three SplitMix64 steps over the run

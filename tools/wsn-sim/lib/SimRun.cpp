@@ -43,6 +43,7 @@ NodeResult captureResult(const Node &N, StopKind Stop, raw_ostream &Warn) {
     R.Checks = W.empty() ? N.sramChecks() : static_cast<uint32_t>(N.hookChecks());
   }
   R.Stats = N.stats();
+  R.Clocks = N.clocks();
   R.PcCounts = N.pcCounts();
   const std::vector<uint64_t> &Pc = N.pcCycles();
   for (uint32_t A = 0; A < Pc.size(); ++A)
@@ -157,6 +158,12 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         J.attribute("uart_bytes", R.Stats.UartBytes);
         J.attribute("uart_dropped", R.Stats.UartDropped);
         J.attribute("adc_samples", R.Stats.AdcSamples);
+      });
+      // The node's clock parts (spec/wsn-sim.md section 4, "Clocks").
+      J.attributeObject("clocks", [&] {
+        J.attribute("crystal_ppb", R.Clocks.CrystalPpb);
+        J.attribute("crystal_phase", double(R.Clocks.CrystalPhase32) / 4294967296.0);
+        J.attribute("dco_scale", R.Clocks.DcoScale);
       });
       if (!R.PcCounts.empty())
         J.attributeObject("pc_counts", [&] {

@@ -47,6 +47,7 @@ struct NodeResult {
   bool SettleAfterSkip = false;     ///< --settle: stopped in a skipped call, finished it first
   bool HasTrace = true;             ///< false: firmware without the trace runtime
   NodeStats Stats;
+  NodeClocks Clocks;                ///< the node's clock parts (run.json "clocks")
   bool HasLeds = false;             ///< a board (MicaZ, TelosB)
   std::string LedNames = "RGY";     ///< the board's LED colours (MoteBoard::ledNames)
   bool RadioUsed = false;           ///< the firmware powered the CC2420

@@ -20,7 +20,6 @@ struct DcoModel {
 constexpr DcoModel F1xx{800e3, 4, 1.65, 1.12, 7};
 // SLAU144 §5.1: ~1.1 MHz after PUC (RSEL 7, DCO 3); F2617 datasheet typical ratios.
 constexpr DcoModel F2xx{1.1e6, 7, 1.35, 1.08, 15};
-constexpr double LfxtHz = 32768.0;
 constexpr uint64_t PsPerSecond = 1000000000000ull;
 
 double dcoStepHz(const DcoModel &M, unsigned Rsel, unsigned Dco) {
@@ -29,7 +28,22 @@ double dcoStepHz(const DcoModel &M, unsigned Rsel, unsigned Dco) {
 uint64_t ceilDiv(unsigned __int128 A, unsigned __int128 B) { return uint64_t((A + B - 1) / B); }
 } // namespace
 
-BasicClock::BasicClock(Cpu &Core) : C(Core), Plus(Core.mcu().BasicClockPlus) {
+void BasicClock::dcoSpread(bool Plus, double &Min, double &Max) {
+  if (Plus) {
+    // Programs use the F2xx DCO through the factory constants (writeDcoCalibration), which
+    // this model's typical steps meet to 1% only for a typical part: its 16 MHz setting is
+    // 3% below the top, and a part at SLAS541's fDCO(7,3) minimum (0.80 of 1.1 MHz) would
+    // top out near 12 MHz. No spread there.
+    Min = Max = 1.0;
+  } else {
+    Min = 0.61 / 0.75; // SLAS272 fDCO(43) at 3 V: min 0.61, typ 0.75, max 0.90 MHz
+    Max = 0.90 / 0.75;
+  }
+}
+
+BasicClock::BasicClock(Cpu &Core, const ClockParts &Parts)
+    : C(Core), Plus(Core.mcu().BasicClockPlus), DcoScale(Parts.DcoScale),
+      Lfxt(PsPerSecond, Parts.LfxtPpb, Parts.LfxtPhase32) {
   if (Plus)
     C.mapPeripheral(Bcsctl3, Bcsctl3, this);
 }
@@ -39,17 +53,17 @@ double BasicClock::dcoHz() const { return dcoHzFor(Dcoctl, Bcsctl1); }
 double BasicClock::dcoHzFor(uint8_t DcoReg, uint8_t Ctl1) const {
   const DcoModel &M = Plus ? F2xx : F1xx;
   unsigned Rsel = Ctl1 & M.RselMask, Dco = DcoReg >> 5, Mod = DcoReg & 31;
-  double F = dcoStepHz(M, Rsel, Dco);
+  double F = dcoStepHz(M, Rsel, Dco) * DcoScale;
   if (Dco == 7 || Mod == 0)
     return F; // §4.2.5: at DCO = 7 the modulator has no effect
-  double F1 = dcoStepHz(M, Rsel, Dco + 1);
+  double F1 = dcoStepHz(M, Rsel, Dco + 1) * DcoScale;
   // §4.2.5: f = 32 * fDCO * fDCO+1 / (MOD * fDCO + (32 - MOD) * fDCO+1)
   return 32.0 * F * F1 / (Mod * F + (32 - Mod) * F1);
 }
 
 double BasicClock::mclkHz() const {
   unsigned Selm = Bcsctl2 >> 6, Divm = 1u << ((Bcsctl2 >> 4) & 3);
-  double Src = Selm == 3 ? LfxtHz : dcoHz(); // SELM 10 (XT2) is absent on TelosB/Z1: DCO
+  double Src = Selm == 3 ? Lfxt.hz() : dcoHz(); // SELM 10 (XT2) is absent on TelosB/Z1: DCO
   return Src / Divm;
 }
 
@@ -85,11 +99,7 @@ uint64_t BasicClock::smclkTicksAt(uint64_t Cycle) const {
 uint64_t BasicClock::aclkTicksAt(uint64_t Cycle) const {
   if (Seg.AclkStopped)
     return Seg.AclkTicks;
-  uint64_t Dt = picosecondsAt(Cycle) - Seg.Ps;
-  if (Dt < (uint64_t(1) << 48)) // 64-bit arithmetic for the first ~280 s of a segment
-    return Seg.AclkTicks + Dt * 32768 / (PsPerSecond * Seg.AclkDiv);
-  return Seg.AclkTicks +
-         uint64_t((unsigned __int128)Dt * 32768 / (unsigned __int128)(PsPerSecond * Seg.AclkDiv));
+  return Seg.AclkTicks + (Lfxt.edgeAtOrBefore(picosecondsAt(Cycle)) - Seg.LfxtEdge) / Seg.AclkDiv;
 }
 
 void BasicClock::newSegment() {
@@ -98,6 +108,7 @@ void BasicClock::newSegment() {
   N.Ps = picosecondsAt(Now);
   N.SmclkTicks = smclkTicksAt(Now);
   N.AclkTicks = aclkTicksAt(Now);
+  N.LfxtEdge = Lfxt.edgeAtOrBefore(N.Ps);
   N.MclkPs = std::max<uint64_t>(1, uint64_t(std::llround(PsPerSecond / mclkHz())));
   unsigned Divs = 1u << ((Bcsctl2 >> 1) & 3);
   bool SmclkFromXt2 = Bcsctl2 & 0x08; // SELS: XT2 is absent: SMCLK stops
@@ -153,14 +164,14 @@ uint64_t BasicClock::Source::cycleOfTick(uint64_t Tick) const {
   if (!IsAclk && !S.SmclkPs)
     return kNever;
   uint64_t N = Tick - Base;
-  // The first cycle whose time reaches the tick's edge; 64-bit arithmetic while it fits.
-  if (N < (uint64_t(1) << 20)) {
-    uint64_t Ps = IsAclk ? (N * PsPerSecond * S.AclkDiv + 32767) / 32768 : N * S.SmclkPs;
-    return S.Cycle + (Ps + S.MclkPs - 1) / S.MclkPs;
+  // The first cycle whose time reaches the tick's edge (ACLK: LFXT1 edge LfxtEdge + N DIVA).
+  if (IsAclk) {
+    uint64_t Ps = B.Lfxt.edgeTime(S.LfxtEdge + N * S.AclkDiv);
+    return S.Cycle + ceilDiv(Ps - std::min(Ps, S.Ps), S.MclkPs);
   }
-  unsigned __int128 Ps = IsAclk ? ceilDiv((unsigned __int128)N * PsPerSecond * S.AclkDiv, 32768)
-                                : (unsigned __int128)N * S.SmclkPs;
-  return S.Cycle + ceilDiv(Ps, S.MclkPs);
+  if (N < (uint64_t(1) << 20))
+    return S.Cycle + (N * S.SmclkPs + S.MclkPs - 1) / S.MclkPs;
+  return S.Cycle + ceilDiv((unsigned __int128)N * S.SmclkPs, S.MclkPs);
 }
 
 uint16_t BasicClock::read(uint32_t Addr, bool IsByte) {

@@ -25,12 +25,20 @@
 // clock stop counting; an interrupt entry clears the bits and restarts them. The Chip
 // connects setStatusBits to the CPU's clock-bits hook.
 //
+// One physical part (ClockParts, spec/wsn-sim.md section 4 "Clocks"): the DCO of a real chip
+// runs at its own frequency within the datasheet's min..max at every setting, modelled as one
+// factor DcoScale on the typical model above (dcoSpread gives the range; F1xx only); LFXT1 is a
+// WatchCrystal (tools/wsn-sim/devices) with its own frequency error and power-up phase, counted
+// in picoseconds. ACLK ticks at that crystal's edges (divided by DIVA, counted from the start
+// of each clock configuration); a change of the DCO or a divider does not move the crystal.
+//
 // Not modelled: XT2, DCOR (external resistor), oscillator faults (OFIFG is only set at PUC,
 // by the SFRs), wake-up delays.
 #ifndef WSN_MSP430_BASICCLOCK_H
 #define WSN_MSP430_BASICCLOCK_H
 
 #include "Peripheral.h"
+#include "WatchCrystal.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -39,11 +47,24 @@ namespace wsn::msp430 {
 
 class Cpu;
 
+/// The part-to-part spread of one chip's clocks; the default is the typical part with a
+/// perfect crystal.
+struct ClockParts {
+  double DcoScale = 1.0;   ///< the DCO at every setting, as a factor of the typical model
+  int64_t LfxtPpb = 0;     ///< LFXT1's frequency error (WatchCrystal)
+  uint32_t LfxtPhase32 = 0; ///< LFXT1's phase at power-up, in 2^-32 of a period
+};
+
 class BasicClock : public Peripheral {
 public:
   static constexpr uint32_t Base = 0x56, Last = 0x58;
   static constexpr uint32_t Bcsctl3 = 0x53; ///< Basic Clock Module+ only
-  explicit BasicClock(Cpu &C);
+  explicit BasicClock(Cpu &C, const ClockParts &Parts = {});
+  /// The range of DcoScale for a part (Plus: the F2xx's Basic Clock Module+). F1xx: the
+  /// datasheet's minimum and maximum DCO frequency at the PUC setting over the typical one
+  /// (SLAS272 fDCO(43) at 3 V: 0.61, 0.75, 0.90 MHz). F2xx: 1 (programs run it from the
+  /// factory calibration constants, which the typical model meets; see the .cpp).
+  static void dcoSpread(bool Plus, double &Min, double &Max);
   uint16_t read(uint32_t Addr, bool IsByte) override;
   void write(uint32_t Addr, uint16_t Value, bool IsByte) override;
   void reset() override; ///< PUC: DCOCTL 60h, BCSCTL1 84h (87h on F2xx), BCSCTL2 00h
@@ -70,9 +91,10 @@ private:
     uint64_t Cycle = 0, Ps = 0;       ///< start
     uint64_t MclkPs = 1;              ///< one MCLK cycle
     uint64_t SmclkPs = 1;             ///< one SMCLK tick (0: stopped)
-    uint64_t AclkDiv = 1;             ///< ACLK = 32768 Hz / AclkDiv
+    uint64_t AclkDiv = 1;             ///< ACLK = LFXT1 / AclkDiv
     bool AclkStopped = false;         ///< OSCOFF: LFXT1 off
     uint64_t SmclkTicks = 0, AclkTicks = 0; ///< ticks before the segment
+    uint64_t LfxtEdge = 0;            ///< LFXT1 edges at or before the segment's start
   };
   class Source : public ClockSource {
   public:
@@ -90,6 +112,8 @@ private:
 
   Cpu &C;
   bool Plus; ///< Basic Clock Module+ (F2xx)
+  double DcoScale;
+  wsn::sim::WatchCrystal Lfxt; ///< LFXT1, counted in picoseconds
   uint8_t Dcoctl = 0x60, Bcsctl1 = 0x84, Bcsctl2 = 0x00, Ctl3 = 0x05;
   uint16_t StatusBits = 0; ///< SR & (CPUOFF | OSCOFF | SCG0 | SCG1)
   uint64_t Now = 0;

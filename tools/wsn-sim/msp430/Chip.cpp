@@ -3,10 +3,10 @@
 
 namespace wsn::msp430 {
 
-Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill)
+Chip::Chip(const McuInfo &Mcu, uint8_t MemoryFill, const ClockParts &Parts)
     : Core(std::make_unique<Cpu>(Mcu, MemoryFill)) {
   Sfrs = std::make_unique<SpecialFunctionRegisters>(*Core);
-  Clock = std::make_unique<BasicClock>(*Core);
+  Clock = std::make_unique<BasicClock>(*Core, Parts);
   Core->mapPeripheral(BasicClock::Base, BasicClock::Last, Clock.get());
   if (Mcu.BasicClockPlus)
     Clock->writeDcoCalibration(); // the factory constants in information memory

@@ -24,8 +24,9 @@ namespace wsn::msp430 {
 
 class Chip {
 public:
-  /// SMCLK and ACLK for the timers and the watchdog come from the Basic Clock module.
-  explicit Chip(const McuInfo &Mcu, uint8_t MemoryFill = 0xFF);
+  /// SMCLK and ACLK for the timers and the watchdog come from the Basic Clock module, whose
+  /// DCO and LFXT1 are the part Parts describes (the typical one by default).
+  explicit Chip(const McuInfo &Mcu, uint8_t MemoryFill = 0xFF, const ClockParts &Parts = {});
   Cpu &cpu() { return *Core; }
   SpecialFunctionRegisters &sfr() { return *Sfrs; }
   Watchdog &watchdog() { return *Wdt; }
