@@ -85,6 +85,7 @@ private:
   std::vector<uint16_t> Path;                  ///< nodes of the messages crossed
   unsigned Messages = 0;
   unsigned SkippedReceives = 0; ///< chains ended in skipped calls that received a message
+  unsigned SkippedCalls = 0;    ///< chains ended in any skipped call's effect
   bool Linear = true; ///< each message crossed was sent to the previous one's sender
   /// A run of levels that each are one write at the same source location
   /// (x = x + 1 ...): counted, printed once.
@@ -354,6 +355,7 @@ std::vector<Item> Walk::level(const std::vector<Item> &Items) {
       OS << formatv("  node {0}: {1} <- the recorded effect of the skipped call to {2}, while "
                     "running {3} (its code is not replayed: the chain ends here)\n",
                     N, where(V, Addrs), Callee, Ctx);
+      ++SkippedCalls;
       if (std::optional<size_t> Recv = recvOfSkippedCall(V, E0))
         ++SkippedReceives, OS << formatv("      (that call received message seq {0} from node {1}, RECV record "
                       "{2}; which of its payload bytes the call wrote here is known only "
@@ -437,14 +439,15 @@ void Walk::run(const OriginView &V, Range R) {
     }
   }
   flushRepeats();
-  if (!Messages && SkippedReceives) {
+  if (!Messages && SkippedCalls) {
     OS << "  not known whether the value came from a received message: the chain ends in "
-          "a skipped call that received one\n";
+       << (SkippedReceives ? "a skipped call that received one" : "the effect of a skipped call")
+       << "\n";
     return;
   }
   if (!Messages) {
-    OS << "  the value did not come from a received message: its writes stay on node "
-       << V.Node << "\n";
+    OS << "  no message received since node " << V.Node
+       << "'s start checkpoint carried the value: its writes stay on node " << V.Node << "\n";
     return;
   }
   OS << (Linear ? "  chain: node " : "  nodes reached: node ") << Path.front();
