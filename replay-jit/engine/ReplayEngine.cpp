@@ -440,12 +440,34 @@ uint64_t applyEffect(uint32_t Site, bool HasValue, ArrayRef<uint8_t> Bytes) {
       V |= uint64_t(Bytes[I]) << (8 * I);
   static const std::vector<ReplayMachine::Var> None;
   const auto &Vars = Site < RM.EffectVars.size() ? RM.EffectVars[Site] : None;
-  if (RetSize <= Bytes.size())
-    storeVars(Vars, Bytes.drop_front(RetSize), nullptr, 0);
+  // The store history (`why` across messages) records the bytes the effect
+  // changed: bytes it wrote back unchanged keep their earlier writer.
+  std::vector<uint8_t> Before;
   if (RM.Watch.KeepHistory)
     for (const ReplayMachine::Var &V : Vars)
-      if (V.Global)
-        RM.Watch.noteEffect(V.Addr, V.Size, Site, uint32_t(RM.Events.size()));
+      if (V.Global && uint64_t(V.Addr) + V.Size <= ReplayMemBytes)
+        Before.insert(Before.end(), RM.Mem + V.Addr, RM.Mem + V.Addr + V.Size);
+  if (RetSize <= Bytes.size())
+    storeVars(Vars, Bytes.drop_front(RetSize), nullptr, 0);
+  if (RM.Watch.KeepHistory) {
+    size_t K = 0;
+    for (const ReplayMachine::Var &V : Vars) {
+      if (!V.Global || uint64_t(V.Addr) + V.Size > ReplayMemBytes)
+        continue;
+      for (uint32_t I = 0; I < V.Size;) {
+        if (RM.Mem[V.Addr + I] == Before[K + I]) {
+          ++I;
+          continue;
+        }
+        uint32_t J = I;
+        while (J < V.Size && RM.Mem[V.Addr + J] != Before[K + J])
+          ++J;
+        RM.Watch.noteEffect(V.Addr + I, J - I, Site, uint32_t(RM.Events.size()));
+        I = J;
+      }
+      K += V.Size;
+    }
+  }
   addEvent(ReplayEvent::Effect, Site);
   return V;
 }

@@ -154,7 +154,8 @@ struct StoreWatch {
     Pending.clear();
   }
   void note(uint32_t Addr, uint32_t Size, const char *Loc, uint32_t EventsBefore);
-  /// The engine wrote [Addr, Addr+Size) applying skipped call Site's effect.
+  /// Applying skipped call Site's effect changed the bytes [Addr, Addr+Size)
+  /// (bytes it wrote back unchanged are not noted).
   void noteEffect(uint32_t Addr, uint32_t Size, uint32_t Site, uint32_t EventsBefore);
   /// The writer of the byte at Addr (null when no watched store wrote it).
   const StoreWriter *lastWriter(uint32_t Addr) const {
