@@ -1151,6 +1151,11 @@ void Repl::cmdHelp() {
         "  why GLOBAL       the last write to GLOBAL before the current event\n"
         "  info             the trace span, start, stop and checks\n"
         "  quit\n";
+  if (Opts.Origin)
+    OS << "wsn-replay net:\n"
+          "  node [N]         list the replayed nodes / switch to node N\n"
+          "  why GLOBAL       also walks the writes behind the value back across received\n"
+          "                   messages to the senders' writes (node, line, instance)\n";
 }
 
 int Repl::run(std::istream &In) {
