@@ -262,139 +262,142 @@ std::vector<Item> Walk::level(const std::vector<Item> &Items) {
   std::set<Item> Next;
   // A loop-carried update (x = x + 1, one write per level at one location):
   // counted instead of printed.
+  bool Repeat = false;
   if (Msgs.empty() && None.empty() && Writes.size() == 1) {
     const auto &[Node, Loc, Ctx] = Writes.front().first;
-    if (Node == RepeatNode && Loc == RepeatLoc && !RepeatLoc.empty()) {
-      ++Repeats;
-      goto Sources;
-    }
+    Repeat = Node == RepeatNode && Loc == RepeatLoc && !RepeatLoc.empty();
   }
-  flushRepeats();
-  RepeatLoc.clear();
-  for (auto &[N, Addrs] : None) {
-    const OriginView &V = Views.at(N);
-    llvm::sort(Addrs);
-    Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
-    const TraceMap::Anchor *A = V.Map->anchor(V.P->StartAnchor);
-    bool InCheckpoint = false;
-    if (A)
-      for (const TraceMap::Var &Var : A->Vars)
-        if (Var.IsGlobal)
-          if (const ReplayGlobal *G = V.R->info().global(Var.Name))
-            for (uint32_t X : Addrs)
-              InCheckpoint |= X >= G->Addr && X < G->Addr + G->Size;
-    bool Io = Addrs.back() < 0x100 && StringRef(V.R->info().Target.MCU).starts_with("atmega");
-    OS << formatv("  node {0}: {1}: not written since the replay started; {2}\n", N,
-                  where(V, Addrs),
-                  InCheckpoint ? "restored from the start checkpoint (record " +
-                                     std::to_string(V.P->Start) + ")"
-                  : Io         ? std::string("an I/O register")
-                               : std::string("its value before the start checkpoint"));
-  }
-  for (auto &[Key, Offs] : Msgs) {
-    const OriginView &V = Views.at(Key.Node);
-    llvm::sort(Offs);
-    Offs.erase(std::unique(Offs.begin(), Offs.end()), Offs.end());
-    const MsgBuffer &B = *MsgBuf[Key];
-    const TraceRecord &RR = V.P->Records[Key.Record];
-    uint16_t Sender = uint16_t(RR.Fields[1]);
-    uint32_t Seq = RR.Fields[2];
-    OS << formatv("  node {0}: payload byte{1} {2} of message seq {3} from node {4} (RECV "
-                  "record {5}, received while running {6})\n",
-                  Key.Node, Offs.size() == 1 ? "" : "s", spans(Offs), Seq, Sender, Key.Record,
-                  context(V, B.EventsBefore + 1));
-    if (!O.FindSender) {
-      OS << "  (the sender is not replayed here)\n";
-      continue;
+  if (Repeat) {
+    ++Repeats;
+  } else {
+    flushRepeats();
+    RepeatLoc.clear();
+    for (auto &[N, Addrs] : None) {
+      const OriginView &V = Views.at(N);
+      llvm::sort(Addrs);
+      Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
+      const TraceMap::Anchor *A = V.Map->anchor(V.P->StartAnchor);
+      bool InCheckpoint = false;
+      if (A)
+        for (const TraceMap::Var &Var : A->Vars)
+          if (Var.IsGlobal)
+            if (const ReplayGlobal *G = V.R->info().global(Var.Name))
+              for (uint32_t X : Addrs)
+                InCheckpoint |= X >= G->Addr && X < G->Addr + G->Size;
+      bool Io = Addrs.back() < 0x100 && StringRef(V.R->info().Target.MCU).starts_with("atmega");
+      OS << formatv("  node {0}: {1}: not written since the replay started; {2}\n", N,
+                    where(V, Addrs),
+                    InCheckpoint ? "restored from the start checkpoint (record " +
+                                       std::to_string(V.P->Start) + ")"
+                    : Io         ? std::string("an I/O register")
+                                 : std::string("its value before the start checkpoint"));
     }
-    auto Found = O.FindSender(Sender, Seq, Key.Node);
-    if (auto *Why = std::get_if<std::string>(&Found)) {
-      OS << "  node " << Key.Node << ": the chain ends here: " << *Why << "\n";
-      continue;
-    }
-    OriginSender &S = std::get<OriginSender>(Found);
-    Views[S.View.Node] = S.View;
-    const ReplayMachine &SM = S.View.R->machine();
-    auto SB = SM.MsgBuffers.find(S.SendRecord);
-    if (SB == SM.MsgBuffers.end() || Offs.back() >= SB->second.Len) {
-      OS << formatv("  node {0}: the chain ends here: its replay holds no payload bytes {1} "
-                    "for SEND record {2}\n",
-                    Sender, spans(Offs), S.SendRecord);
-      continue;
-    }
-    ++Messages;
-    Linear &= Key.Node == Path.back();
-    if (llvm::find(Path, Sender) == Path.end())
-      Path.push_back(Sender);
-    const MsgBuffer &SBuf = SB->second;
-    std::vector<uint32_t> SAddrs;
-    for (uint32_t K : Offs) {
-      SAddrs.push_back(SBuf.Buf + K);
-      Next.insert({Sender, SBuf.Buf + K, SBuf.HistoryBefore});
-    }
-    OS << formatv("  node {0}: sent them as {1} in message seq {2} to node {3} (SEND record "
-                  "{4}, while running {5})\n",
-                  Sender, where(S.View, SAddrs), Seq, Key.Node, S.SendRecord,
-                  context(S.View, SBuf.EventsBefore + 1));
-  }
-  for (auto &[Key, Group] : Writes) {
-    const auto &[N, Loc, Ctx] = Key;
-    const OriginView &V = Views.at(N);
-    std::vector<uint32_t> Addrs;
-    std::set<size_t> Stores;
-    for (auto &[Idx, A] : Group) {
-      Addrs.push_back(A);
-      Stores.insert(Idx);
-    }
-    llvm::sort(Addrs);
-    Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
-    const StoreEvent &E0 = V.R->machine().Watch.History[*Stores.begin()];
-    if (E0.EffectSite >= 0) {
-      const TraceMap::Effect *Ef = V.Map->effect(uint32_t(E0.EffectSite));
-      std::string Callee = Ef && !Ef->Callee.empty() ? Ef->Callee : std::string("<indirect>");
-      OS << formatv("  node {0}: {1} <- the recorded effect of the skipped call to {2}, while "
-                    "running {3} (its code is not replayed: the chain ends here)\n",
-                    N, where(V, Addrs), Callee, Ctx);
-      ++SkippedCalls;
-      if (std::optional<size_t> Recv = recvOfSkippedCall(V, E0))
-        ++SkippedReceives, OS << formatv("      (that call received message seq {0} from node {1}, RECV record "
-                      "{2}; which of its payload bytes the call wrote here is known only "
-                      "when {3} is traced: rebuild with a higher --level)\n",
-                      V.P->Records[*Recv].Fields[2], V.P->Records[*Recv].Fields[1], *Recv,
-                      Callee);
-      continue;
-    }
-    OS << formatv("  node {0}: {1} <- {2}, while running {3}{4}\n", N, where(V, Addrs), Loc,
-                  Ctx,
-                  Stores.size() > 1 ? formatv(" ({0} stores)", Stores.size()).str() : "");
-    if (O.SourceLine)
-      if (std::string Src = O.SourceLine(Loc); !Src.empty())
-        OS << Src << "\n";
-    bool Input = false, Partial = false, Any = false;
-    for (size_t Idx : Stores) {
-      const StoreWatch &W = V.R->machine().Watch;
-      const StoreEvent &E = W.History[Idx];
-      for (uint32_t K = 0; K < E.SrcCount; ++K) {
-        const StoreSource &S = W.Sources[E.SrcBegin + K];
-        Input |= S.Flags & replayabi::SrcInput;
-        Partial |= S.Flags & replayabi::SrcPartial;
-        Any = true;
+    for (auto &[Key, Offs] : Msgs) {
+      const OriginView &V = Views.at(Key.Node);
+      llvm::sort(Offs);
+      Offs.erase(std::unique(Offs.begin(), Offs.end()), Offs.end());
+      const MsgBuffer &B = *MsgBuf[Key];
+      const TraceRecord &RR = V.P->Records[Key.Record];
+      uint16_t Sender = uint16_t(RR.Fields[1]);
+      uint32_t Seq = RR.Fields[2];
+      OS << formatv("  node {0}: payload byte{1} {2} of message seq {3} from node {4} (RECV "
+                    "record {5}, received while running {6})\n",
+                    Key.Node, Offs.size() == 1 ? "" : "s", spans(Offs), Seq, Sender, Key.Record,
+                    context(V, B.EventsBefore + 1));
+      if (!O.FindSender) {
+        OS << "  (the sender is not replayed here)\n";
+        continue;
       }
+      auto Found = O.FindSender(Sender, Seq, Key.Node);
+      if (auto *Why = std::get_if<std::string>(&Found)) {
+        OS << "  node " << Key.Node << ": the chain ends here: " << *Why << "\n";
+        continue;
+      }
+      OriginSender &S = std::get<OriginSender>(Found);
+      Views[S.View.Node] = S.View;
+      const ReplayMachine &SM = S.View.R->machine();
+      auto SB = SM.MsgBuffers.find(S.SendRecord);
+      if (SB == SM.MsgBuffers.end() || Offs.back() >= SB->second.Len) {
+        OS << formatv("  node {0}: the chain ends here: its replay holds no payload bytes {1} "
+                      "for SEND record {2}\n",
+                      Sender, spans(Offs), S.SendRecord);
+        continue;
+      }
+      ++Messages;
+      Linear &= Key.Node == Path.back();
+      if (llvm::find(Path, Sender) == Path.end())
+        Path.push_back(Sender);
+      const MsgBuffer &SBuf = SB->second;
+      std::vector<uint32_t> SAddrs;
+      for (uint32_t K : Offs) {
+        SAddrs.push_back(SBuf.Buf + K);
+        Next.insert({Sender, SBuf.Buf + K, SBuf.HistoryBefore});
+      }
+      OS << formatv("  node {0}: sent them as {1} in message seq {2} to node {3} (SEND record "
+                    "{4}, while running {5})\n",
+                    Sender, where(S.View, SAddrs), Seq, Key.Node, S.SendRecord,
+                    context(S.View, SBuf.EventsBefore + 1));
     }
-    if (Input)
-      OS << "      (the value is an input read from the trace)\n";
-    if (Partial)
-      OS << "      (part of the value comes from a call's result, an argument or a phi: not "
-            "followed)\n";
-    if (!Any)
-      OS << "      (the value is a constant)\n";
-  }
-  if (Writes.size() == 1 && Msgs.empty() && None.empty()) {
-    RepeatNode = std::get<0>(Writes.front().first);
-    RepeatLoc = std::get<1>(Writes.front().first);
-  }
+    for (auto &[Key, Group] : Writes) {
+      const auto &[N, Loc, Ctx] = Key;
+      const OriginView &V = Views.at(N);
+      std::vector<uint32_t> Addrs;
+      std::set<size_t> Stores;
+      for (auto &[Idx, A] : Group) {
+        Addrs.push_back(A);
+        Stores.insert(Idx);
+      }
+      llvm::sort(Addrs);
+      Addrs.erase(std::unique(Addrs.begin(), Addrs.end()), Addrs.end());
+      const StoreEvent &E0 = V.R->machine().Watch.History[*Stores.begin()];
+      if (E0.EffectSite >= 0) {
+        const TraceMap::Effect *Ef = V.Map->effect(uint32_t(E0.EffectSite));
+        std::string Callee = Ef && !Ef->Callee.empty() ? Ef->Callee : std::string("<indirect>");
+        OS << formatv("  node {0}: {1} <- the recorded effect of the skipped call to {2}, while "
+                      "running {3} (its code is not replayed: the chain ends here)\n",
+                      N, where(V, Addrs), Callee, Ctx);
+        ++SkippedCalls;
+        if (std::optional<size_t> Recv = recvOfSkippedCall(V, E0)) {
+          ++SkippedReceives;
+          OS << formatv("      (that call received message seq {0} from node {1}, RECV "
+                        "record {2}; which of its payload bytes the call wrote here is "
+                        "known only when {3} is traced: rebuild with a higher --level)\n",
+                        V.P->Records[*Recv].Fields[2], V.P->Records[*Recv].Fields[1], *Recv,
+                        Callee);
+        }
+        continue;
+      }
+      OS << formatv("  node {0}: {1} <- {2}, while running {3}{4}\n", N, where(V, Addrs), Loc,
+                    Ctx,
+                    Stores.size() > 1 ? formatv(" ({0} stores)", Stores.size()).str() : "");
+      if (O.SourceLine)
+        if (std::string Src = O.SourceLine(Loc); !Src.empty())
+          OS << Src << "\n";
+      bool Input = false, Partial = false, Any = false;
+      for (size_t Idx : Stores) {
+        const StoreWatch &W = V.R->machine().Watch;
+        const StoreEvent &E = W.History[Idx];
+        for (uint32_t K = 0; K < E.SrcCount; ++K) {
+          const StoreSource &S = W.Sources[E.SrcBegin + K];
+          Input |= S.Flags & replayabi::SrcInput;
+          Partial |= S.Flags & replayabi::SrcPartial;
+          Any = true;
+        }
+      }
+      if (Input)
+        OS << "      (the value is an input read from the trace)\n";
+      if (Partial)
+        OS << "      (part of the value comes from a call's result, an argument or a phi: not "
+              "followed)\n";
+      if (!Any)
+        OS << "      (the value is a constant)\n";
+    }
+    if (Writes.size() == 1 && Msgs.empty() && None.empty()) {
+      RepeatNode = std::get<0>(Writes.front().first);
+      RepeatLoc = std::get<1>(Writes.front().first);
+    }
 
-Sources:
+  }
   // The bytes the writes' values were computed from, at the time of each write.
   for (auto &[Key, Group] : Writes) {
     uint16_t N = std::get<0>(Key);
