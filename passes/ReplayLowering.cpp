@@ -208,7 +208,7 @@ private:
   Value *dynamicAlloc(IRBuilder<> &B, Value *Size, Align A);
   void watchStore(IRBuilder<> &B, Value *Addr, Value *Size);
   /// WatchStores: the sources of the value the next watched store writes
-  /// (spec/replay.md section 10.1): `__wsn_replay_store_src(addr, size, flags)`.
+  /// (spec/replay.md section 7.1, "Store sources"): `__wsn_replay_store_src(addr, size, flags)`.
   void watchSource(IRBuilder<> &B, Value *Addr, Value *Size, uint32_t Flags);
   void watchStoreSources(IRBuilder<> &B, StoreInst &SI);
   void createFunctions();

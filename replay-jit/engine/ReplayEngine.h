@@ -141,7 +141,7 @@ struct StoreWatch {
   std::vector<StoreWriter> Writers; ///< by data address; empty until a store
   uint64_t Stores = 0;              ///< stores seen this run
   /// Keep every write with its value's sources (the REPL's `why` across
-  /// messages, spec/replay.md section 10.1). Set by the tool; kept by reset().
+  /// messages, spec/replay.md section 9.1). Set by the tool; kept by reset().
   bool KeepHistory = false;
   std::vector<StoreEvent> History;
   std::vector<StoreSource> Sources;

@@ -14,7 +14,7 @@
 //     (a copy maps byte for byte; a computed value from the whole source);
 //   - no write: the bytes hold what the start checkpoint or the program's
 //     image gave them, or an I/O register's value; the chain ends.
-// spec/replay.md section 10.1.
+// spec/replay.md section 9.1.
 //
 //===----------------------------------------------------------------------===//
 #include "ValueOrigin.h"

@@ -1,6 +1,6 @@
 //===- ValueOrigin.h - `why` across nodes: a value's writes back to its source -===//
 //
-// The net REPL's `why X` (wsn-replay net -i, spec/replay.md section 10.1)
+// The net REPL's `why X` (wsn-replay net -i, spec/replay.md section 9.1)
 // walks a value back through the writes that produced it: the store that
 // wrote X, the bytes that store's value was computed from (the replay
 // lowering's store sources), the writes of those bytes, and so on. When a
