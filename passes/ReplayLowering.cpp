@@ -207,6 +207,10 @@ private:
   void checkNondetLoad(IRBuilder<> &B, LoadInst &LI, Value *Addr);
   Value *dynamicAlloc(IRBuilder<> &B, Value *Size, Align A);
   void watchStore(IRBuilder<> &B, Value *Addr, Value *Size);
+  /// WatchStores: the sources of the value the next watched store writes
+  /// (spec/replay.md section 7.1, "Store sources"): `__wsn_replay_store_src(addr, size, flags)`.
+  void watchSource(IRBuilder<> &B, Value *Addr, Value *Size, uint32_t Flags);
+  void watchStoreSources(IRBuilder<> &B, StoreInst &SI);
   void createFunctions();
 
   void buildFnPtrTable();
@@ -906,6 +910,86 @@ void Lowerer::watchStore(IRBuilder<> &B, Value *Addr, Value *Size) {
                {B.CreateZExtOrTrunc(Addr, I32), B.CreateZExtOrTrunc(Size, I32), GV});
 }
 
+void Lowerer::watchSource(IRBuilder<> &B, Value *Addr, Value *Size, uint32_t Flags) {
+  if (!Opts.WatchStores)
+    return;
+  B.CreateCall(callback("store_src", VoidTy, {I32, I32, I32}),
+               {B.CreateZExtOrTrunc(Addr, I32), B.CreateZExtOrTrunc(Size, I32),
+                ConstantInt::get(I32, Flags)});
+}
+
+/// The loads whose values reach a store's value operand through arithmetic,
+/// casts, selects and GEPs within the function. Each such load dominates the
+/// store (a definition dominates its uses), so its address is available where
+/// the store is lowered. A phi, a call's result or an argument ends the walk
+/// (Partial); a wsn.input's value is read from the trace (Input).
+static void storedValueSources(Value *V, SmallVectorImpl<LoadInst *> &Loads, bool &Partial,
+                               bool &Input) {
+  SmallVector<Value *, 8> Work{V};
+  SmallPtrSet<Value *, 16> Seen;
+  while (!Work.empty()) {
+    Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (Seen.size() > 64) {
+      Partial = true;
+      return;
+    }
+    if (auto *LI = dyn_cast<LoadInst>(X)) {
+      Loads.push_back(LI);
+      continue;
+    }
+    if (isa<Constant>(X) || isa<AllocaInst>(X) || isa<MetadataAsValue>(X))
+      continue;
+    if (isa<Argument>(X) || isa<PHINode>(X)) {
+      Partial = true;
+      continue;
+    }
+    if (auto *CB = dyn_cast<CallBase>(X)) {
+      Function *F = CB->getCalledFunction();
+      if (F && F->getName().starts_with("wsn.input")) {
+        Input = true;
+        continue;
+      }
+      if (F && F->isIntrinsic() && !CB->mayReadOrWriteMemory()) {
+        for (Value *Op : CB->args())
+          Work.push_back(Op);
+        continue;
+      }
+      Partial = true;
+      continue;
+    }
+    if (auto *I = dyn_cast<Instruction>(X)) {
+      for (Value *Op : I->operands())
+        Work.push_back(Op);
+      continue;
+    }
+    Partial = true;
+  }
+}
+
+void Lowerer::watchStoreSources(IRBuilder<> &B, StoreInst &SI) {
+  if (!Opts.WatchStores)
+    return;
+  SmallVector<LoadInst *, 4> Loads;
+  bool Partial = false, Input = false;
+  Value *V = SI.getValueOperand();
+  storedValueSources(V, Loads, Partial, Input);
+  uint64_t StoreSize = TDL.getTypeStoreSize(V->getType());
+  for (LoadInst *LI : Loads) {
+    if (LI->getPointerAddressSpace() != 0)
+      continue;
+    uint64_t Size = TDL.getTypeStoreSize(LI->getType());
+    // A copy: the store writes exactly the bytes the load read.
+    bool Copy = LI == V && Size == StoreSize;
+    watchSource(B, mapValue(LI->getPointerOperand()), ConstantInt::get(I32, Size),
+                Copy ? replayabi::SrcCopy : 0);
+  }
+  if (Partial || Input)
+    watchSource(B, ConstantInt::get(I32, 0), ConstantInt::get(I32, 0),
+                (Partial ? replayabi::SrcPartial : 0) | (Input ? replayabi::SrcInput : 0));
+}
+
 Constant *Lowerer::locString(const Instruction *I) {
   std::string S = I ? describeLoc(I) : std::string("<unknown location>");
   GlobalVariable *&GV = LocStrings[S];
@@ -1218,6 +1302,7 @@ void Lowerer::lowerInstruction(IRBuilder<> &B, Instruction &I) {
                     " is not supported by replay");
       return;
     }
+    watchStoreSources(B, *SI);
     watchStore(B, mapValue(SI->getPointerOperand()),
                ConstantInt::get(I32, TDL.getTypeStoreSize(SI->getValueOperand()->getType())));
     storeValue(B, mapValue(SI->getValueOperand()), SI->getValueOperand()->getType(),
@@ -1411,6 +1496,7 @@ void Lowerer::lowerCall(IRBuilder<> &B, CallBase &CB) {
       uint64_t Size = TDL.getTypeAllocSize(BT);
       Value *Copy = dynamicAlloc(B, ConstantInt::get(I32, Size),
                                  CB.getParamAlign(A).valueOrOne());
+      watchSource(B, V, ConstantInt::get(I32, Size), replayabi::SrcCopy);
       watchStore(B, Copy, ConstantInt::get(I32, Size));
       B.CreateMemCpy(hostAddr(B, Copy), Align(1), hostAddr(B, V), Align(1), Size);
       V = Copy;
@@ -1484,11 +1570,13 @@ bool Lowerer::lowerIntrinsic(IRBuilder<> &B, CallBase &CB, Function *Callee) {
   switch (ID) {
   case Intrinsic::memcpy:
   case Intrinsic::memcpy_inline:
+    watchSource(B, Arg(1), Arg(2), replayabi::SrcCopy);
     watchStore(B, Arg(0), Arg(2));
     B.CreateMemCpy(hostAddr(B, Arg(0)), Align(1), hostAddr(B, Arg(1)), Align(1),
                    Len64(2), cast<ConstantInt>(CB.getArgOperand(3))->isOne());
     return true;
   case Intrinsic::memmove:
+    watchSource(B, Arg(1), Arg(2), replayabi::SrcCopy);
     watchStore(B, Arg(0), Arg(2));
     B.CreateMemMove(hostAddr(B, Arg(0)), Align(1), hostAddr(B, Arg(1)), Align(1),
                     Len64(2), cast<ConstantInt>(CB.getArgOperand(3))->isOne());
@@ -1659,6 +1747,7 @@ void Lowerer::lowerTraceOp(IRBuilder<> &B, CallBase &CB, StringRef Name) {
       error(&CB, Name + " expects 3 operands");
       return;
     }
+    watchSource(B, ConstantInt::get(I32, 0), ConstantInt::get(I32, 0), replayabi::SrcInput);
     watchStore(B, mapValue(CB.getArgOperand(1)), mapValue(CB.getArgOperand(2)));
     B.CreateCall(callback("input_bytes", VoidTy, {I32, I32, I32}),
                  {ConstId(0), B.CreateZExt(mapValue(CB.getArgOperand(1)), I32),
@@ -1719,6 +1808,8 @@ void Lowerer::lowerLibcCall(IRBuilder<> &B, CallBase &CB, Function *Callee) {
     Args.push_back(B.CreateZExtOrTrunc(mapValue(A), I32));
     Tys.push_back(I32);
   }
+  if (Name == "memcpy" || Name == "memmove")
+    watchSource(B, Args[1], Args[2], replayabi::SrcCopy);
   if (Name == "memcpy" || Name == "memmove" || Name == "memset" || Name == "strncpy")
     watchStore(B, Args[0], Args[2]);
   Value *R = B.CreateCall(callback(("libc_" + Name).str(), I32, Tys), Args);

@@ -96,6 +96,13 @@ static_assert(offsetof(ReplayCursor, Next) == cursoroff::Next &&
                   offsetof(ReplayCursor, Handlers) == cursoroff::Handlers &&
                   offsetof(ReplayCursor, NHandlers) == cursoroff::NHandlers,
               "the inline code's offsets");
+/// Flags of `__wsn_replay_store_src(addr, size, flags)` (WatchStores): a
+/// source of the value the next `__wsn_replay_store` writes.
+enum : uint32_t {
+  SrcCopy = 1,    ///< the store writes exactly the bytes read at [addr, addr+size)
+  SrcPartial = 2, ///< part of the value comes from a phi, a call or an argument
+  SrcInput = 4,   ///< part of the value is an input read from the trace
+};
 } // namespace replayabi
 
 struct ReplayLoweringOptions {

@@ -40,6 +40,15 @@
  *                     with the hop count it received plus one (checked when it forwards).
  * -DAODV_NO_ROUTING_RULE leaves the relays' rule out, as the thesis's 150-node network had it
  * (no #NETWORK segment, so only nodes 0 and 1 get local rules).
+ * -DAODV_SENSORC replaces these hand-written checks by sensorc's generated ones: build each
+ * node with its node_<id>.c of a Figure 3.5 spec over this program (examples/sensorc/radio/
+ * fig3_5_aodv.sg, aliases AodvC$rreqKind / AodvC$rrepKind); the program calls the generated
+ * monitors' hooks (sensorc_note_send/receive/relay_in/relay_out) where frames are sent,
+ * received and forwarded, runs sensorc_check_all every CHECK_PERIOD ms on every node, and
+ * carries sensorc's remote-value messages in CC2420 frames (AM type AM_SENSORC).
+ * -DAODV_DROP_RELAY=N (with AODV_SENSORC): node N takes RREPs to forward but never forwards
+ * them, which the relays' Routing_rule (a relay forwards within SENSORC_FORWARD_DEADLINE_MS)
+ * catches on node N.
  * No trace call is written by hand: the SEND/RECV records (LOG 6) come from radio.h's marks.
  * Target: AVR atmega128 (MicaZ) with examples/radio/cc2420.c. */
 #include <avr/interrupt.h>
@@ -116,6 +125,11 @@ typedef struct {
   aodv_msg_t msg;
 } aodv_out_t;
 
+#ifdef AODV_SENSORC
+#define AODV_CHECK(inv) ((void)0) /* sensorc's checks instead (aodv_sensorc.h) */
+#else
+#define AODV_CHECK(inv) WSN_CHECK(inv)
+#endif
 /* ---- scheduler (TinySchedulerC-like FIFO of task ids) ---- */
 typedef uint8_t __nesc_atomic_t;
 static inline __nesc_atomic_t __nesc_atomic_start(void) {
@@ -183,6 +197,9 @@ uint8_t AppC$started;                /* the first DATA frame has arrived */
 uint16_t AppC$received;
 uint16_t AppC$reading;
 
+#ifdef AODV_SENSORC
+#include "aodv_sensorc.h" /* sensorc's generated checks instead of the ones below */
+#else
 WSN_INVARIANT(link_creation) { return AodvC$rrepsQueued == AodvC$rreqsForMe; }
 WSN_INVARIANT(data_interval) {
   return !AppC$started || (uint16_t)(AppC$now - AppC$lastArrival) < DATA_LIMIT / TICK_MS;
@@ -192,6 +209,7 @@ WSN_INVARIANT(rreq_arrival) {
   return AppC$now < LINK_DEADLINE / TICK_MS || AodvC$rreqsForMe != 0;
 }
 WSN_INVARIANT(rreq_hop_count) { return AodvC$fwdHop == (uint8_t)(AodvC$rxHop + 1); }
+#endif
 
 /* The application's receive event: takes the message, returns the buffer it gives back. */
 static aodv_msg_t *AppC$Receive$receive(aodv_msg_t *msg, uint8_t len) {
@@ -301,7 +319,7 @@ static void AodvC$recvRREQ(uint16_t prev) {
           pkt->hdr.src == AODV_SOURCE)
         ++AodvC$rrepsQueued;
     }
-    WSN_CHECK(link_creation);
+    AODV_CHECK(link_creation);
     return;
   }
 #ifdef ERROR3
@@ -312,7 +330,10 @@ static void AodvC$recvRREQ(uint16_t prev) {
     return; /* expired */
   AodvC$fwdHop = hop;
 #ifndef AODV_NO_ROUTING_RULE
-  WSN_CHECK(rreq_hop_count);
+  AODV_CHECK(rreq_hop_count);
+#endif
+#ifdef AODV_SENSORC
+  sensorc_note_relay_in(pkt->hdr.src, pkt->hdr.dest);
 #endif
   AodvC$enqueue(RADIO_BROADCAST, AODV_RREQ, hop, pkt->hdr.src, pkt->hdr.dest, pkt->hdr.seq, 0, 0);
 }
@@ -329,6 +350,13 @@ static void AodvC$recvRREP(uint16_t prev) {
   id = AodvC$find(pkt->hdr.dest); /* the reverse route the RREQ left */
   if (id == AODV_ROUTE_TABLE_SIZE)
     return;
+#ifdef AODV_SENSORC
+  sensorc_note_relay_in(pkt->hdr.src, pkt->hdr.dest);
+#ifdef AODV_DROP_RELAY
+  if (RadioC$nodeId() == AODV_DROP_RELAY)
+    return; /* the injected fault: taken for forwarding, never forwarded */
+#endif
+#endif
   AodvC$enqueue(AodvC$route_table_[id].next, AODV_RREP, (uint8_t)(pkt->hdr.hop + 1), pkt->hdr.src,
                 pkt->hdr.dest, pkt->hdr.seq, 0, 0);
 }
@@ -359,6 +387,20 @@ static void AodvC$recvDATA(uint8_t len) {
  * through AodvC$rxPkt. */
 void RadioC$Receive$receive(const radio_msg_t *msg) {
   uint8_t i;
+#ifdef AODV_SENSORC
+  if (msg->type == AM_SENSORC && msg->len == sizeof(sensorc_msg_t)) {
+    const sensorc_msg_t *m = (const sensorc_msg_t *)msg->data;
+    if (m->kind == 2)
+      sensorc_on_reply(m); /* a remote value */
+    else if (!SensorcC$requestPending) {
+      for (i = 0; i < sizeof(sensorc_msg_t); ++i)
+        ((uint8_t *)&SensorcC$request)[i] = msg->data[i];
+      SensorcC$requestPending = 1;
+      SchedulerBasicP$post(TASK_CHECK);
+    }
+    return;
+  }
+#endif
   if (msg->type != AM_AODV || msg->len < AODV_MSG_HEADER_LEN || msg->len > sizeof(aodv_msg_t))
     return;
   for (i = 0; i < msg->len; ++i)
@@ -376,9 +418,13 @@ void RadioC$Receive$receive(const radio_msg_t *msg) {
   default:
     break;
   }
+#ifdef AODV_SENSORC
+  if (AodvC$rxBuf.hdr.dest == RadioC$nodeId()) /* a frame for this node, from its originator */
+    sensorc_note_receive(AodvC$rxBuf.hdr.src, AodvC$rxBuf.hdr.type);
+#endif
   if (RadioC$nodeId() == AODV_DEST && msg->src == AODV_SOURCE && msg->dest == AODV_DEST) {
     ++AodvC$unicastFromSource;
-    WSN_CHECK(data_delivery);
+    AODV_CHECK(data_delivery);
   }
 }
 
@@ -394,8 +440,15 @@ static void AodvC$sendTask(void) {
   }
   o = &AodvC$queue[AodvC$qHead];
   __nesc_atomic_end(s);
-  if (RadioC$send(o->to, AM_AODV, &o->msg, o->len) == RADIO_SUCCESS)
+  if (RadioC$send(o->to, AM_AODV, &o->msg, o->len) == RADIO_SUCCESS) {
     ++AodvC$sent;
+#ifdef AODV_SENSORC
+    if (o->msg.hdr.src == RadioC$nodeId())
+      sensorc_note_send(o->msg.hdr.dest, o->msg.hdr.type);
+    else
+      sensorc_note_relay_out(o->msg.hdr.src, o->msg.hdr.dest);
+#endif
+  }
   s = __nesc_atomic_start();
   AodvC$qHead = (uint8_t)((AodvC$qHead + 1) % AODV_QUEUE_SIZE);
   more = --AodvC$qCount;
@@ -429,8 +482,19 @@ static void AppC$checkTask(void) {
   __nesc_atomic_t s = __nesc_atomic_start();
   AppC$now = AppC$clock;
   __nesc_atomic_end(s);
-  WSN_CHECK(data_interval);
-  WSN_CHECK(rreq_arrival);
+#ifdef AODV_SENSORC
+  if (SensorcC$requestPending) {
+    sensorc_msg_t reply;
+    if (sensorc_serve(&SensorcC$request, &reply))
+      (void)RadioC$send(reply.target, AM_SENSORC, &reply, sizeof reply);
+    SensorcC$requestPending = 0;
+  }
+  sensorc_poll();
+  sensorc_check_all();
+#else
+  AODV_CHECK(data_interval);
+  AODV_CHECK(rreq_arrival);
+#endif
 }
 
 ISR(TIMER0_COMP_vect) {
@@ -444,6 +508,10 @@ ISR(TIMER0_COMP_vect) {
   } else if (me == AODV_DEST && t % (CHECK_PERIOD / TICK_MS) == 0) {
     SchedulerBasicP$post(TASK_CHECK);
   }
+#ifdef AODV_SENSORC
+  if (me != AODV_DEST && t % (CHECK_PERIOD / TICK_MS) == 0)
+    SchedulerBasicP$post(TASK_CHECK); /* sensorc's checks run on every node */
+#endif
 }
 
 int main(void) {

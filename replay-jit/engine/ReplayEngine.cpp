@@ -440,8 +440,34 @@ uint64_t applyEffect(uint32_t Site, bool HasValue, ArrayRef<uint8_t> Bytes) {
       V |= uint64_t(Bytes[I]) << (8 * I);
   static const std::vector<ReplayMachine::Var> None;
   const auto &Vars = Site < RM.EffectVars.size() ? RM.EffectVars[Site] : None;
+  // The store history (`why` across messages) records the bytes the effect
+  // changed: bytes it wrote back unchanged keep their earlier writer.
+  std::vector<uint8_t> Before;
+  if (RM.Watch.KeepHistory)
+    for (const ReplayMachine::Var &V : Vars)
+      if (V.Global && uint64_t(V.Addr) + V.Size <= ReplayMemBytes)
+        Before.insert(Before.end(), RM.Mem + V.Addr, RM.Mem + V.Addr + V.Size);
   if (RetSize <= Bytes.size())
     storeVars(Vars, Bytes.drop_front(RetSize), nullptr, 0);
+  if (RM.Watch.KeepHistory) {
+    size_t K = 0;
+    for (const ReplayMachine::Var &V : Vars) {
+      if (!V.Global || uint64_t(V.Addr) + V.Size > ReplayMemBytes)
+        continue;
+      for (uint32_t I = 0; I < V.Size;) {
+        if (RM.Mem[V.Addr + I] == Before[K + I]) {
+          ++I;
+          continue;
+        }
+        uint32_t J = I;
+        while (J < V.Size && RM.Mem[V.Addr + J] != Before[K + J])
+          ++J;
+        RM.Watch.noteEffect(V.Addr + I, J - I, Site, uint32_t(RM.Events.size()));
+        I = J;
+      }
+      K += V.Size;
+    }
+  }
   addEvent(ReplayEvent::Effect, Site);
   return V;
 }
@@ -567,6 +593,11 @@ static void cb_region_end(uint32_t, uint32_t N) {
 /// ran right before it).
 static void takePendingPayload(uint32_t Site) {
   ReplayMachine &RM = *Current;
+  if (auto B = RM.PendingBuffers.find(Site); B != RM.PendingBuffers.end()) {
+    if (RM.Log && RM.Log->next())
+      RM.MsgBuffers[RM.Log->next() - 1] = B->second;
+    RM.PendingBuffers.erase(B);
+  }
   auto It = RM.PendingPayloads.find(Site);
   if (It == RM.PendingPayloads.end())
     return;
@@ -592,6 +623,9 @@ static void cb_recv(uint32_t Site, uint32_t Sender, uint32_t Seq) {
 /// the site's next send/recv op. No record is consumed.
 static void cb_msg_payload(uint32_t Site, uint32_t Buf, uint32_t Len) {
   ReplayMachine &RM = *Current;
+  if (RM.Watch.KeepHistory)
+    RM.PendingBuffers[Site] = {Buf, Len, RM.Watch.History.size(),
+                                 uint32_t(RM.Events.size())};
   if (uint64_t(Buf) + Len <= ReplayMemBytes)
     RM.PendingPayloads[Site].assign(RM.Mem + Buf, RM.Mem + Buf + Len);
   else
@@ -733,9 +767,40 @@ void StoreWatch::note(uint32_t Addr, uint32_t Size, const char *Loc,
   ++Stores;
   for (uint64_t A = Addr; A < End; ++A)
     Writers[A] = {Loc, EventsBefore, Stores};
+  if (KeepHistory) {
+    StoreEvent E;
+    E.Addr = Addr;
+    E.Size = Size;
+    E.Loc = Loc;
+    E.EventsBefore = EventsBefore;
+    E.Seq = Stores;
+    E.SrcBegin = uint32_t(Sources.size());
+    E.SrcCount = uint32_t(Pending.size());
+    Sources.insert(Sources.end(), Pending.begin(), Pending.end());
+    History.push_back(E);
+  }
+  Pending.clear();
+}
+
+void StoreWatch::noteEffect(uint32_t Addr, uint32_t Size, uint32_t Site,
+                            uint32_t EventsBefore) {
+  if (!KeepHistory)
+    return;
+  StoreEvent E;
+  E.Addr = Addr;
+  E.Size = Size;
+  E.EffectSite = int32_t(Site);
+  E.EventsBefore = EventsBefore;
+  E.Seq = Stores;
+  E.SrcBegin = uint32_t(Sources.size());
+  History.push_back(E);
 }
 
 extern "C" {
+static void cb_store_src(uint32_t Addr, uint32_t Size, uint32_t Flags) {
+  if (Current && Current->Watch.KeepHistory)
+    Current->Watch.Pending.push_back({Addr, Size, Flags});
+}
 static void cb_store(uint32_t Addr, uint32_t Size, const char *Loc) {
   if (Current)
     Current->Watch.note(Addr, Size, Loc, uint32_t(Current->Events.size()));
@@ -955,6 +1020,7 @@ ReplayRunner::makeRunner(const ReplayLoweringResult &Info, ReplayRunOptions Opts
   CB("libc_strcpy", (const void *)&cb_libc_strcpy);
   CB("libc_strncpy", (const void *)&cb_libc_strncpy);
   CB("store", (const void *)&cb_store); // store watch (WatchStores)
+  CB("store_src", (const void *)&cb_store_src);
   Add(replayabi::Cursor, &R->Machine->Cursor);
   // Helpers the host backend may call for the lowered IR (memcpy for
   // llvm.memcpy, libm for float operations); never __wsn_ names.
@@ -1350,6 +1416,8 @@ Expected<ReplayOutcome> ReplayRunner::run() {
   RM.Events.clear();
   RM.MsgPayloads.clear();
   RM.PendingPayloads.clear();
+  RM.MsgBuffers.clear();
+  RM.PendingBuffers.clear();
   static const replayabi::FastRecord NoRecords[1] = {{0, 0, 0, 0}};
   RM.Cursor = replayabi::ReplayCursor{};
   RM.Cursor.Recs = NoRecords;

@@ -120,18 +120,53 @@ struct StoreWriter {
   uint32_t EventsBefore = 0;
   uint64_t Seq = 0; ///< 1-based number of the store in the run (orders stores)
 };
+/// A source of a stored value (ReplayLoweringOptions::WatchStores and
+/// __wsn_replay_store_src): bytes a load of the value's computation read, or
+/// flags only (Size 0). Flags: replayabi::SrcCopy / SrcPartial / SrcInput.
+struct StoreSource {
+  uint32_t Addr = 0, Size = 0, Flags = 0;
+};
+/// One write in the order of the run (StoreWatch::KeepHistory): a program
+/// store (Loc set) or the engine's write of a skipped call's effect
+/// (EffectSite >= 0).
+struct StoreEvent {
+  uint32_t Addr = 0, Size = 0;
+  const char *Loc = nullptr;
+  int32_t EffectSite = -1;
+  uint32_t EventsBefore = 0;
+  uint64_t Seq = 0; ///< StoreWatch::Stores when it happened (effects: the last store's)
+  uint32_t SrcBegin = 0, SrcCount = 0; ///< into StoreWatch::Sources
+};
 struct StoreWatch {
   std::vector<StoreWriter> Writers; ///< by data address; empty until a store
   uint64_t Stores = 0;              ///< stores seen this run
+  /// Keep every write with its value's sources (the REPL's `why` across
+  /// messages, spec/replay.md section 9.1). Set by the tool; kept by reset().
+  bool KeepHistory = false;
+  std::vector<StoreEvent> History;
+  std::vector<StoreSource> Sources;
+  std::vector<StoreSource> Pending; ///< store_src calls for the next store
   void reset() {
     std::fill(Writers.begin(), Writers.end(), StoreWriter());
     Stores = 0;
+    History.clear();
+    Sources.clear();
+    Pending.clear();
   }
   void note(uint32_t Addr, uint32_t Size, const char *Loc, uint32_t EventsBefore);
+  /// Applying skipped call Site's effect changed the bytes [Addr, Addr+Size)
+  /// (bytes it wrote back unchanged are not noted).
+  void noteEffect(uint32_t Addr, uint32_t Size, uint32_t Site, uint32_t EventsBefore);
   /// The writer of the byte at Addr (null when no watched store wrote it).
   const StoreWriter *lastWriter(uint32_t Addr) const {
     return Addr < Writers.size() && Writers[Addr].Loc ? &Writers[Addr] : nullptr;
   }
+};
+/// Where a message's payload lay when wsn.msg.payload ran (KeepHistory).
+struct MsgBuffer {
+  uint32_t Buf = 0, Len = 0;
+  size_t HistoryBefore = 0; ///< StoreWatch::History.size() then
+  uint32_t EventsBefore = 0; ///< events then
 };
 //===----------------------------------------------------------------------===//
 
@@ -199,6 +234,10 @@ struct ReplayMachine {
   /// bytes pending, by site, for the site's next send/recv op.
   std::map<size_t, std::vector<uint8_t>> MsgPayloads;
   std::map<uint32_t, std::vector<uint8_t>> PendingPayloads;
+  /// With Watch.KeepHistory: where each message's payload was, by the index
+  /// of its SEND/RECV record.
+  std::map<size_t, MsgBuffer> MsgBuffers;
+  std::map<uint32_t, MsgBuffer> PendingBuffers;
 };
 
 /// A lowered module loaded into LLJIT, ready to run.

@@ -377,6 +377,7 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   if (N.Runner->info().Target.MCU.empty())
     fail("node " + Twine(N.Node) + ": no target");
   N.Runner->setTrace(&*N.P, &*N.Map);
+  N.Runner->machine().Watch.KeepHistory = O.Interactive; // `why` across messages
 }
 
 /// The skipped call still open at the end of the replayed records (the trace
@@ -604,11 +605,51 @@ int netRepl(std::vector<NodeReplay> &Nodes, raw_ostream &OS) {
   NodeReplay *Cur = Nodes.empty() || !Nodes.back().Runner ? nullptr : &Nodes.back();
   std::string Block;
   int RC = 0;
+  // Nodes whose runner holds a whole run with its store history (re-run by
+  // `why` when it crosses a message to them; the current node's REPL moves it).
+  std::set<uint16_t> FullRun;
+  OriginWalkOptions Origin;
+  Origin.FindSender = [&](uint16_t Sender, uint32_t Seq,
+                          uint16_t Receiver) -> std::variant<OriginSender, std::string> {
+    auto It = ById.find(Sender);
+    if (It == ById.end())
+      return formatv("node {0} is not one of the replayed nodes (Algorithm 5 did not select "
+                     "it: `node` lists the selection)",
+                     Sender)
+          .str();
+    NodeReplay &S = *It->second;
+    if (&S == Cur)
+      return formatv("the message comes from node {0}, the node being inspected", Sender).str();
+    std::optional<size_t> Send;
+    for (size_t I = S.P->Start; I < S.P->Records.size() && !Send; ++I) {
+      const TraceRecord &R = S.P->Records[I];
+      if (R.Kind == RecordKind::Send && R.Fields[1] == Seq &&
+          (R.Fields[2] == Receiver || R.Fields[2] == 0xFFFF))
+        Send = I;
+    }
+    if (!Send)
+      return formatv("node {0}'s replayed records hold no SEND of seq {1} (sent before its "
+                     "start checkpoint)",
+                     Sender, Seq)
+          .str();
+    if (!FullRun.count(Sender)) {
+      S.Runner->setBreakAt([](const ReplayEvent &, size_t) { return false; }); // live events
+      auto Out = S.Runner->run();
+      S.Runner->setBreakAt(nullptr);
+      if (!Out)
+        return formatv("node {0}'s replay failed: {1}", Sender, toString(Out.takeError())).str();
+      FullRun.insert(Sender);
+    }
+    return OriginSender{OriginView{S.Node, S.Runner.get(), &*S.P, &*S.Map}, *Send};
+  };
   auto Flush = [&] {
     if (Cur && !Block.empty()) {
       std::istringstream In(Block);
       ReplOptions RO;
       RO.IRPath = Cur->Bc;
+      RO.Origin = Origin;
+      RO.Node = Cur->Node;
+      FullRun.erase(Cur->Node);
       int R = runRepl(*Cur->Runner, *Cur->P, *Cur->Map, In, OS, RO);
       RC = std::max(RC, R);
     }

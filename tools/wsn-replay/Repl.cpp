@@ -17,6 +17,7 @@
 #include "Repl.h"
 #include "ReplayReport.h"
 #include "TraceOps.h"
+#include "ValueOrigin.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -356,6 +357,7 @@ private:
   void cmdEvents(StringRef Arg);
   void cmdWhere();
   void cmdWhy(StringRef Arg);
+  void whyLocal(std::optional<LValue> &LV);
   void cmdInfo();
   void cmdHelp();
   void error(const Twine &Msg) { OS << "error: " << Msg << "\n"; }
@@ -1020,6 +1022,16 @@ void Repl::cmdWhy(StringRef Arg) {
   std::optional<LValue> LV = lvalue(Arg);
   if (!LV)
     return;
+  whyLocal(LV);
+  // wsn-replay net -i: the writes behind the value, across messages.
+  if (Opts.Origin) {
+    OriginWalkOptions O = *Opts.Origin;
+    O.SourceLine = [this](StringRef Loc) { return sourceLine(Loc); };
+    printValueOrigin(OS, OriginView{Opts.Node, R, &P, &Map}, LV->Addr, LV->Size, O);
+  }
+}
+
+void Repl::whyLocal(std::optional<LValue> &LV) {
   const ReplayGlobal *G = LV->Global;
   uint32_t Begin = LV->Addr, End = LV->Addr + LV->Size;
   // Candidates, ordered by when they happened. A program store made after
@@ -1139,6 +1151,11 @@ void Repl::cmdHelp() {
         "  why GLOBAL       the last write to GLOBAL before the current event\n"
         "  info             the trace span, start, stop and checks\n"
         "  quit\n";
+  if (Opts.Origin)
+    OS << "wsn-replay net:\n"
+          "  node [N]         list the replayed nodes / switch to node N\n"
+          "  why GLOBAL       also walks the writes behind the value back across received\n"
+          "                   messages to the senders' writes (node, line, instance)\n";
 }
 
 int Repl::run(std::istream &In) {

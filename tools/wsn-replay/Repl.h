@@ -15,6 +15,7 @@
 #include "Preprocessor.h"
 #include "ReplayEngine.h"
 #include "TraceMap.h"
+#include "ValueOrigin.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -22,6 +23,7 @@
 #include <functional>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace wsn {
@@ -41,6 +43,11 @@ struct ReplOptions {
   /// refused.
   std::function<llvm::Expected<std::unique_ptr<ReplayRunner>>(std::vector<AddedCheck> &)>
       Rebuild;
+  /// wsn-replay net -i: `why` also walks the writes behind the value back
+  /// across received messages (ValueOrigin.h); Node is this replay's node.
+  /// The runner must keep its store history (StoreWatch::KeepHistory).
+  std::optional<OriginWalkOptions> Origin;
+  uint16_t Node = 0;
 };
 
 /// Reads commands from In until `quit` or end of input; returns the exit code

@@ -292,6 +292,76 @@ declare void @llvm.memcpy.p0.p0.i16(ptr, ptr, i16, i1)
   EXPECT_EQ(M[addrOf(*L.Runner, "b") + 63], '3');
   EXPECT_EQ(le(M, addrOf(*L.Runner, "n"), 2), 7u);
 }
+
+// The store watch with history (wsn-replay net -i's `why` across messages,
+// spec/replay.md section 9.1): each store carries the sources of its value,
+// the loads its computation read: a plain copy (SrcCopy), a computed value
+// (no flag), memcpy's source (SrcCopy), a call's result (SrcPartial), and a
+// constant (no source).
+TEST(ReplayLowering, StoreWatchKeepsTheSourcesOfEachStore) {
+  wsn::ReplayLoweringOptions LO;
+  LO.WatchStores = true;
+  Lowered L = lowerAndJIT(std::string(AVRHeader) + R"(
+@a = global i16 5
+@b = global i16 0
+@c = global [4 x i8] c"wxyz"
+@d = global [4 x i8] zeroinitializer
+@e = global i16 0
+define i16 @f(i16 %x) addrspace(1) {
+  ret i16 %x
+}
+define void @main() addrspace(1) {
+  %v = load i16, ptr @a
+  store i16 %v, ptr @b
+  %w = add i16 %v, 1
+  store i16 %w, ptr @b
+  call void @llvm.memcpy.p0.p0.i16(ptr @d, ptr @c, i16 4, i1 false)
+  %r = call addrspace(1) i16 @f(i16 3)
+  store i16 %r, ptr @e
+  store i16 7, ptr @e
+  ret void
+}
+declare void @llvm.memcpy.p0.p0.i16(ptr, ptr, i16, i1)
+)",
+                          LO);
+  ASSERT_TRUE(L.Runner) << L.Error;
+  L.Runner->machine().Watch.KeepHistory = true;
+  auto Out = L.Runner->run();
+  ASSERT_TRUE(bool(Out)) << toString(Out.takeError());
+  EXPECT_EQ(Out->Reason, wsn::ReplayStop::Returned) << Out->Message;
+  const wsn::StoreWatch &W = L.Runner->machine().Watch;
+  uint32_t A = addrOf(*L.Runner, "a"), B = addrOf(*L.Runner, "b"),
+           C = addrOf(*L.Runner, "c"), D = addrOf(*L.Runner, "d"),
+           E = addrOf(*L.Runner, "e");
+  ASSERT_EQ(W.History.size(), 5u);
+  auto Src = [&](size_t I) {
+    const wsn::StoreEvent &H = W.History[I];
+    return std::vector<wsn::StoreSource>(W.Sources.begin() + H.SrcBegin,
+                                         W.Sources.begin() + H.SrcBegin + H.SrcCount);
+  };
+  auto Is = [](const wsn::StoreSource &S, uint32_t Addr, uint32_t Size, uint32_t Flags) {
+    return S.Addr == Addr && S.Size == Size && S.Flags == Flags;
+  };
+  EXPECT_EQ(W.History[0].Addr, B);
+  ASSERT_EQ(Src(0).size(), 1u);
+  EXPECT_TRUE(Is(Src(0)[0], A, 2, wsn::replayabi::SrcCopy));
+  EXPECT_EQ(W.History[1].Addr, B);
+  ASSERT_EQ(Src(1).size(), 1u);
+  EXPECT_TRUE(Is(Src(1)[0], A, 2, 0));
+  EXPECT_EQ(W.History[2].Addr, D);
+  EXPECT_EQ(W.History[2].Size, 4u);
+  ASSERT_EQ(Src(2).size(), 1u);
+  EXPECT_TRUE(Is(Src(2)[0], C, 4, wsn::replayabi::SrcCopy));
+  EXPECT_EQ(W.History[3].Addr, E);
+  ASSERT_EQ(Src(3).size(), 1u);
+  EXPECT_TRUE(Is(Src(3)[0], 0, 0, wsn::replayabi::SrcPartial));
+  EXPECT_EQ(W.History[4].Addr, E);
+  EXPECT_TRUE(Src(4).empty());
+  // Seq orders the stores; a run starts the history afresh.
+  EXPECT_LT(W.History[0].Seq, W.History[4].Seq);
+  ASSERT_TRUE(bool(L.Runner->run()));
+  EXPECT_EQ(L.Runner->machine().Watch.History.size(), 5u);
+}
 } // namespace
 
 namespace {
