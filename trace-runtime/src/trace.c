@@ -1155,8 +1155,10 @@ uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n) {
 #if defined(__AVR__)
 /* Region ends on AVR (spec/instrumentation.md section 10): the lowering emits
  * `call __wsn_rt_countN` (N = 1..8) with interrupts disabled; it adds N to #gv_reference and
- * preserves every register but SREG (the caller restores SREG right after, or declares it
- * clobbered). 4 bytes at each region end instead of an 18-byte lds/lds/adiw/sts/sts. */
+ * preserves every register but SREG and r0 (the caller restores SREG right after, or
+ * declares it clobbered; r0 is the compilers' scratch register, never live across an
+ * instruction they emit). 4 bytes at each region end instead of an 18-byte
+ * lds/lds/adiw/sts/sts. */
 WSN_NAKED void __wsn_rt_count(void) {
   __asm__ __volatile__(
 #define WSN_COUNT_ENTRY(n)                                                                    \
@@ -1168,10 +1170,6 @@ WSN_NAKED void __wsn_rt_count(void) {
       WSN_COUNT_ENTRY(8) WSN_COUNT_ENTRY(7) WSN_COUNT_ENTRY(6) WSN_COUNT_ENTRY(5)
       WSN_COUNT_ENTRY(4) WSN_COUNT_ENTRY(3) WSN_COUNT_ENTRY(2)
 #undef WSN_COUNT_ENTRY
-      ".global __wsn_rt_count1\n"
-      "__wsn_rt_count1:\n"
-      "  push r24\n"
-      "  ldi r24, 1\n"
       "1:\n"
       "  push r25\n"
       "  lds r25, __wsn_gv_reference\n"
@@ -1184,6 +1182,20 @@ WSN_NAKED void __wsn_rt_count(void) {
       "2:\n"
       "  pop r25\n"
       "  pop r24\n"
+      "  ret\n"
+      /* n = 1, the usual region: with r0, the scratch register no compiled code keeps a
+       * value in, so nothing is saved (15 cycles with the call, against 10 for the inline
+       * update and 24 for the path above). */
+      ".global __wsn_rt_count1\n"
+      "__wsn_rt_count1:\n"
+      "  lds r0, __wsn_gv_reference\n"
+      "  inc r0\n"
+      "  sts __wsn_gv_reference, r0\n"
+      "  brne 3f\n"
+      "  lds r0, __wsn_gv_reference+1\n"
+      "  inc r0\n"
+      "  sts __wsn_gv_reference+1, r0\n"
+      "3:\n"
       "  ret\n");
 }
 #endif
