@@ -17,8 +17,9 @@ segment's check value, spec/trace-format.md 1.2), the record tables the lowering
 program (__wsn_tbl*: effects, checks, checkpoints), and the rest of the growth of the
 program's code (entry/exit, region, input, skip calls), the trace object (__wsn_trace: header,
 ring and check values) and the rest of the runtime's RAM; and whether the
-targets hold: level-1 selected + inlined flash at most 1.25x the original, RAM at most
-1.3 KiB (1331 bytes) with the default 1024-byte ring.
+targets of issue 17 hold: level-1 selected + inlined flash at most 1.25x the original, RAM
+added (traced minus original) at most 1.3 KiB (1331 bytes) including the ring, and the
+selected build smaller than --instrument=all.
 
   codesize.py [--build BUILD_DIR | --wsn-cc WSN_CC] [--out WORK_DIR] [--examples blink,...] [--mcus m,...]
               [--apps DIR [--apps-mcu MCU]]
@@ -229,7 +230,8 @@ def main():
           "runtime objects)")
     head = "%-*s %-12s %8s %9s %6s %9s %9s %9s %9s  %s" % (
         width, "example", "mcu", "orig", "+runtime", "check", "+tables", "+program", "RAM ring",
-        "RAM rest", "targets (flash <= %.2fx, RAM <= %d)" % (FLASH_TARGET, RAM_TARGET))
+        "RAM rest", "targets (flash <= %.2fx, RAM added <= %d, below all)" % (
+            FLASH_TARGET, RAM_TARGET))
     print(head)
     print("-" * len(head))
     for ex, _, _, _, targets in units:
@@ -242,9 +244,13 @@ def main():
             prog_growth = inl[0] - orig[0] - rt_flash - tables
             ratio = inl[0] / orig[0]
             ok_flash = ratio <= FLASH_TARGET
-            ok_ram = inl[1] <= RAM_TARGET
-            verdict = "flash %.2fx %s, RAM %d %s" % (
-                ratio, "ok" if ok_flash else "MISSED", inl[1], "ok" if ok_ram else "MISSED")
+            ok_ram = inl[1] - orig[1] <= RAM_TARGET
+            verdict = "flash %.2fx %s, RAM +%d %s" % (
+                ratio, "ok" if ok_flash else "MISSED", inl[1] - orig[1],
+                "ok" if ok_ram else "MISSED")
+            every = results.get((ex, mcu, "all"))
+            if every:
+                verdict += ", below all %s" % ("ok" if inl[0] < every[0] else "MISSED")
             if not ok_flash:
                 # What flash would be with a free runtime, i.e. the instrumentation's own share.
                 verdict += "; without the runtime's code %.2fx" % ((inl[0] - rt_flash) / orig[0])
