@@ -831,19 +831,15 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  swpb r15\n"                    /* crc = (crc << 8) ^ x ^ (x << 5) ^ (x << 12) */
       "  and #0xff00, r15\n"
       "  xor r12, r15\n"
+      "  rla r12\n"                     /* x << 4 (x < 256: at most 12 bits) */
       "  rla r12\n"
       "  rla r12\n"
       "  rla r12\n"
-      "  rla r12\n"
-      "  rla r12\n"
-      "  xor r12, r15\n"
-      "  rla r12\n"
-      "  rla r12\n"
-      "  rla r12\n"
-      "  rla r12\n"
-      "  rla r12\n"
-      "  rla r12\n"
-      "  rla r12\n"
+      "  mov r12, r10\n"
+      "  rla r10\n"                     /* x << 5 */
+      "  xor r10, r15\n"
+      "  swpb r12\n"                    /* x << 12: the low nibble of x on top */
+      "  and #0xf000, r12\n"
       "  xor r12, r15\n"
       "  dec r14\n"
       "  jnz 3b\n"
