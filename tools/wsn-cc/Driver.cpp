@@ -59,6 +59,9 @@ void printHelp(raw_ostream &OS) {
         "  --check-at=writes   check invariants after every write to their inputs\n"
         "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE, default 1024)\n"
         "  --trace-seg=BYTES   trace segment size (runtime WSN_TRACE_SEG_SIZE, default 256)\n"
+        "  --effect-keys=N     effects the runtime keeps to write later ones as deltas\n"
+        "                      (WSN_TRACE_EFFECT_KEYS, 0-8; default 4 with 256-byte\n"
+        "                      segments, 0 with larger ones)\n"
         "  --instrument=selected|all\n"
         "                      dependence-selected functions (default) or the\n"
         "                      instrument-everything baseline\n"
@@ -155,6 +158,13 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       if (*N < 16 || *N > 0x4000)
         return makeError(formatv("--trace-seg={0}: must be between 16 and 16384 bytes", *N));
       O.TraceSeg = *N;
+    } else if (A.consume_front("--effect-keys=")) {
+      auto N = parseUnsigned("--effect-keys", A);
+      if (!N)
+        return N.takeError();
+      if (*N > 8)
+        return makeError(formatv("--effect-keys={0}: must be between 0 and 8", *N));
+      O.EffectKeys = *N;
     } else if (A.consume_front("--instrument=")) {
       if (A != "selected" && A != "all")
         return makeError(
@@ -592,6 +602,15 @@ std::vector<std::string> Pipeline::runtimeFlags() const {
                                     "-I", RtSrc};
   Flags.push_back(formatv("-DWSN_TRACE_BUF_SIZE={0}", Buf).str());
   Flags.push_back(formatv("-DWSN_TRACE_SEG_SIZE={0}", Seg).str());
+  // EFFECT_DELTA keys (spec/trace-format.md 3.1) pay off where effects repeat within a
+  // segment. Segments above 256 bytes are chosen for programs whose segments are mostly one
+  // large checkpoint (real nesC apps): there the keys found few deltas (Oscilloscope 8 of 74
+  // effects) and cost flash (RadioCountToLeds: 886 B on the atmega128, 644 B on the
+  // msp430f1611 for RadioCountToLedsWithSenderID) with no fewer active cycles, so they are off.
+  if (O.EffectKeys)
+    Flags.push_back(formatv("-DWSN_TRACE_EFFECT_KEYS={0}", *O.EffectKeys).str());
+  else if (Seg > 256)
+    Flags.push_back("-DWSN_TRACE_EFFECT_KEYS=0");
   if (O.Target == TargetKind::Host)
     Flags.push_back("-fPIC");
   return Flags;

@@ -30,6 +30,9 @@ struct Options {
   bool NoTrace = false;               ///< --no-trace: the original program
   std::optional<unsigned> TraceBuf;   ///< --trace-buf=BYTES
   std::optional<unsigned> TraceSeg;   ///< --trace-seg=BYTES
+  /// --effect-keys=N: the runtime's WSN_TRACE_EFFECT_KEYS (EFFECT_DELTA keys, 0-8); without
+  /// it, the runtime's default with 256-byte segments and 0 with larger ones.
+  std::optional<unsigned> EffectKeys;
   /// --instrument=selected (dependence-selected functions, thesis Algorithm 4) or all
   /// (the instrument-everything baseline of thesis Table 4.2).
   bool InstrumentAll = false;

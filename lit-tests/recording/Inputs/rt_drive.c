@@ -67,6 +67,14 @@ static TBL struct chk2 ck_b = {3, 2, {{g1 + 1, 2}, {(const void *)(uintptr_t)&tl
 static TBL struct chk2 ck_a = {2, 2, {{&g2, 2}, {big + 3, 7}}};
 static TBL struct ckp3 cp_a = {1, 3 + 2 + 40, 3, {{g1, 3}, {&g2, 2}, {big, 40}}};
 
+#ifdef BIG_RECORDS
+/* -DBIG_RECORDS (segments of 512 bytes or more): records of 280-303 bytes, so that the
+ * writer's room and fold counts go past 8 bits. */
+uint8_t huge[300];
+static TBL struct eff2 ef_h = {2 + 255 + 45, 2, 2, {{huge, 255}, {huge + 255, 45}}};
+static TBL struct ckp3 cp_h = {4, 3 + 255 + 45, 3, {{g1, 3}, {huge, 255}, {huge + 255, 45}}};
+#endif
+
 static uint32_t rnd_state = 12345;
 static uint16_t rnd(void) {
   rnd_state = rnd_state * 1103515245u + 12345u;
@@ -87,6 +95,21 @@ int main(void) {
     uint16_t r = rnd(), v = rnd();
     mutate();
     __wsn_gv_reference = (uint16_t)(__wsn_gv_reference + (r & 3));
+#ifdef BIG_RECORDS
+    if ((v & 7) == 5) {
+      huge[r % 300] ^= (uint8_t)v;
+      switch ((r >> 4) & 3) {
+      case 0: __wsn_rt_effect_t(400, (uintptr_t)&ef_h, v); break;
+      case 1: __wsn_rt_checkpoint_t((uintptr_t)&cp_h); break;
+      case 2:
+        __wsn_rt_effect_begin(401, 280);
+        __wsn_rt_put(huge, 280);
+        __wsn_rt_record_end();
+        break;
+      default: __wsn_rt_input_bytes(402, huge, (uint16_t)(250 + v % 50)); break;
+      }
+    }
+#endif
     switch (r % 17) {
     case 0: __wsn_rt_entry((uint16_t)(v % 300)); break;
     case 1: __wsn_rt_exit((uint16_t)(v % 300)); break;
@@ -119,7 +142,15 @@ int main(void) {
       __wsn_rt_skip_begin(6);
       __wsn_rt_skip_effect32_t(6, (uintptr_t)&ef_d, 0x80000001u);
       break;
-    case 13: __wsn_rt_checkpoint_t((uintptr_t)&cp_a); break;
+    case 13:
+#ifdef BIG_RECORDS
+      if (v & 1) {
+        __wsn_rt_checkpoint_t((uintptr_t)&cp_h);
+        break;
+      }
+#endif
+      __wsn_rt_checkpoint_t((uintptr_t)&cp_a);
+      break;
     case 14:
       if (__wsn_rt_anchor_armed()) {
         /* globals by table, then a "local" by put, as the lowering of an anchor with locals */
