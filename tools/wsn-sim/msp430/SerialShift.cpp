@@ -32,11 +32,16 @@ void SerialShift::shiftEnded(uint8_t Out, bool Sync) {
     Host(Out, TxClock->cycleOfTick(TxDoneTick));
 }
 
+void SerialShift::startWaitingReceive() {
+  if (!RxBusy && !RxQueue.empty())
+    if (const ClockSource *Clk = brclk())
+      startReceive(Clk->ticksAt(Now));
+}
+
 void SerialShift::receive(uint8_t Byte) {
   advanceTo(C.cycles());
   RxQueue.push_back(Byte);
-  if (const ClockSource *Clk = brclk())
-    startReceive(Clk->ticksAt(Now));
+  startWaitingReceive();
 }
 
 void SerialShift::advanceTo(uint64_t Cycle) {

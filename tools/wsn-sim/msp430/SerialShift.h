@@ -54,6 +54,9 @@ protected:
   void shiftOut(uint8_t Byte, const ClockSource *Clk, uint64_t StartTick, uint64_t Ticks);
   /// The host's next character goes on the receive line at StartTick for Ticks ticks of Clk.
   void shiftIn(const ClockSource *Clk, uint64_t StartTick, uint64_t Ticks);
+  /// Starts the next of the host's characters now if none is on the line and the module's
+  /// registers select a bit clock (startReceive decides whether the receiver takes it).
+  void startWaitingReceive();
   /// The received byte lands in the module's receive buffer (with its flags).
   virtual void deliver(uint8_t Byte) = 0;
   /// The transmitted byte Out has ended: in SPI mode (Sync) the device's answer (0xFF, an

@@ -195,9 +195,7 @@ void Usart::write(uint32_t Addr, uint16_t Value, bool IsByte) {
   if (!IsByte)
     One(Addr + 1, uint8_t(Value >> 8));
   // Characters the host sent while the receiver could not count wait for a bit clock.
-  if (!RxBusy && !RxQueue.empty())
-    if (const ClockSource *Clk = brclk())
-      startReceive(Clk->ticksAt(Now));
+  startWaitingReceive();
 }
 
 void Usart::updateLines() {

@@ -202,9 +202,7 @@ void Usci::write(uint32_t Addr, uint16_t Value, bool IsByte) {
   One(Addr, uint8_t(Value));
   if (!IsByte)
     One(Addr + 1, uint8_t(Value >> 8));
-  if (!RxBusy && !RxQueue.empty() && !held())
-    if (const ClockSource *Clk = brclk())
-      startReceive(Clk->ticksAt(Now));
+  startWaitingReceive(); // startReceive waits while UCSWRST is set
 }
 
 void Usci::updateLines() {
