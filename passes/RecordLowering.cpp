@@ -108,6 +108,11 @@ private:
   /// number of (address, size) pairs and the pairs of \p L (variables over 255 bytes take
   /// several). On AVR it goes to program memory.
   Constant *makeTable(ArrayRef<Constant *> Head, const VarList &L, Constant *Link = nullptr);
+  /// An (address as uintptr_t, size) pair of a table; size 0 is a link.
+  using TablePair = std::pair<Constant *, uint8_t>;
+  /// makeTable's table of \p Pairs: a table of more than 255 pairs links its 255th to a
+  /// headless table of the rest (spec/trace-format.md section 4).
+  Constant *pairTable(ArrayRef<Constant *> Head, ArrayRef<TablePair> Pairs);
   /// Effect variable lists end in what interrupt handlers may write, the same at every
   /// interruptible site (spec/instrumentation.md section 7): every suffix (of at least 3
   /// variables) that two lists share becomes a table of its own, (n, pairs), and a table
@@ -343,28 +348,38 @@ Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L,
                                    Constant *Link) {
   const DataLayout &DL = M.getDataLayout();
   IntegerType *IntPtr = DL.getIntPtrType(Ctx, 0);
-  SmallVector<Constant *, 16> Fields(Head.begin(), Head.end());
-  unsigned Pairs = 0;
-  SmallVector<Constant *, 16> PairFields;
-  auto Pair = [&](Constant *Addr, uint8_t Size) {
-    PairFields.push_back(Addr);
-    PairFields.push_back(ConstantInt::get(I8, Size));
-    ++Pairs;
-  };
+  SmallVector<TablePair, 16> Pairs;
   for (auto &[P, Size] : L) {
     auto *C = cast<Constant>(P);
     for (uint32_t Off = 0; Off < Size; Off += 255) {
       Constant *Addr = C;
       if (Off)
         Addr = ConstantExpr::getGetElementPtr(I8, C, ConstantInt::get(IntPtr, Off));
-      Pair(ConstantExpr::getPtrToInt(Addr, IntPtr), std::min<uint32_t>(255, Size - Off));
+      Pairs.push_back({ConstantExpr::getPtrToInt(Addr, IntPtr),
+                       uint8_t(std::min<uint32_t>(255, Size - Off))});
     }
   }
   // A pair of size 0 continues with the (n, pairs) table at its address.
   if (Link)
-    Pair(Link, 0);
-  Fields.push_back(ConstantInt::get(I8, Pairs));
-  Fields.append(PairFields.begin(), PairFields.end());
+    Pairs.push_back({Link, 0});
+  return pairTable(Head, Pairs);
+}
+
+Constant *RecordLowerer::pairTable(ArrayRef<Constant *> Head, ArrayRef<TablePair> Pairs) {
+  const DataLayout &DL = M.getDataLayout();
+  IntegerType *IntPtr = DL.getIntPtrType(Ctx, 0);
+  // The count n is a byte: past 255 pairs, the 255th is a link to a table of the rest.
+  SmallVector<TablePair, 16> Own(Pairs.take_front(255));
+  if (Pairs.size() > 255) {
+    Own.pop_back();
+    Own.push_back({pairTable({}, Pairs.drop_front(254)), 0});
+  }
+  SmallVector<Constant *, 16> Fields(Head.begin(), Head.end());
+  Fields.push_back(ConstantInt::get(I8, Own.size()));
+  for (auto &[Addr, Size] : Own) {
+    Fields.push_back(Addr);
+    Fields.push_back(ConstantInt::get(I8, Size));
+  }
   Constant *Init = ConstantStruct::getAnon(Ctx, Fields, /*Packed=*/true);
   // Records with the same layout share one table (effects carry no site id for that).
   if (GlobalVariable *Old = Tables.lookup(Init))

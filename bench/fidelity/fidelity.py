@@ -99,6 +99,9 @@ import time
 import zlib
 from collections import OrderedDict
 
+from tracetail import trace_open  # noqa: F401  (also fidelity.trace_open for the other harnesses)
+import tracetail
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
@@ -286,24 +289,10 @@ def shell_line(cmd):
     return " ".join("'%s'" % c if any(ch in c for ch in " $*") else c for c in cmd)
 
 
-def trace_open(path):
-    """Whether a .wtr was read while a record was open (header byte 31, bit 7), or None."""
-    try:
-        with open(path, "rb") as f:
-            h = f.read(32)
-    except OSError:
-        return None
-    return bool(len(h) == 32 and h[:4] == b"WTRB" and h[31] & 0x80)
-
-
 def trace_header(path):
     """(flags, wraps, checks) from a .wtr header (spec/trace-format.md section 1), or None."""
-    try:
-        with open(path, "rb") as f:
-            h = f.read(32)
-    except OSError:
-        return None
-    if len(h) < 32 or h[:4] != b"WTRB":
+    h = tracetail.header(path)
+    if h is None:
         return None
     flags, wraps, checks = struct.unpack_from("<HII", h, 18)
     return flags, wraps, checks
@@ -378,51 +367,13 @@ class Harness:
         return b
 
     def tail_state(self, trace):
-        """(has a CHECKPOINT, ends inside a skipped call, a closed trace ends with a CHECK, ends
-        inside an interrupt handler) for the retained tail of a trace. A closed trace that ends with a CHECK reads as one stopped
-        at that check (wsn-sim --stop-after-checks stops at the check hook): replay stops there,
-        not where the node went on to (blink on msp430f1611: 3 of 250 seeds)."""
-        p = subprocess.run([self.dump, "--json", trace], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, timeout=self.args.timeout)
-        if p.returncode != 0:
-            return True, False, False, False  # let the replay report what is wrong with it
-        try:
-            recs = json.loads(p.stdout).get("records", [])
-        except ValueError:
-            return True, False, False, False
-        depth = 0
-        handlers = 0
-        for r in recs:
-            depth += {"SKIP_BEGIN": 1, "SKIP_END": -1}.get(r.get("kind"), 0)
-            # A wrapped tail can keep an IRQ_EXIT whose IRQ was overwritten: never below 0.
-            handlers = max(0, handlers + {"IRQ": 1, "IRQ_EXIT": -1}.get(r.get("kind"), 0))
-        # An effect call writes SKIP_END and the EFFECT with the callee's writes one after
-        # the other: an open record after a SKIP_END is that EFFECT, torn; and a trace that
-        # ends with the SKIP_END (the stop fell between closing it and opening the EFFECT,
-        # a few instructions with interrupts off: blink on msp430f1611, 12 of 250 seeds) is
-        # inside the skipped call as well.
-        torn_effect = bool(recs) and recs[-1].get("kind") == "SKIP_END"
-        at_check = not trace_open(trace) and bool(recs) and recs[-1].get("kind") == "CHECK"
-        # A tail that ends with a handler open (an IRQ without its IRQ_EXIT) stops the
-        # interrupted code at a point the trace does not name: replay runs the handler as soon
-        # as the count reaches the IRQ's (spec/replay-log.md 2.2), the node may have gone on
-        # to the end of the atomic section first, writing globals the handler does not share
-        # (radio-sense on msp430f1611 seed 1001: RadioSenseC$sent stored after the region
-        # end, mote 2, replay 1). Such a stop moves on like one where an interrupt came first.
-        return (any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect,
-                at_check, handlers > 0)
+        """tracetail.tail_state of a trace: (has a CHECKPOINT, ends inside a skipped call, a
+        closed trace ends with a CHECK, ends inside an interrupt handler)."""
+        return tracetail.tail_state(self.dump, trace, self.args.timeout)
 
     def has_checkpoint(self, trace):
         """Whether the retained tail of a trace holds a CHECKPOINT record (wsn-trace-dump)."""
-        p = subprocess.run([self.dump, "--json", trace], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, timeout=self.args.timeout)
-        if p.returncode != 0:
-            return True  # let the replay report what is wrong with it
-        try:
-            recs = json.loads(p.stdout).get("records", [])
-        except ValueError:
-            return True
-        return any(r.get("kind") == "CHECKPOINT" for r in recs)
+        return self.tail_state(trace)[0]
 
     # -- one simulator run --------------------------------------------------------------
     def simulate(self, build, seed, outdir, stop_after=None):

@@ -63,6 +63,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "fidelity"))
+import tracetail  # noqa: E402  (the trace-tail rules bench/fidelity uses too)
+
 LLVM = "/usr/lib/llvm-19/bin"
 PLATFORMS = {
     # platform: (wsn-cc target, MCU, CPU clock in Hz)
@@ -370,33 +374,10 @@ class Runner:
             return json.load(f), None
 
     def tail_state(self, trace):
-        """(holds a CHECKPOINT, ends inside a skipped call, a closed trace ends with a CHECK,
-        ends inside an interrupt handler) of a trace, from wsn-trace-dump, as bench/fidelity/fidelity.py reads it."""
-        rc, out, _ = run([self.t.dump, "--json", trace])
-        try:
-            recs = json.loads(out).get("records", []) if rc == 0 else None
-        except ValueError:
-            recs = None
-        if recs is None:
-            return True, False, False, False   # the replay will say what is wrong with the trace
-        depth = sum({"SKIP_BEGIN": 1, "SKIP_END": -1}.get(r.get("kind"), 0) for r in recs)
-        with open(trace, "rb") as f:
-            head = f.read(32)
-        opened = len(head) == 32 and head[:4] == b"WTRB" and head[31] & 0x80
-        # An effect call writes SKIP_END then its EFFECT: a trace whose last record is that
-        # SKIP_END (the EFFECT torn, or not begun: the stop fell in the few instructions
-        # between them) does not carry the callee's writes.
-        torn_effect = bool(recs) and recs[-1].get("kind") == "SKIP_END"
-        # A closed trace that ends with a CHECK reads as one stopped at that check: replay
-        # stops there, not where the node went on to.
-        at_check = not opened and bool(recs) and recs[-1].get("kind") == "CHECK"
-        # A tail that ends with a handler open stops the interrupted code at a point the trace
-        # does not name (spec/replay-log.md 2.2, "a stop inside a handler").
-        handlers = 0
-        for r in recs:
-            handlers = max(0, handlers + {"IRQ": 1, "IRQ_EXIT": -1}.get(r.get("kind"), 0))
-        return (any(r.get("kind") == "CHECKPOINT" for r in recs), depth > 0 or torn_effect,
-                at_check, handlers > 0)
+        """tracetail.tail_state of a trace (bench/fidelity/tracetail.py, as
+        bench/fidelity/fidelity.py reads it): (holds a CHECKPOINT, ends inside a skipped call,
+        a closed trace ends with a CHECK, ends inside an interrupt handler)."""
+        return tracetail.tail_state(self.t.dump, trace, TIMEOUT)
 
     def bound_stop(self, app, build, seed, d, cycles, rng, setup):
         """Stops the violation run's seed at a cycle drawn in [cycles/4, cycles): (info, error).

@@ -130,46 +130,13 @@ typedef struct {
 #else
 #define AODV_CHECK(inv) WSN_CHECK(inv)
 #endif
-/* ---- scheduler (TinySchedulerC-like FIFO of task ids) ---- */
-typedef uint8_t __nesc_atomic_t;
-static inline __nesc_atomic_t __nesc_atomic_start(void) {
-  __nesc_atomic_t s = SREG;
-  cli();
-  return s;
-}
-static inline void __nesc_atomic_end(__nesc_atomic_t s) { SREG = s; }
-
+/* ---- scheduler (TinySchedulerC-like FIFO of task ids): nesc_sched.h ---- */
 enum { TASK_RREQ = 0, TASK_SEND = 1, TASK_DATA = 2, TASK_CHECK = 3, NUM_TASKS = 4, NO_TASK = 255 };
 /* Touched only inside atomic sections: not volatile (a volatile load is a recorded input). */
-static uint8_t SchedulerBasicP$head = NO_TASK, SchedulerBasicP$tail = NO_TASK;
-static uint8_t SchedulerBasicP$next[NUM_TASKS] = {NO_TASK, NO_TASK, NO_TASK, NO_TASK};
-
-static inline __attribute__((always_inline)) uint8_t SchedulerBasicP$post(uint8_t id) {
-  __nesc_atomic_t s = __nesc_atomic_start();
-  uint8_t ok = 0;
-  if (SchedulerBasicP$next[id] == NO_TASK && SchedulerBasicP$tail != id) {
-    uint8_t last = SchedulerBasicP$tail;
-    if (SchedulerBasicP$head == NO_TASK)
-      SchedulerBasicP$head = id;
-    else if (last < NUM_TASKS)
-      SchedulerBasicP$next[last] = id;
-    SchedulerBasicP$tail = id;
-    ok = 1;
-  }
-  __nesc_atomic_end(s);
-  return ok;
-}
-
-static uint8_t SchedulerBasicP$popTask(void) {
-  uint8_t id = SchedulerBasicP$head;
-  if (id != NO_TASK) {
-    SchedulerBasicP$head = SchedulerBasicP$next[id];
-    if (SchedulerBasicP$head == NO_TASK)
-      SchedulerBasicP$tail = NO_TASK;
-    SchedulerBasicP$next[id] = NO_TASK;
-  }
-  return id;
-}
+#define SCHED_STATE
+#define SCHED_POST_ATTRS inline __attribute__((always_inline))
+#define SCHED_TAIL_OK(t) ((t) < NUM_TASKS)
+#include "nesc_sched.h"
 
 /* ---- AodvC: routing state ---- */
 aodv_route_t AodvC$route_table_[AODV_ROUTE_TABLE_SIZE];
@@ -523,16 +490,7 @@ int main(void) {
   sei();
   for (;;) {
     uint8_t t;
-    cli();
-    t = SchedulerBasicP$popTask();
-    if (t == NO_TASK) {
-      sleep_enable();
-      sei(); /* the instruction after sei runs before any interrupt: no lost wake-up */
-      sleep_cpu();
-      sleep_disable();
-      continue;
-    }
-    sei();
+    SCHED_NEXT_TASK(t);
     if (t == TASK_RREQ)
       AodvC$rreqTask();
     else if (t == TASK_SEND)

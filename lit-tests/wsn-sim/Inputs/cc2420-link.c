@@ -21,14 +21,7 @@ int main(void) {
   strobe(0x03);            /* SRXON */
   if (TOS_NODE_ID == 1) {
     delay4(4000); /* let the receiver listen */
-    csn_low();
-    spi(0x3E); /* TXFIFO */
-    spi(5);    /* length: 3 bytes + FCS */
-    spi(0x41);
-    spi(0x88);
-    spi(5); /* payload */
-    csn_high();
-    strobe(0x04); /* STXON */
+    send3(0x41, 0x88, 5 /* payload */);
     for (;;)
       ;
   }

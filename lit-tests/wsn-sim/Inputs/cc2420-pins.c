@@ -81,14 +81,7 @@ int main(void) {
   TCCR1B = _BV(ICES1) | _BV(CS10);
   TIFR = _BV(ICF1);
   TIMSK |= _BV(TICIE1);
-  csn_low();
-  spi(0x3E); /* TXFIFO */
-  spi(5);    /* length: 3 bytes + FCS */
-  spi(0x01);
-  spi(0x02);
-  spi(0x03);
-  csn_high();
-  strobe(0x04); /* STXON */
+  send3(0x01, 0x02, 0x03);
   while (capt_count < 2)
     ;
   TIMSK &= ~_BV(TICIE1);

@@ -1,17 +1,14 @@
 /* cc2420-spi.h - the MicaZ CC2420 access the wsn-sim lit programs share: SPI master byte
- * exchange on port B, CSn on PB0, command strobes and 16-bit register access (CC2420 datasheet,
- * "Configuration interface"; pins in spec/micaz.md). */
+ * exchange on port B, CSn on PB0 (pins in spec/micaz.md), under cc2420-cmd.h's command strobes
+ * and 16-bit register access. */
 #ifndef WSN_LIT_CC2420_SPI_H
 #define WSN_LIT_CC2420_SPI_H
 
 #include <avr/io.h>
 #include <stdint.h>
 
-/* About 4n cycles (a volatile counter: the compiler keeps every iteration). */
-static inline void delay4(uint16_t n) {
-  for (volatile uint16_t i = 0; i < n; ++i)
-    ;
-}
+#include "cc2420-cmd.h"
+
 static inline uint8_t spi(uint8_t b) {
   SPDR = b;
   while (!(SPSR & _BV(SPIF)))
@@ -20,27 +17,6 @@ static inline uint8_t spi(uint8_t b) {
 }
 static inline void csn_low(void) { PORTB &= ~_BV(0); }
 static inline void csn_high(void) { PORTB |= _BV(0); }
-static inline uint8_t strobe(uint8_t s) {
-  csn_low();
-  uint8_t st = spi(s);
-  csn_high();
-  return st;
-}
-static inline void reg_write(uint8_t a, uint16_t v) {
-  csn_low();
-  spi(a);
-  spi(v >> 8);
-  spi(v & 0xFF);
-  csn_high();
-}
-static inline uint16_t reg_read(uint8_t a) {
-  csn_low();
-  spi(0x40 | a);
-  uint16_t v = (uint16_t)spi(0) << 8;
-  v |= spi(0);
-  csn_high();
-  return v;
-}
 /* Power the radio up as the MicaZ wires it (spec/micaz.md): VREG_EN (PA5) high, the
  * regulator's start-up wait, RESETn (PA6) high, CSn idle high, SPI master at clk/2, then
  * SXOSCON and SNOP until the status byte shows XOSC16M_STABLE (0x40). */

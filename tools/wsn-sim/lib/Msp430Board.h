@@ -2,8 +2,8 @@
 //
 // What Msp430Node needs from the board of its part beyond MoteBoard: which
 // input pins the board drives (the stimuli leave them alone), and the MCLK to
-// nanosecond mapping every MSP430 board shares. TelosBBoard (msp430f1611) is
-// one; a Z1 board (msp430f2617) plugs in the same way (makeMsp430Board).
+// nanosecond mapping every MSP430 board shares. TelosBBoard (msp430f1611) and
+// Z1Board (msp430f2617), both an Msp430RadioBoard, are the two (makeMsp430Board).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_SIM_MSP430BOARD_H

@@ -18,7 +18,7 @@ enum : unsigned { CTL, TCTL, RCTL, MCTL, BR0, BR1, RXBUF, TXBUF };
 
 Usart::Usart(Cpu &Core, SpecialFunctionRegisters &S, unsigned U, const ClockSource &A,
              const ClockSource &Sm)
-    : C(Core), Sfr(S), Unit(U), Aclk(A), Smclk(Sm) {
+    : SerialShift(Core), Sfr(S), Unit(U), Aclk(A), Smclk(Sm) {
   uint32_t VB = C.mcu().VectorBase;
   RxSlot = ((U == 0 ? 0xFFF2 : 0xFFE6) - VB) / 2;
   TxSlot = ((U == 0 ? 0xFFF0 : 0xFFE4) - VB) / 2;
@@ -94,11 +94,7 @@ void Usart::startTransmit(uint64_t StartTick) {
   const ClockSource *Clk = brclk();
   if (!Clk || (spi() && !(Ctl & MM)))
     return; // no bit clock here (external UCLK, or an SPI slave): the byte waits
-  Shift = TxBuf;
-  TxFull = false;
-  TxBusy = true;
-  TxClock = Clk;
-  TxDoneTick = StartTick + frameTicks();
+  shiftOut(TxBuf, Clk, StartTick, frameTicks());
   Tctl &= ~TXEPT;
   Sfr.set(flagReg(), txFlag()); // UxTXBUF moved to the shift register: ready for the next
   C.eventsChanged();
@@ -109,19 +105,8 @@ void Usart::startReceive(uint64_t StartTick) {
   // The host starts a character only while the receiver is on (URXEx, SWRST clear).
   if (RxBusy || RxQueue.empty() || spi() || !Clk || !rxEnabled())
     return;
-  RxShift = RxQueue.front();
-  RxQueue.pop_front();
-  RxBusy = true;
-  RxClock = Clk;
-  RxDoneTick = StartTick + frameTicks();
+  shiftIn(Clk, StartTick, frameTicks());
   C.eventsChanged();
-}
-
-void Usart::receive(uint8_t Byte) {
-  advanceTo(C.cycles());
-  RxQueue.push_back(Byte);
-  if (const ClockSource *Clk = brclk())
-    startReceive(Clk->ticksAt(Now));
 }
 
 void Usart::deliver(uint8_t Byte) {
@@ -134,13 +119,7 @@ void Usart::deliver(uint8_t Byte) {
 void Usart::finishTransmit() {
   // TxBusy stays set while the device and the host hear the byte: nextEvent() is then the
   // cycle at which the byte ended (boards time the radio's SPI with it).
-  uint8_t Out = (Ctl & CHAR) ? Shift : uint8_t(Shift & 0x7F);
-  if (spi()) {
-    uint8_t In = Device ? Device(Out) : 0xFF; // an idle MISO line reads 1s
-    deliver(In);
-  } else if (Host) {
-    Host(Out, TxClock->cycleOfTick(TxDoneTick));
-  }
+  shiftEnded((Ctl & CHAR) ? Shift : uint8_t(Shift & 0x7F), spi());
   TxBusy = false;
   if (TxFull && txEnabled())
     startTransmit(TxDoneTick); // the next character starts where this one ended
@@ -153,27 +132,6 @@ void Usart::finishReceive() {
   if (rxEnabled() && !spi())
     deliver(RxShift); // a receiver disabled during the character loses it (§13.2.4)
   startReceive(RxDoneTick);
-}
-
-void Usart::advanceTo(uint64_t Cycle) {
-  Now = std::max(Now, Cycle);
-  for (;;) {
-    if (TxBusy && TxClock->ticksAt(Now) >= TxDoneTick)
-      finishTransmit();
-    else if (RxBusy && RxClock->ticksAt(Now) >= RxDoneTick)
-      finishReceive();
-    else
-      break;
-  }
-}
-
-uint64_t Usart::nextEvent() const {
-  uint64_t Next = kNever;
-  if (TxBusy)
-    Next = TxClock->cycleOfTick(TxDoneTick);
-  if (RxBusy)
-    Next = std::min(Next, RxClock->cycleOfTick(RxDoneTick));
-  return Next;
 }
 
 uint16_t Usart::read(uint32_t Addr, bool IsByte) {
@@ -237,9 +195,7 @@ void Usart::write(uint32_t Addr, uint16_t Value, bool IsByte) {
   if (!IsByte)
     One(Addr + 1, uint8_t(Value >> 8));
   // Characters the host sent while the receiver could not count wait for a bit clock.
-  if (!RxBusy && !RxQueue.empty())
-    if (const ClockSource *Clk = brclk())
-      startReceive(Clk->ticksAt(Now));
+  startWaitingReceive();
 }
 
 void Usart::updateLines() {

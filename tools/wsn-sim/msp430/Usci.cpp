@@ -26,7 +26,7 @@ constexpr uint8_t UcbrsPattern[8] = {0x00, 0x02, 0x22, 0x2A, 0xAA, 0xAE, 0xEE, 0
 
 Usci::Usci(Cpu &Core, SpecialFunctionRegisters &S, Kind Which, unsigned U,
            const ClockSource &Ac, const ClockSource &Sm)
-    : C(Core), Sfr(S), K(Which), Unit(U), Aclk(Ac), Smclk(Sm) {
+    : SerialShift(Core), Sfr(S), K(Which), Unit(U), Aclk(Ac), Smclk(Sm) {
   uint32_t VB = C.mcu().VectorBase;
   RxSlot = ((U == 0 ? 0xFFEE : 0xFFE2) - VB) / 2;
   TxSlot = ((U == 0 ? 0xFFEC : 0xFFE0) - VB) / 2;
@@ -97,11 +97,7 @@ void Usci::startTransmit(uint64_t StartTick) {
   const ClockSource *Clk = brclk();
   if (!Clk || (sync() && !(Ctl0 & UCMST)))
     return; // no bit clock here (external clock, or an SPI slave): the byte waits
-  Shift = TxBuf;
-  TxFull = false;
-  TxBusy = true;
-  TxClock = Clk;
-  TxDoneTick = StartTick + frameTicks();
+  shiftOut(TxBuf, Clk, StartTick, frameTicks());
   updateBusy();
   setFlags(txBit(), 0); // UCxTXBUF moved to the shift register: ready for the next byte
   C.eventsChanged();
@@ -112,20 +108,9 @@ void Usci::startReceive(uint64_t StartTick) {
   // The host starts a character only while the module is released (UCSWRST clear).
   if (RxBusy || RxQueue.empty() || sync() || K == B || !Clk || held())
     return;
-  RxShift = RxQueue.front();
-  RxQueue.pop_front();
-  RxBusy = true;
-  RxClock = Clk;
-  RxDoneTick = StartTick + frameTicks();
+  shiftIn(Clk, StartTick, frameTicks());
   updateBusy();
   C.eventsChanged();
-}
-
-void Usci::receive(uint8_t Byte) {
-  advanceTo(C.cycles());
-  RxQueue.push_back(Byte);
-  if (const ClockSource *Clk = brclk())
-    startReceive(Clk->ticksAt(Now));
 }
 
 void Usci::deliver(uint8_t Byte) {
@@ -138,13 +123,7 @@ void Usci::deliver(uint8_t Byte) {
 void Usci::finishTransmit() {
   // TxBusy stays set while the device and the host hear the byte: nextEvent() is then the
   // cycle at which the byte ended (boards time the radio's SPI with it).
-  uint8_t Out = (Ctl0 & UC7BIT) ? uint8_t(Shift & 0x7F) : Shift;
-  if (sync()) {
-    uint8_t In = Device ? Device(Out) : 0xFF; // an idle SOMI line reads 1s
-    deliver(In);
-  } else if (Host) {
-    Host(Out, TxClock->cycleOfTick(TxDoneTick));
-  }
+  shiftEnded((Ctl0 & UC7BIT) ? uint8_t(Shift & 0x7F) : Shift, sync());
   TxBusy = false;
   if (TxFull && !held())
     startTransmit(TxDoneTick); // the next byte starts where this one ended
@@ -157,27 +136,6 @@ void Usci::finishReceive() {
     deliver(RxShift);
   startReceive(RxDoneTick);
   updateBusy();
-}
-
-void Usci::advanceTo(uint64_t Cycle) {
-  Now = std::max(Now, Cycle);
-  for (;;) {
-    if (TxBusy && TxClock->ticksAt(Now) >= TxDoneTick)
-      finishTransmit();
-    else if (RxBusy && RxClock->ticksAt(Now) >= RxDoneTick)
-      finishReceive();
-    else
-      break;
-  }
-}
-
-uint64_t Usci::nextEvent() const {
-  uint64_t Next = kNever;
-  if (TxBusy)
-    Next = TxClock->cycleOfTick(TxDoneTick);
-  if (RxBusy)
-    Next = std::min(Next, RxClock->cycleOfTick(RxDoneTick));
-  return Next;
 }
 
 uint16_t Usci::read(uint32_t Addr, bool IsByte) {
@@ -244,9 +202,7 @@ void Usci::write(uint32_t Addr, uint16_t Value, bool IsByte) {
   One(Addr, uint8_t(Value));
   if (!IsByte)
     One(Addr + 1, uint8_t(Value >> 8));
-  if (!RxBusy && !RxQueue.empty() && !held())
-    if (const ClockSource *Clk = brclk())
-      startReceive(Clk->ticksAt(Now));
+  startWaitingReceive(); // startReceive waits while UCSWRST is set
 }
 
 void Usci::updateLines() {

@@ -23,17 +23,14 @@
 #ifndef WSN_MSP430_USCI_H
 #define WSN_MSP430_USCI_H
 
-#include "Peripheral.h"
+#include "SerialShift.h"
 #include "Sfr.h"
-
-#include <deque>
-#include <functional>
 
 namespace wsn::msp430 {
 
 class Cpu;
 
-class Usci : public Peripheral {
+class Usci : public SerialShift {
 public:
   enum Kind { A, B };
   /// Unit 0 (A0 at 0x60, B0 at 0x68) or unit 1 (A1 at 0xD0, B1 at 0xD8) of kind K.
@@ -43,18 +40,8 @@ public:
   uint16_t read(uint32_t Addr, bool IsByte) override;
   void write(uint32_t Addr, uint16_t Value, bool IsByte) override;
   void reset() override;
-  void advanceTo(uint64_t Cycle) override;
-  uint64_t nextEvent() const override;
-
-  /// SPI master: the slave gets each byte sent and returns the byte it shifts out. Inside the
-  /// call nextEvent() is the MCLK cycle at which the byte ended.
-  void setDevice(std::function<uint8_t(uint8_t)> Exchange) { Device = std::move(Exchange); }
-  /// UART (USCI_A): each character sent, with the MCLK cycle at which its stop bit ends.
-  void onTransmit(std::function<void(uint8_t, uint64_t)> Fn) { Host = std::move(Fn); }
-  /// UART (USCI_A): the host sends a character (queued; one frame time each, counted from
-  /// now or from the end of the one before). The host waits while UCSWRST is set.
-  void receive(uint8_t Byte);
-  size_t pendingReceive() const { return RxQueue.size() + (RxBusy ? 1 : 0); }
+  // SerialShift: setDevice (SPI master), onTransmit and receive (UART, USCI_A). The host
+  // waits while UCSWRST is set.
 
 private:
   uint32_t base() const;
@@ -66,17 +53,16 @@ private:
   bool sync() const { return Ctl0 & 0x01; }
   bool i2c() const { return sync() && ((Ctl0 >> 1) & 3) == 3; }
   bool held() const { return Ctl1 & 0x01; } ///< UCSWRST
-  const ClockSource *brclk() const;
+  const ClockSource *brclk() const override;
   uint64_t frameTicks() const;
   void startTransmit(uint64_t StartTick);
-  void startReceive(uint64_t StartTick);
-  void finishTransmit();
-  void finishReceive();
-  void deliver(uint8_t Byte);
+  void startReceive(uint64_t StartTick) override;
+  void finishTransmit() override;
+  void finishReceive() override;
+  void deliver(uint8_t Byte) override;
   void updateBusy();
   void updateLines();
 
-  Cpu &C;
   SpecialFunctionRegisters &Sfr;
   Kind K;
   unsigned Unit;
@@ -84,13 +70,6 @@ private:
   unsigned RxSlot, TxSlot;
   unsigned IeReg, IfgReg; ///< SFR indices: IE2/IFG2 (unit 0) or UC1IE/UC1IFG (unit 1)
   uint8_t Ctl0 = 0, Ctl1 = 0x01, Br0 = 0, Br1 = 0, Mctl = 0, Stat = 0, RxBuf = 0, TxBuf = 0;
-  bool TxFull = false, TxBusy = false, RxBusy = false;
-  uint8_t Shift = 0, RxShift = 0;
-  const ClockSource *TxClock = nullptr, *RxClock = nullptr;
-  uint64_t TxDoneTick = 0, RxDoneTick = 0, Now = 0;
-  std::deque<uint8_t> RxQueue;
-  std::function<uint8_t(uint8_t)> Device;
-  std::function<void(uint8_t, uint64_t)> Host;
 };
 
 } // namespace wsn::msp430
