@@ -260,6 +260,8 @@ protected:
   /// Called after every step while WatchWakes, WakeReturn: that step was the return from
   /// an interrupt into the instruction after a sleep.
   void noteStep(bool WakeReturn) {
+    if (!FW.HasRuntime)
+      return; // no trace, nothing for replay to end at
     bool Open = recordOpen();
     if (OpenBefore && !Open)
       RecordSinceWake = true;
