@@ -3,7 +3,7 @@
 trace with wsn-replay --expect-sram; prints how the snapshots were found and how many replays
 passed.
 
-usage: settle_scan.py FW OUTDIR FIRST LAST STEP
+usage: settle_scan.py FW OUTDIR FIRST LAST STEP [WSN-SIM-ARGS...]
 FW is wsn-cc's output name (FW.elf, FW.replay.bc, FW.wmap). Prints
   settle KIND AFTER N  (run.json "settle" of the bound stops, AFTER: "ran" when the node ran
                        on past the bound, "at" when the snapshot is from the bound or before)
@@ -16,15 +16,16 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 6:
+    if len(sys.argv) < 6:
         sys.exit(__doc__)
     fw, out = sys.argv[1:3]
     first, last, step = (int(a) for a in sys.argv[3:6])
+    extra = sys.argv[6:]
     kinds, passed, tried, failed = {}, 0, 0, []
     d = os.path.join(out, "b")
     for b in range(first, last + 1, step):
         subprocess.run(["wsn-sim", "run", fw + ".elf", "--seed", "1", "--max-cycles", str(b),
-                        "--settle", "-o", d], check=True, stdout=subprocess.DEVNULL)
+                        "--settle", "-o", d] + extra, check=True, stdout=subprocess.DEVNULL)
         with open(os.path.join(d, "run.json")) as f:
             info = json.load(f)
         k = info["settle"]
