@@ -466,7 +466,7 @@ class Runner:
         and their counts) and log (WORK/APP/seeds.jsonl, one line per replay)."""
         return {"res": {m: [0, 0] for m in MODES}, "msgs": {}, "setup": {},
                 "log": open(os.path.join(work, "seeds.jsonl"), "a"),
-                "recordings": {}}   # violation trace sha256 -> violation cycles
+                "recordings": set(), "violation_cycles": set()}   # trace sha256s, cycles
 
     def replay_seed(self, app, build, work, seed, st):
         """Records one seed until its violation and replays the three stops."""
@@ -506,7 +506,8 @@ class Runner:
         with open(os.path.join(vdir, "trace.wtr"), "rb") as f:
             recorded = {"trace_sha256": hashlib.sha256(f.read()).hexdigest(),
                         "violation_cycle": info["cycles"]}
-        st["recordings"][recorded["trace_sha256"]] = info["cycles"]
+        st["recordings"].add(recorded["trace_sha256"])
+        st["violation_cycles"].add(info["cycles"])
         st.setdefault("recorded", 0)
         st["recorded"] += 1
         for mode in self.modes:
@@ -545,12 +546,12 @@ class Runner:
     def campaign_result(self, app, st):
         res, msgs, setup = st["res"], st["msgs"], st["setup"]
         recordings = {"runs": st.get("recorded", 0), "distinct_traces": len(st["recordings"]),
-                      "distinct_cycles": len(set(st["recordings"].values()))}
+                      "distinct_cycles": len(st["violation_cycles"])}
         st["log"].close()
         if st.get("recorded"):
             app.note("recordings: %d violation runs, %d distinct traces (sha256 of trace.wtr), "
                      "%d distinct violation cycles" % (st["recorded"], len(st["recordings"]),
-                                                      len(set(st["recordings"].values()))))
+                                                      len(st["violation_cycles"])))
         for what, n in sorted(setup.items()):
             app.note("replay setup: %s: %d" % (what, n))
         # one note per distinct message, naming the stop kinds and seeds that gave it

@@ -336,6 +336,7 @@ StopKind AvrNode::runUntil(uint64_t Target) {
     // interrupt), which the sleep callback reports; the rest is active time.
     const uint64_t Before = Avr->cycle;
     const uint32_t PcBefore = Avr->pc;
+    const bool Reti = WatchWakes && flashWord(PcBefore) == 0x9518;
     SleptCycles = 0;
     int State = avr_run(Avr);
     const uint64_t Step = Avr->cycle - Before;
@@ -363,6 +364,8 @@ StopKind AvrNode::runUntil(uint64_t Target) {
     // write several rings' worth of records with interrupts disabled.
     if (Opts.FullTrace)
       pollFullTrace();
+    if (WatchWakes)
+      noteStep(returnedIntoSleep(Reti));
     if (Watch) {
       StopKind S = atPc(Avr->pc, Avr->cycle);
       if (S != StopKind::None)
@@ -379,6 +382,18 @@ bool AvrNode::stepOnce() {
   return State != cpu_Done && State != cpu_Crashed;
 }
 
+uint16_t AvrNode::flashWord(uint32_t Byte) const {
+  return Byte + 1 <= Avr->flashend ? uint16_t(Avr->flash[Byte] | (Avr->flash[Byte + 1] << 8))
+                                   : 0;
+}
+
+bool AvrNode::returnedIntoSleep(bool WasReti) const {
+  // Instruction words (AVR instruction set manual): RETI 0x9518, SLEEP 0x9588. A handler
+  // that returns to the instruction after a SLEEP was taken in that sleep (the instruction
+  // after SEI runs before any interrupt, so `sei; sleep` cannot be struck between them).
+  return WasReti && Avr->pc >= 2 && flashWord(Avr->pc - 2) == 0x9588;
+}
+
 std::string AvrNode::settleToRecord(uint64_t Limit) {
   if (recordOpen())
     return "record";
@@ -386,12 +401,18 @@ std::string AvrNode::settleToRecord(uint64_t Limit) {
     return "sleep";
   uint64_t End = Avr->cycle + Limit;
   while (Avr->cycle < End && !Terminated) {
+    bool Reti = flashWord(Avr->pc) == 0x9518;
     int State = avr_run(Avr);
     if (State == cpu_Done || State == cpu_Crashed)
       return "end";
     if (recordOpen())
       return "record";
     if (Avr->state == cpu_Sleeping)
+      return "sleep";
+    // Replay delivers an interrupt taken in a sleep where its count comes due, before the
+    // sleep hook, and ends at that hook when no record follows (spec/replay.md, "sleep"):
+    // the state right after the return is where replay of this trace ends.
+    if (returnedIntoSleep(Reti))
       return "sleep";
     if (FW.VectorsEnd && Avr->pc < FW.VectorsEnd)
       return "interrupt";

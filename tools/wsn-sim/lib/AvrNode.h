@@ -41,6 +41,11 @@ private:
   const uint8_t *dataMemory() const override;
   bool interruptsEnabled() const override;
   std::string settleToRecord(uint64_t Limit) override;
+  /// The flash word at a byte address (0 past the end).
+  uint16_t flashWord(uint32_t Byte) const;
+  /// After a step: the step was a RETI (WasReti) that returned into the instruction after
+  /// a SLEEP.
+  bool returnedIntoSleep(bool WasReti) const;
   bool stepOnce() override;
   uint16_t violationArgument() const override;
 

@@ -310,7 +310,8 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
   while (C.cycles() < Target) {
     const uint64_t Before = C.cycles();
     const uint32_t PcBefore = C.reg(msp430::PC);
-    StepKind K = C.step();
+    bool WakeReturn = false;
+    StepKind K = stepWatched(WakeReturn);
     if (K != StepKind::Idle && K != StepKind::Asleep) {
       ActiveCycles += C.cycles() - Before; // Idle jumps over sleeping time
       if (Opts.Profile)
@@ -331,6 +332,8 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
     // Safe at every instruction: ringPos ignores the header while a record is open.
     if (Opts.FullTrace)
       pollFullTrace();
+    if (WatchWakes)
+      noteStep(WakeReturn);
     if (Watch) {
       StopKind S = atPc(C.reg(msp430::PC), C.cycles());
       if (S != StopKind::None)
@@ -340,7 +343,35 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
   return StopKind::None;
 }
 
-bool Msp430Node::stepOnce() { return Dev->cpu().step() != StepKind::Faulted; }
+StepKind Msp430Node::stepWatched(bool &WakeReturn) {
+  Cpu &C = Dev->cpu();
+  WakeReturn = false;
+  if (!WatchWakes)
+    return C.step();
+  const uint8_t *M = C.memory();
+  auto Word = [&](uint32_t A) { return uint16_t(M[A] | (M[A + 1] << 8)); };
+  // RETI is 0x1300 (SLAU049 §3.4.6; also on the CPUX).
+  const uint32_t Pc = C.reg(msp430::PC);
+  const bool Reti = !IrqFrames.empty() && Pc + 1 < C.memorySize() && Word(Pc) == 0x1300;
+  StepKind K = C.step();
+  if (K == StepKind::Interrupt) {
+    // The SR the CPU stacked (at the new SP, SLAU049 §2.2.3) says whether it slept.
+    const uint32_t Sp = C.reg(msp430::SP);
+    IrqFrames.push_back(Sp + 1 < C.memorySize() && (Word(Sp) & msp430::SR_CPUOFF));
+  } else if (Reti && K == StepKind::Instruction) {
+    bool Slept = IrqFrames.back();
+    IrqFrames.pop_back();
+    // Taken in a low-power mode and returning with the CPU on: the handler cleared the
+    // stacked LPM bits, so the core goes on after the instruction that entered the mode.
+    WakeReturn = Slept && !(C.sr() & msp430::SR_CPUOFF);
+  }
+  return K;
+}
+
+bool Msp430Node::stepOnce() {
+  bool WakeReturn;
+  return stepWatched(WakeReturn) != StepKind::Faulted;
+}
 
 std::string Msp430Node::settleToRecord(uint64_t Limit) {
   Cpu &C = Dev->cpu();
@@ -352,7 +383,8 @@ std::string Msp430Node::settleToRecord(uint64_t Limit) {
   Sched.Bound = End;
   C.eventsChanged();
   while (C.cycles() < End && !Terminated) {
-    StepKind K = C.step();
+    bool WakeReturn = false;
+    StepKind K = stepWatched(WakeReturn);
     if (K == StepKind::Faulted)
       return "end";
     if (K == StepKind::Interrupt)
@@ -360,6 +392,11 @@ std::string Msp430Node::settleToRecord(uint64_t Limit) {
     if (recordOpen())
       return "record";
     if (C.sr() & msp430::SR_CPUOFF)
+      return "sleep";
+    // Replay delivers an interrupt taken in a low-power mode where its count comes due,
+    // before the LPM hook, and ends at that hook when no record follows (spec/replay.md,
+    // "sleep", `bis SRC, r2`): the state right after the return is where replay ends.
+    if (WakeReturn)
       return "sleep";
   }
   return "end";

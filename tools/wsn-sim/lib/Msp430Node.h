@@ -82,9 +82,16 @@ private:
     std::vector<Item> Items;
   };
 
+  /// One step of the core; with watchWakeReturns also tracks interrupt frames and reports
+  /// in WakeReturn whether the step was the RETI of a handler taken in a low-power mode that
+  /// returned with the CPU on (the handler cleared the stacked SR's LPM bits).
+  msp430::StepKind stepWatched(bool &WakeReturn);
+
   std::unique_ptr<msp430::Chip> Dev;
   std::unique_ptr<Msp430Board> Board;
   Scheduler Sched;
+  /// Handlers being run, innermost last: whether each was taken with CPUOFF set.
+  std::vector<bool> IrqFrames;
   std::optional<SimRng> AdcRng, SwitchRng, UartRng;
   std::vector<SimRng> IrqRngs;
 };

@@ -113,6 +113,16 @@ std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram,
                          std::optional<std::vector<uint8_t>> &SkipTrace) {
   const uint64_t End = cycle() + Limit;
   SkipTrace.reset();
+  // The trace's last complete record came before a return from an interrupt into the
+  // instruction after a sleep (the handler was taken in that sleep): replay delivers such
+  // an interrupt where its count comes due, before the sleep hook, and with no record left
+  // ends at that hook (spec/replay.md, "sleep"), in the state right after the return. The
+  // node ran on from there (TinyOS: popTask, the next task's ENTRY record, possibly open
+  // at the bound and so dropped from the trace): the snapshot is the one kept at the return.
+  if (WakeValid && !RecordSinceWake) {
+    Sram = WakeSram;
+    return "sleep";
+  }
   // Stopped inside a skipped call: the trace has its SKIP_BEGIN but not the EFFECT that
   // carries what the call (and the handlers taken in it) wrote, so no replay can end where
   // the node is. Run on, interrupts included, until the span is closed and no record is

@@ -198,6 +198,10 @@ public:
   /// one read at the bound ends inside the call.
   std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram,
                      std::optional<std::vector<uint8_t>> &SkipTrace);
+  /// For settle: watch, from now on, for returns from an interrupt into the instruction after
+  /// a sleep (the handler was taken in that sleep and woke the core) and keep the data space
+  /// of the last one (spec/wsn-sim.md, --settle). Costs a few comparisons per instruction.
+  void watchWakeReturns() { WatchWakes = true; }
 
 protected:
   uint64_t ActiveCycles = 0;
@@ -245,6 +249,28 @@ protected:
     if (Pc >= PcCycles.size())
       PcCycles.resize(std::max<size_t>(Pc + 1, PcCycles.size() * 2 + 1024), 0);
     PcCycles[Pc] += Cycles;
+  }
+
+  // --settle: the last return from an interrupt that woke the core from a sleep.
+  bool WatchWakes = false;
+  bool WakeValid = false;       ///< WakeSram holds the data space right after that return
+  bool RecordSinceWake = false; ///< a record completed after it
+  bool OpenBefore = false;      ///< the trace header's open bit after the previous step
+  std::vector<uint8_t> WakeSram;
+  /// Called after every step while WatchWakes, WakeReturn: that step was the return from
+  /// an interrupt into the instruction after a sleep.
+  void noteStep(bool WakeReturn) {
+    if (!FW.HasRuntime)
+      return; // no trace, nothing for replay to end at
+    bool Open = recordOpen();
+    if (OpenBefore && !Open)
+      RecordSinceWake = true;
+    OpenBefore = Open;
+    if (WakeReturn && !Open) {
+      WakeSram = dataSpace();
+      WakeValid = true;
+      RecordSinceWake = false;
+    }
   }
 
   // --full-trace

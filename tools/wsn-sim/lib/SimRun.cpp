@@ -227,6 +227,8 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   Node &N = **NOr;
   for (const std::string &W : N.warnings())
     Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
+  if (Opts.Settle)
+    N.watchWakeReturns();
   StopKind Stop = N.runUntil(Opts.MaxCycles);
   NodeResult R = captureResult(N, Stop, Warn);
   if (Opts.Node.DrainUart >= 0 && !FW.HasRuntime)
@@ -464,6 +466,8 @@ Expected<std::unique_ptr<Network>> Network::create(const topology::Topology &Top
       return N.takeError();
     for (const std::string &W : (*N)->warnings())
       Warn << "wsn-sim: warning: node " << Id << ": " << W << "\n";
+    if (Opts.Settle)
+      (*N)->watchWakeReturns();
     if (MoteBoard *B = (*N)->board())
       Net->Air->attach(Id, B->radio());
     if (!Topo.Noise.count(Id))
