@@ -5,6 +5,7 @@
 
 #include "TraceOps.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -422,14 +423,20 @@ static Error readVars(const ObjReader &R, StringRef Key,
   });
 }
 
+// Run before Map.sort(): V is in file order, so the error names both entries by their JSON
+// index (issue 21: a damaged map's error says where).
 template <typename T>
 static Error checkUniqueIds(StringRef File, StringRef Key,
                             const std::vector<T> &V) {
-  for (size_t I = 1; I < V.size(); ++I)
-    if (keyOf(V[I - 1]) == keyOf(V[I]))
+  DenseMap<uint32_t, size_t> First;
+  for (size_t I = 0; I < V.size(); ++I) {
+    auto [It, New] = First.try_emplace(keyOf(V[I]), I);
+    if (!New)
       return createStringError(inconvertibleErrorCode(),
-                               File + ": " + Key + ": duplicate id " +
-                                   Twine(keyOf(V[I])));
+                               File + ": " + Key + "[" + Twine(I) +
+                                   "]: duplicate id " + Twine(keyOf(V[I])) +
+                                   " (also " + Key + "[" + Twine(It->second) + "])");
+  }
   return Error::success();
 }
 
@@ -569,7 +576,6 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
       }))
     return std::move(E);
 
-  Map.sort();
   if (Error E = checkUniqueIds(FileName, "functions", Map.Functions))
     return std::move(E);
   if (Error E = checkUniqueIds(FileName, "irqs", Map.Irqs))
@@ -584,6 +590,7 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
     return std::move(E);
   if (Error E = checkUniqueIds(FileName, "tasks", Map.Tasks))
     return std::move(E);
+  Map.sort();
   return Map;
 }
 

@@ -279,7 +279,7 @@ TEST(TraceMap, ParseErrorsNameFileAndEntry) {
   P = Dup.find("{\"id\":7,");
   ASSERT_NE(P, std::string::npos);
   Dup.insert(P, "{\"id\":7,\"function\":\"x\"},");
-  EXPECT_EQ(parseError(Dup), "fw.wmap: tasks: duplicate id 7");
+  EXPECT_EQ(parseError(Dup), "fw.wmap: tasks[1]: duplicate id 7 (also tasks[0])");
 
   auto Missing = TraceMap::readFile("/nonexistent/dir/fw.wmap");
   ASSERT_FALSE(!!Missing);
