@@ -11,10 +11,10 @@
 #include <wsn/invariant.h>
 
 #ifndef TIMER_TOP
-#define TIMER_TOP 120
+#define TIMER_TOP 255
 #endif
 #ifndef SPIN
-#define SPIN 300
+#define SPIN 120
 #endif
 #define NO_TASK 255
 #define NTASKS 2
