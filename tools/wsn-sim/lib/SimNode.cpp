@@ -7,6 +7,7 @@
 #include "SimNode.h"
 #include "AvrNode.h"
 #include "Msp430Node.h"
+#include "SettleAnchor.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -110,7 +111,8 @@ bool Node::recordOpen() const {
 }
 
 std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram,
-                         std::optional<std::vector<uint8_t>> &SkipTrace) {
+                         std::optional<std::vector<uint8_t>> &SkipTrace,
+                         llvm::ArrayRef<uint8_t> BoundTrace) {
   const uint64_t End = cycle() + Limit;
   SkipTrace.reset();
   // The trace's last complete record came before a return from an interrupt into the
@@ -145,30 +147,45 @@ std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram,
       SkipTrace = traceImage(W);
     }
   }
-  std::string Where = settleToRecord(End - cycle());
-  Sram = dataSpace();
-  if (Where != "record")
-    return Where;
-  // Which record opened? An IRQ record means a handler was entered before its record: at
-  // or before the bound when it was open already, in any case before the first record
-  // replay could stop at; the state where the interrupt struck is not one replay can name.
-  // Run on until the writer closes it (interrupts are off meanwhile) and read its tag at
-  // the saved head, or at the next segment start when the writer put a PAD there first.
-  const uint8_t *T = dataMemory() + FW.TraceAddr;
-  const uint32_t Saved = (T[30] | (T[31] << 8)) & 0x7FFF;
-  while (recordOpen())
-    if (cycle() >= End || !stepOnce())
+  // A CHECKPOINT that the trace's own main-context records did not arm (an interrupt's
+  // records crossed the segment boundary since) is one replay cannot know was written: at
+  // the end of the trace it runs past that anchor to the next record (spec/replay-log.md
+  // section 2.4), and so must the snapshot (TinyOS: popTask between the anchors and the
+  // task's ENTRY; found as SchedulerBasicP__m_head mote 1, replay 4 on TelosB).
+  const bool PastAnchor = replayRunsPastAnchor(SkipTrace ? llvm::ArrayRef<uint8_t>(*SkipTrace)
+                                                         : BoundTrace);
+  for (;;) {
+    std::string Where = settleToRecord(End - cycle());
+    Sram = dataSpace();
+    if (Where != "record")
+      return Where;
+    // Which record opened? An IRQ record means a handler was entered before its record:
+    // at or before the bound when it was open already, in any case before the first
+    // record replay could stop at; the state where the interrupt struck is not one replay
+    // can name. Run on until the writer closes it (interrupts are off meanwhile) and read
+    // its tag at the saved head, or at the next segment start when the writer put a PAD
+    // there first.
+    const uint8_t *T = dataMemory() + FW.TraceAddr;
+    const uint32_t Saved = (T[30] | (T[31] << 8)) & 0x7FFF;
+    while (recordOpen())
+      if (cycle() >= End || !stepOnce())
+        return "record";
+    const uint32_t Buf = rd16(T + 12), Seg = rd16(T + 14);
+    if (!Seg || Saved >= Buf || 32 + Buf > FW.TraceSize)
       return "record";
-  const uint32_t Buf = rd16(T + 12), Seg = rd16(T + 14);
-  if (!Seg || Saved >= Buf || 32 + Buf > FW.TraceSize)
-    return "record";
-  uint32_t At = Saved;
-  if (T[32 + At] == 0x00) { // PAD: the record went on to the next segment
-    At = (At / Seg + 1) * Seg;
-    if (At >= Buf)
-      At = 0;
+    uint32_t At = Saved;
+    if (T[32 + At] == 0x00) { // PAD: the record went on to the next segment
+      At = (At / Seg + 1) * Seg;
+      if (At >= Buf)
+        At = 0;
+    }
+    // Tags (spec/trace-format.md 3): 0x03 IRQ, 0x06 CHECKPOINT.
+    if (T[32 + At] == 0x03)
+      return "interrupt";
+    if (T[32 + At] != 0x06 || !PastAnchor)
+      return "record";
+    // Run on from the closed checkpoint to the record after it (replay's next stop).
   }
-  return T[32 + At] == 0x03 ? "interrupt" : "record"; // 0x03: IRQ (spec/trace-format.md 3)
 }
 
 std::vector<uint8_t> Node::traceImage(std::string &Warning) const {

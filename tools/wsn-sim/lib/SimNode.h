@@ -18,6 +18,7 @@
 #include "SimFirmware.h"
 #include "SimRng.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
@@ -196,8 +197,12 @@ public:
   /// A node stopped inside a skipped call (the runtime's __wsn_rt_skip_depth is not 0)
   /// first finishes it, interrupts included, and SkipTrace gets the trace read there: the
   /// one read at the bound ends inside the call.
+  /// BoundTrace is the trace read at the bound: when replay of it (or of SkipTrace) runs
+  /// past an anchor at its end (replayRunsPastAnchor) and the record that opens is a
+  /// CHECKPOINT, the node runs on to the record after it.
   std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram,
-                     std::optional<std::vector<uint8_t>> &SkipTrace);
+                     std::optional<std::vector<uint8_t>> &SkipTrace,
+                     llvm::ArrayRef<uint8_t> BoundTrace);
   /// For settle: watch, from now on, for returns from an interrupt into the instruction after
   /// a sleep (the handler was taken in that sleep and woke the core) and keep the data space
   /// of the last one (spec/wsn-sim.md, --settle). Costs a few comparisons per instruction.

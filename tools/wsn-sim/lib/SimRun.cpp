@@ -237,7 +237,7 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
   if (Opts.Settle && Stop == StopKind::None) {
     uint64_t At = N.cycle();
     std::optional<std::vector<uint8_t>> SkipTrace;
-    R.Settle = N.settle(10000000, R.Sram, SkipTrace);
+    R.Settle = N.settle(10000000, R.Sram, SkipTrace, R.Trace);
     R.SettleCycles = N.cycle() - At;
     if (SkipTrace && R.HasTrace && SkipTrace->size() >= 32) {
       // The node finished the skipped call it was stopped in: the trace is the one read
@@ -584,7 +584,7 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
       // replay ends (spec/wsn-sim.md, --settle). The node runs alone.
       uint64_t At = N->cycle();
       std::optional<std::vector<uint8_t>> SkipTrace;
-      R.Settle = N->settle(10000000, R.Sram, SkipTrace);
+      R.Settle = N->settle(10000000, R.Sram, SkipTrace, R.Trace);
       R.SettleCycles = N->cycle() - At;
       if (SkipTrace && R.HasTrace && SkipTrace->size() >= 32) {
         // As for `run`: the node finished the skipped call it was stopped in.
