@@ -179,6 +179,10 @@ def run(cmd, timeout, cwd=None):
         return "crash", err
     if p.returncode == 0:
         return "ok", err
+    # `sensorc routes` answers "no route" with exit 1 (a damaged gain or noise can cut the
+    # path): an answer about a valid topology, not an error.
+    if p.returncode == 1 and p.stdout.strip() == b"no route" and not err.strip():
+        return "ok", err
     return "err", err
 
 
