@@ -43,44 +43,9 @@ typedef struct {
   uint8_t hops;
 } __attribute__((packed)) chain_payload_t;
 
-/* ---- scheduler (TinySchedulerC-like FIFO of task ids) ---- */
-typedef uint8_t __nesc_atomic_t;
-static inline __nesc_atomic_t __nesc_atomic_start(void) {
-  __nesc_atomic_t s = SREG;
-  cli();
-  return s;
-}
-static inline void __nesc_atomic_end(__nesc_atomic_t s) { SREG = s; }
-
+/* ---- scheduler (TinySchedulerC-like FIFO of task ids): nesc_sched.h ---- */
 enum { TASK_SENSE = 0, TASK_FORWARD = 1, NUM_TASKS = 2, NO_TASK = 255 };
-static volatile uint8_t SchedulerBasicP$head = NO_TASK, SchedulerBasicP$tail = NO_TASK;
-static volatile uint8_t SchedulerBasicP$next[NUM_TASKS] = {NO_TASK, NO_TASK};
-
-static uint8_t SchedulerBasicP$post(uint8_t id) {
-  __nesc_atomic_t s = __nesc_atomic_start();
-  uint8_t ok = 0;
-  if (SchedulerBasicP$next[id] == NO_TASK && SchedulerBasicP$tail != id) {
-    if (SchedulerBasicP$head == NO_TASK)
-      SchedulerBasicP$head = id;
-    else
-      SchedulerBasicP$next[SchedulerBasicP$tail] = id;
-    SchedulerBasicP$tail = id;
-    ok = 1;
-  }
-  __nesc_atomic_end(s);
-  return ok;
-}
-
-static uint8_t SchedulerBasicP$popTask(void) {
-  uint8_t id = SchedulerBasicP$head;
-  if (id != NO_TASK) {
-    SchedulerBasicP$head = SchedulerBasicP$next[id];
-    if (SchedulerBasicP$head == NO_TASK)
-      SchedulerBasicP$tail = NO_TASK;
-    SchedulerBasicP$next[id] = NO_TASK;
-  }
-  return id;
-}
+#include "nesc_sched.h"
 
 /* ---- sensing (the source only) ---- */
 uint16_t SenseC$reading;
@@ -175,16 +140,7 @@ int main(void) {
   sei();
   for (;;) {
     uint8_t t;
-    cli();
-    t = SchedulerBasicP$popTask();
-    if (t == NO_TASK) {
-      sleep_enable();
-      sei(); /* the instruction after sei runs before any interrupt: no lost wake-up */
-      sleep_cpu();
-      sleep_disable();
-      continue;
-    }
-    sei();
+    SCHED_NEXT_TASK(t);
     if (t == TASK_SENSE)
       SenseC$senseTask();
     else if (t == TASK_FORWARD)
