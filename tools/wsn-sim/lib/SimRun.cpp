@@ -285,7 +285,9 @@ static Expected<std::unique_ptr<Node>> searchBound(const FirmwareInfo &FW,
     N.reset(); // one node at a time, as in a run of its own
     Warnings.clear();
     raw_string_ostream W(Warnings);
+    raw_ostream *Log = setSimCoreLog(&W);
     auto NOr = runToStop(FW, Opts, B, R, W);
+    setSimCoreLog(Log);
     if (!NOr) {
       Warn << Warnings;
       return NOr.takeError();
