@@ -53,6 +53,15 @@ static cl::opt<bool> WsnCountHelper(
     cl::desc("wsn-lower<record>: on AVR, region ends call __wsn_rt_countN (false: inline "
              "load/add/store of __wsn_gv_reference)"));
 
+// MSP430 input sites that read a constant address call the runtime's __wsn_rt_in{8,16}_at
+// with the site, address and mask as inline data after the call (spec/instrumentation.md
+// section 10): the helper reads the register and records it. RadioCountToLedsWithSenderID
+// (TelosB) level 1: 186 such sites.
+static cl::opt<bool> WsnInputHelper(
+    "wsn-input-helper", cl::init(true),
+    cl::desc("wsn-lower<record>: on MSP430, an input read of a constant address goes through "
+             "__wsn_rt_in8_at / __wsn_rt_in16_at (false: inline read and __wsn_rt_input8/16)"));
+
 // Effect tables that end with the same variables share that tail through a link
 // (spec/trace-format.md section 4). Off by default: on fidelity's sense-send at -O0 the
 // changed timing of the effect writes exposed a replay mismatch (5 of 8 seeds; an
@@ -136,6 +145,9 @@ private:
   }
 
   Error lower(TraceOp &Op);
+  /// MSP430: an input whose value is a volatile read of a constant address right before the
+  /// op, through the runtime's register-reading helper; false when the site has another shape.
+  bool lowerInputAtHelper(InputOp &Op);
   Error lowerAnchor(AnchorOp &Op);
   Error lowerEffect(EffectOp &Op);
   Error lowerCheck(CheckOp &Op);
@@ -684,6 +696,9 @@ Error RecordLowerer::lower(TraceOp &Op) {
     return lowerAnchor(cast<AnchorOp>(Op));
   case TraceOpKind::Input: {
     auto *In = cast<InputOp>(&Op);
+    if (T == RecordTarget::MSP430 && WsnRecordTables && WsnInputHelper &&
+        lowerInputAtHelper(*In))
+      break;
     Value *V = In->value();
     Value *Masked = B.CreateAnd(V, In->mask());
     std::optional<uint64_t> MaskV = In->maskValue();
@@ -727,6 +742,42 @@ Error RecordLowerer::lower(TraceOp &Op) {
     return lowerCheck(cast<CheckOp>(Op));
   }
   return Error::success();
+}
+
+bool RecordLowerer::lowerInputAtHelper(InputOp &Op) {
+  auto *L = dyn_cast<LoadInst>(Op.value());
+  if (!L || !L->isVolatile() || L->getNextNonDebugInstruction() != &Op || !L->hasOneUse())
+    return false;
+  unsigned Bits = L->getType()->isIntegerTy() ? L->getType()->getIntegerBitWidth() : 0;
+  std::optional<uint64_t> Mask = Op.maskValue();
+  auto *CE = dyn_cast<ConstantExpr>(L->getPointerOperand());
+  if ((Bits != 8 && Bits != 16) || !Mask || Op.id() > 0xFFFF || !CE ||
+      CE->getOpcode() != Instruction::IntToPtr)
+    return false;
+  auto *Addr = dyn_cast<ConstantInt>(CE->getOperand(0));
+  if (!Addr || Addr->getZExtValue() > 0xFFFF || (Bits == 16 && (Addr->getZExtValue() & 1)))
+    return false;
+  // The helper reads the register where the load was (the op follows it directly), records
+  // the masked value and returns the unmasked one in r12.
+  uint64_t A = Addr->getZExtValue(), Used = *Mask & ((1u << Bits) - 1);
+  // A byte register (the MSP430's 8-bit peripherals sit below 0x100) packs address and
+  // mask into one word; a word register takes a word for each.
+  if (Bits == 8 && A >= 0x100)
+    return false;
+  std::string Asm =
+      Bits == 8
+          ? formatv("call #__wsn_rt_in8_at\n\t.word {0}, {1}", Op.id(), A | Used << 8).str()
+          : formatv("call #__wsn_rt_in16_at\n\t.word {0}, {1}, {2}", Op.id(), A, Used).str();
+  // The helper saves every other register it uses, so only r12 and the flags change.
+  auto *IA = InlineAsm::get(FunctionType::get(I16, false), Asm, "={r12},~{r2},~{memory}",
+                            /*hasSideEffects=*/true);
+  IRBuilder<> B(L);
+  CallInst *Read = B.CreateCall(IA, {}, "wsn.in");
+  Value *Raw = B.CreateTrunc(Read, L->getType());
+  Op.replaceAllUsesWith(Raw);
+  L->replaceAllUsesWith(Raw);
+  L->eraseFromParent();
+  return true;
 }
 
 template <typename MDT, typename KeyFn>

@@ -891,7 +891,9 @@ void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
   wsn_port_irq_restore(s);
 }
 /* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits). */
-void __wsn_rt_input16(uint16_t site, uint16_t value) {
+/* `used`: __wsn_rt_in_at (below) calls it from assembly, which --whole-program's optimiser
+ * does not see. */
+__attribute__((used)) void __wsn_rt_input16(uint16_t site, uint16_t value) {
   record(site, WSN_REC_INPUT | F_B, value);
 }
 void __wsn_rt_input8(uint8_t site, uint8_t value) {
@@ -1196,6 +1198,55 @@ WSN_NAKED void __wsn_rt_count(void) {
       "  inc r0\n"
       "  sts __wsn_gv_reference+1, r0\n"
       "3:\n"
+      "  ret\n");
+}
+#endif
+
+#if defined(__MSP430__)
+/* Input sites on MSP430 (spec/instrumentation.md section 10): for an input that is a volatile
+ * read of a constant address, the lowering emits `call #__wsn_rt_in8_at` followed by two words,
+ * site and (mask << 8 | address), for a byte register (all sit below 0x100), or
+ * `call #__wsn_rt_in16_at` followed by three, site, address and mask, for a word register.
+ * The helper reads the register, records INPUT site (value & mask) through __wsn_rt_input16
+ * (the same record as every input writer) and returns the unmasked value in r12, past the
+ * words. It preserves every other register (only r12 and the flags change), so the site
+ * keeps its values in registers: 8 or 10 bytes where the inline read, the masking, the
+ * argument moves and the call took 14-22. */
+WSN_NAKED void __wsn_rt_in_at(void) {
+  __asm__ __volatile__(
+      ".global __wsn_rt_in8_at\n"
+      "__wsn_rt_in8_at:\n"
+      "  push r15\n"
+      "  push r14\n"
+      "  push r13\n"
+      "  push r11\n"
+      "  mov 8(r1), r15\n"         /* r15 -> site, address | mask << 8 */
+      "  mov.b 2(r15), r14\n"      /* address (below 0x100: the byte peripherals) */
+      "  mov.b @r14, r14\n"        /* the register's byte, zero-extended */
+      "  mov.b 3(r15), r13\n"      /* mask */
+      "  add #4, 8(r1)\n"          /* return past the two words */
+      "  jmp 1f\n"
+      ".global __wsn_rt_in16_at\n"
+      "__wsn_rt_in16_at:\n"
+      "  push r15\n"
+      "  push r14\n"
+      "  push r13\n"
+      "  push r11\n"
+      "  mov 8(r1), r15\n"         /* r15 -> site, address, mask */
+      "  mov 2(r15), r14\n"
+      "  mov @r14, r14\n"          /* the register's word */
+      "  mov 4(r15), r13\n"        /* mask */
+      "  add #6, 8(r1)\n"          /* return past the three words */
+      "1:\n"
+      "  push r14\n"
+      "  mov @r15, r12\n"          /* site */
+      "  and r14, r13\n"           /* the bits the program uses */
+      "  call #__wsn_rt_input16\n"
+      "  pop r12\n"
+      "  pop r11\n"
+      "  pop r13\n"
+      "  pop r14\n"
+      "  pop r15\n"
       "  ret\n");
 }
 #endif
