@@ -62,6 +62,14 @@ static cl::opt<bool> WsnInputHelper(
     cl::desc("wsn-lower<record>: on MSP430, an input read of a constant address goes through "
              "__wsn_rt_in8_at / __wsn_rt_in16_at (false: inline read and __wsn_rt_input8/16)"));
 
+// MSP430 skipped calls (a skip span around one direct call whose effect fits a table) go
+// through the runtime's __wsn_rt_skip_call with the site, effect table and callee as words
+// after the call (spec/instrumentation.md section 10).
+static cl::opt<bool> WsnSkipCall(
+    "wsn-skip-call", cl::init(true),
+    cl::desc("wsn-lower<record>: on MSP430, a skipped call goes through __wsn_rt_skip_call "
+             "(false: __wsn_rt_skip_begin before it and __wsn_rt_skip_effect_t after it)"));
+
 // Effect tables that end with the same variables share that tail through a link
 // (spec/trace-format.md section 4). Off by default: on fidelity's sense-send at -O0 the
 // changed timing of the effect writes exposed a replay mismatch (5 of 8 seeds; an
@@ -150,6 +158,10 @@ private:
   bool lowerInputAtHelper(InputOp &Op);
   Error lowerAnchor(AnchorOp &Op);
   Error lowerEffect(EffectOp &Op);
+  Constant *effectTable(const TraceEffectMD &MD);
+  /// MSP430: a skip span around one direct call, merged with its effect, through the
+  /// runtime's __wsn_rt_skip_call; false when the span has another shape.
+  bool lowerSkipCall(TraceOp &Begin);
   Error lowerCheck(CheckOp &Op);
 
   Module &M;
@@ -177,6 +189,8 @@ private:
   SmallPtrSet<const TraceOp *, 16> InsideAtomic;
   /// SKIP_END ops written by the effect call right after them, and those effects.
   SmallPtrSet<const TraceOp *, 8> MergedSkipEnds, EffectsAfterSkip;
+  /// Effects written by __wsn_rt_skip_call (lowerSkipCall).
+  SmallPtrSet<const TraceOp *, 8> EffectsInSkipCall;
 };
 
 FunctionCallee RecordLowerer::rt(StringRef Name, Type *Ret,
@@ -477,9 +491,55 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
   return Error::success();
 }
 
+/// The constant table of an effect record that fits one (effectFitsTable), as the
+/// runtime's uintptr_t: one table per record layout, shared by the sites that have it.
+Constant *RecordLowerer::effectTable(const TraceEffectMD &MD) {
+  uint32_t Len = MD.ReturnSize;
+  for (const TraceVarRef &V : MD.Writes)
+    Len += V.Size;
+  VarList L;
+  for (const TraceVarRef &V : MD.Writes)
+    L.push_back({varAddr(V.Global), V.Size});
+  Constant *Tbl;
+  if (MD.ShortWrites) {
+    // Short effects (spec/trace-format.md section 4): ret-bytes | 0x80 says the address
+    // of the short form's table follows; the runtime takes it when no handler ran
+    // inside the skipped call. On AVR that address is a word address (as a link's), so
+    // the short table is 2-byte aligned.
+    VarList Short(L.begin(), L.begin() + std::min<size_t>(*MD.ShortWrites, L.size()));
+    uint32_t ShortLen = MD.ReturnSize;
+    for (size_t I = 0; I < Short.size(); ++I)
+      ShortLen += MD.Writes[I].Size;
+    Constant *ShortTbl = linkedTable(
+        {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize)}, Short,
+        /*Proper=*/false);
+    if (T == RecordTarget::AVR)
+      if (auto *CE = dyn_cast<ConstantExpr>(ShortTbl))
+        if (auto *GV = dyn_cast<GlobalVariable>(CE->getOperand(0)))
+          GV->setAlignment(Align(2));
+    // The whole form is the short form's variables, then the handler part: a table of
+    // its own (n, pairs), the same for every effect, so the whole form costs a head.
+    Constant *HandlerTbl =
+        makeTable({}, VarList(L.begin() + Short.size(), L.end()));
+    Tbl = makeTable({ConstantInt::get(I16, Len),
+                     ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl, HandlerTbl},
+                    {});
+  } else {
+    Tbl = linkedTable(
+        {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
+        /*Proper=*/false);
+  }
+  return Tbl;
+}
+
 /// Multi-level (thesis 4.4.1): the skipped callee's return value and the
 /// final values of the globals it may write, in one EFFECT record.
 Error RecordLowerer::lowerEffect(EffectOp &Op) {
+  if (EffectsInSkipCall.count(&Op)) { // written by __wsn_rt_skip_call
+    if (Value *Ret = Op.returnValue())
+      Op.replaceAllUsesWith(Ret);
+    return Error::success();
+  }
   auto It = Effects.find(Op.site());
   if (It == Effects.end())
     return makeError(formatv("effect site {0} in function '{1}' is missing "
@@ -492,38 +552,7 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
   IRBuilder<> B(&Op);
   if (effectFitsTable(MD)) {
     // One call: [SKIP_END,] EFFECT with the return value (<= 4 bytes) as an argument.
-    VarList L;
-    for (const TraceVarRef &V : MD.Writes)
-      L.push_back({varAddr(V.Global), V.Size});
-    Constant *Tbl;
-    if (MD.ShortWrites) {
-      // Short effects (spec/trace-format.md section 4): ret-bytes | 0x80 says the address
-      // of the short form's table follows; the runtime takes it when no handler ran
-      // inside the skipped call. On AVR that address is a word address (as a link's), so
-      // the short table is 2-byte aligned.
-      VarList Short(L.begin(), L.begin() + std::min<size_t>(*MD.ShortWrites, L.size()));
-      uint32_t ShortLen = MD.ReturnSize;
-      for (size_t I = 0; I < Short.size(); ++I)
-        ShortLen += MD.Writes[I].Size;
-      Constant *ShortTbl = linkedTable(
-          {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize)}, Short,
-          /*Proper=*/false);
-      if (T == RecordTarget::AVR)
-        if (auto *CE = dyn_cast<ConstantExpr>(ShortTbl))
-          if (auto *GV = dyn_cast<GlobalVariable>(CE->getOperand(0)))
-            GV->setAlignment(Align(2));
-      // The whole form is the short form's variables, then the handler part: a table of
-      // its own (n, pairs), the same for every effect, so the whole form costs a head.
-      Constant *HandlerTbl =
-          makeTable({}, VarList(L.begin() + Short.size(), L.end()));
-      Tbl = makeTable({ConstantInt::get(I16, Len),
-                       ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl, HandlerTbl},
-                      {});
-    } else {
-      Tbl = linkedTable(
-          {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
-          /*Proper=*/false);
-    }
+    Constant *Tbl = effectTable(MD);
     Value *Ret = Op.returnValue();
     // Return values of up to 2 bytes in a 16-bit argument, up to 4 in a 32-bit one.
     Type *RetTy = MD.ReturnSize <= 2 ? I16 : I32;
@@ -664,6 +693,8 @@ Error RecordLowerer::lower(TraceOp &Op) {
     Simple("__wsn_rt_sched");
     break;
   case TraceOpKind::SkipBegin:
+    if (T == RecordTarget::MSP430 && WsnSkipCall && lowerSkipCall(Op))
+      break;
     Simple("__wsn_rt_skip_begin");
     break;
   case TraceOpKind::SkipEnd:
@@ -742,6 +773,82 @@ Error RecordLowerer::lower(TraceOp &Op) {
     return lowerCheck(cast<CheckOp>(Op));
   }
   return Error::success();
+}
+
+bool RecordLowerer::lowerSkipCall(TraceOp &Begin) {
+  auto *Call = dyn_cast_or_null<CallInst>(Begin.getNextNonDebugInstruction());
+  if (!Call || isa<TraceOp>(Call) || Call->isInlineAsm() || Call->isMustTailCall() ||
+      Call->hasOperandBundles())
+    return false;
+  Function *Callee = Call->getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || Callee->isVarArg() || Call->arg_size() > 4 ||
+      Call->getFunctionType() != Callee->getFunctionType())
+    return false;
+  auto *End = dyn_cast_or_null<TraceOp>(Call->getNextNonDebugInstruction());
+  if (!End || !MergedSkipEnds.count(End) || End->id() != Begin.id())
+    return false;
+  auto *E = dyn_cast_or_null<EffectOp>(End->getNextNonDebugInstruction());
+  if (!E || !EffectsAfterSkip.count(E) || E->site() != Begin.id() || Begin.id() > 0xFFFF)
+    return false;
+  auto It = Effects.find(E->site());
+  if (It == Effects.end() || It->second.ReturnSize > 2)
+    return false;
+  // Each argument and the return value in one 16-bit register (r12-r15 / r12), as the
+  // MSP430 calling convention passes them; anything else keeps the inline lowering.
+  auto OneReg = [&](Type *Ty) {
+    return Ty->isPointerTy() || (Ty->isIntegerTy() && Ty->getIntegerBitWidth() >= 8 &&
+                                 Ty->getIntegerBitWidth() <= 16);
+  };
+  Type *RetTy = Call->getType();
+  if (!RetTy->isVoidTy() && !OneReg(RetTy))
+    return false;
+  for (unsigned I = 0; I < Call->arg_size(); ++I)
+    if (!OneReg(Call->getArgOperand(I)->getType()) || Call->paramHasAttr(I, Attribute::ByVal) ||
+        Call->paramHasAttr(I, Attribute::StructRet) || Call->paramHasAttr(I, Attribute::InReg))
+      return false;
+  Constant *Tbl = effectTable(It->second);
+  auto *TblCE = dyn_cast<ConstantExpr>(Tbl);
+  auto *TblGV = TblCE ? dyn_cast<GlobalVariable>(TblCE->getOperand(0)) : nullptr;
+  if (!TblGV)
+    return false;
+
+  IRBuilder<> B(Call);
+  SmallVector<Value *, 6> Args;
+  std::string Cons = "={r12},={r13},={r14},={r15}";
+  for (unsigned I = 0; I < Call->arg_size(); ++I) {
+    Value *A = Call->getArgOperand(I);
+    if (A->getType()->isPointerTy())
+      A = B.CreatePtrToInt(A, I16);
+    else if (Call->paramHasAttr(I, Attribute::SExt))
+      A = B.CreateSExt(A, I16);
+    else
+      A = B.CreateZExtOrTrunc(A, I16);
+    Args.push_back(A);
+    Cons += "," + std::to_string(I); // in the register of output I: the helper may change it
+  }
+  unsigned TblOp = 4 + Args.size();
+  Args.push_back(TblGV);
+  Args.push_back(Callee);
+  Cons += ",i,i,~{r11},~{r2},~{memory}";
+  std::string Asm = formatv("call #__wsn_rt_skip_call\n\t.word {0}, ${{{1}:c}, ${{{2}:c}",
+                            Begin.id(), TblOp, TblOp + 1)
+                        .str();
+  SmallVector<Type *, 6> ArgTys;
+  for (Value *A : Args)
+    ArgTys.push_back(A->getType());
+  auto *Regs = StructType::get(Ctx, {I16, I16, I16, I16});
+  auto *IA = InlineAsm::get(FunctionType::get(Regs, ArgTys, false), Asm, Cons,
+                            /*hasSideEffects=*/true);
+  CallInst *Trampoline = B.CreateCall(IA, Args);
+  Trampoline->setDebugLoc(Call->getDebugLoc());
+  if (!RetTy->isVoidTy()) {
+    Value *R = B.CreateExtractValue(Trampoline, 0);
+    R = RetTy->isPointerTy() ? B.CreateIntToPtr(R, RetTy) : B.CreateZExtOrTrunc(R, RetTy);
+    Call->replaceAllUsesWith(R);
+  }
+  Call->eraseFromParent();
+  EffectsInSkipCall.insert(E);
+  return true;
 }
 
 bool RecordLowerer::lowerInputAtHelper(InputOp &Op) {

@@ -874,7 +874,10 @@ static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
 void __wsn_rt_entry(uint16_t fid) { record(fid, WSN_REC_ENTRY, 0); }
 void __wsn_rt_exit(uint16_t fid) { record(fid, WSN_REC_EXIT, 0); }
 void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
-void __wsn_rt_skip_begin(uint16_t site) { record(site, WSN_REC_SKIP_BEGIN, 0); }
+/* `used`: also called from the MSP430 assembly of __wsn_rt_skip_call (below). */
+__attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
+  record(site, WSN_REC_SKIP_BEGIN, 0);
+}
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
   wsn_irq_state_t s = wsn_port_irq_save();
@@ -1251,6 +1254,42 @@ WSN_NAKED void __wsn_rt_in_at(void) {
 }
 #endif
 
+#if defined(__MSP430__)
+/* Skipped calls on MSP430 (spec/instrumentation.md section 10): the lowering emits, with the
+ * callee's arguments in r12-r15 as for the call itself, `call #__wsn_rt_skip_call` followed by
+ * three words: site, effect table, callee. The helper records SKIP_BEGIN site, calls the
+ * callee with the arguments, and records SKIP_END and the EFFECT through
+ * __wsn_rt_skip_effect_t (the same calls, in the same order, as the inline lowering); it
+ * returns the callee's return value (at most 16 bits) in r12, past the words, and may change
+ * r11-r15 and the flags like any call. 10 bytes at a site where the two record calls took
+ * about 20. */
+WSN_NAKED void __wsn_rt_skip_call(void) {
+  __asm__ __volatile__(
+      "  push r15\n"              /* the callee's arguments */
+      "  push r14\n"
+      "  push r13\n"
+      "  push r12\n"
+      "  mov 8(r1), r12\n"        /* -> site, table, callee */
+      "  mov @r12, r12\n"
+      "  call #__wsn_rt_skip_begin\n"
+      "  pop r12\n"
+      "  pop r13\n"
+      "  pop r14\n"
+      "  pop r15\n"
+      "  mov @r1, r11\n"
+      "  call 4(r11)\n"           /* the callee */
+      "  push r12\n"              /* its return value */
+      "  mov 2(r1), r15\n"
+      "  mov @r15, r12\n"         /* site */
+      "  mov 2(r15), r13\n"       /* table */
+      "  mov @r1, r14\n"          /* return value */
+      "  call #__wsn_rt_skip_effect_t\n"
+      "  pop r12\n"
+      "  add #6, 0(r1)\n"         /* return past the three words */
+      "  ret\n");
+}
+#endif
+
 /*---------------------------------------------------------------------------------------------
  * Table-driven records (spec/trace-format.md section 4). The lowering describes an effect,
  * a check or a checkpoint by one constant table, so that a site costs one call:
@@ -1598,7 +1637,7 @@ void __wsn_rt_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
   effect_t(site, t, ret, 0);
 }
 
-void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
+__attribute__((used)) void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
   effect_t(site, t, ret, 1);
 }
 
