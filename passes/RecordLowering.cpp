@@ -62,12 +62,12 @@ static cl::opt<bool> WsnInputHelper(
     cl::desc("wsn-lower<record>: on MSP430, an input read of a constant address goes through "
              "__wsn_rt_in8_at / __wsn_rt_in16_at (false: inline read and __wsn_rt_input8/16)"));
 
-// MSP430 skipped calls (a skip span around one direct call whose effect fits a table) go
-// through the runtime's __wsn_rt_skip_call with the site, effect table and callee as words
-// after the call (spec/instrumentation.md section 10).
+// Skipped calls on the motes (a skip span around one direct call whose effect fits a table)
+// go through the runtime's __wsn_rt_skip_call with the site, effect table and callee as
+// words after the call (spec/instrumentation.md section 10).
 static cl::opt<bool> WsnSkipCall(
     "wsn-skip-call", cl::init(true),
-    cl::desc("wsn-lower<record>: on MSP430, a skipped call goes through __wsn_rt_skip_call "
+    cl::desc("wsn-lower<record>: on AVR and MSP430, a skipped call goes through __wsn_rt_skip_call "
              "(false: __wsn_rt_skip_begin before it and __wsn_rt_skip_effect_t after it)"));
 
 // Effect tables that end with the same variables share that tail through a link
@@ -159,7 +159,7 @@ private:
   Error lowerAnchor(AnchorOp &Op);
   Error lowerEffect(EffectOp &Op);
   Constant *effectTable(const TraceEffectMD &MD);
-  /// MSP430: a skip span around one direct call, merged with its effect, through the
+  /// AVR, MSP430: a skip span around one direct call, merged with its effect, through the
   /// runtime's __wsn_rt_skip_call; false when the span has another shape.
   bool lowerSkipCall(TraceOp &Begin);
   Error lowerCheck(CheckOp &Op);
@@ -693,7 +693,7 @@ Error RecordLowerer::lower(TraceOp &Op) {
     Simple("__wsn_rt_sched");
     break;
   case TraceOpKind::SkipBegin:
-    if (T == RecordTarget::MSP430 && WsnSkipCall && lowerSkipCall(Op))
+    if (T != RecordTarget::Host && WsnSkipCall && lowerSkipCall(Op))
       break;
     Simple("__wsn_rt_skip_begin");
     break;
@@ -793,8 +793,9 @@ bool RecordLowerer::lowerSkipCall(TraceOp &Begin) {
   auto It = Effects.find(E->site());
   if (It == Effects.end() || It->second.ReturnSize > 2)
     return false;
-  // Each argument and the return value in one 16-bit register (r12-r15 / r12), as the
-  // MSP430 calling convention passes them; anything else keeps the inline lowering.
+  // Each argument and the return value in one 16-bit register (MSP430 r12-r15 / r12; AVR
+  // the pairs from r25:r24 down / r25:r24), as the calling conventions pass them; anything
+  // else keeps the inline lowering.
   auto OneReg = [&](Type *Ty) {
     return Ty->isPointerTy() || (Ty->isIntegerTy() && Ty->getIntegerBitWidth() >= 8 &&
                                  Ty->getIntegerBitWidth() <= 16);
@@ -814,7 +815,11 @@ bool RecordLowerer::lowerSkipCall(TraceOp &Begin) {
 
   IRBuilder<> B(Call);
   SmallVector<Value *, 6> Args;
-  std::string Cons = "={r12},={r13},={r14},={r15}";
+  // The argument registers in order (AVR: one pair each, r25:r24 first); the helper may
+  // change all of them, so each is an output too.
+  bool Avr = T == RecordTarget::AVR;
+  std::string Cons =
+      Avr ? "={r24},={r22},={r20},={r18}" : "={r12},={r13},={r14},={r15}";
   for (unsigned I = 0; I < Call->arg_size(); ++I) {
     Value *A = Call->getArgOperand(I);
     if (A->getType()->isPointerTy())
@@ -829,9 +834,10 @@ bool RecordLowerer::lowerSkipCall(TraceOp &Begin) {
   unsigned TblOp = 4 + Args.size();
   Args.push_back(TblGV);
   Args.push_back(Callee);
-  Cons += ",i,i,~{r11},~{r2},~{memory}";
-  std::string Asm = formatv("call #__wsn_rt_skip_call\n\t.word {0}, ${{{1}:c}, ${{{2}:c}",
-                            Begin.id(), TblOp, TblOp + 1)
+  Cons += Avr ? ",i,i,~{r26},~{r27},~{r30},~{r31},~{r0},~{sreg},~{memory}"
+              : ",i,i,~{r11},~{r2},~{memory}";
+  std::string Asm = formatv("call {0}__wsn_rt_skip_call\n\t.word {1}, ${{{2}:c}, ${{{3}:c}",
+                            Avr ? "" : "#", Begin.id(), TblOp, TblOp + 1)
                         .str();
   SmallVector<Type *, 6> ArgTys;
   for (Value *A : Args)
