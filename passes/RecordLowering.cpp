@@ -70,6 +70,14 @@ static cl::opt<bool> WsnSkipCall(
     cl::desc("wsn-lower<record>: on AVR and MSP430, a skipped call goes through __wsn_rt_skip_call "
              "(false: __wsn_rt_skip_begin before it and __wsn_rt_skip_effect_t after it)"));
 
+// MSP430 region ends (outside the program's own atomic sections) call the runtime's
+// __wsn_rt_endN (N <= 8): the count update and the interrupt restore in one 4-byte call
+// instead of 12 inline bytes (spec/instrumentation.md section 10).
+static cl::opt<bool> WsnRegionEndHelper(
+    "wsn-region-end-helper", cl::init(true),
+    cl::desc("wsn-lower<record>: on MSP430, a region end calls __wsn_rt_endN (false: inline "
+             "count update and `nop; bis rX, r2; nop`)"));
+
 // Effect tables that end with the same variables share that tail through a link
 // (spec/trace-format.md section 4). Off by default: on fidelity's sense-send at -O0 the
 // changed timing of the effect writes exposed a replay mismatch (5 of 8 seeds; an
@@ -718,8 +726,21 @@ Error RecordLowerer::lower(TraceOp &Op) {
       return makeError(formatv("wsn.region.end site {0} in function '{1}': "
                                "the count is not a positive constant",
                                Op.id(), Op.getFunction()->getName()));
-    addToCounter(B, RE->count());
-    irqRestore(B, It->second);
+    if (T == RecordTarget::MSP430 && WsnRegionEndHelper && It->second && RE->count() <= 8) {
+      // One call of the runtime's __wsn_rt_endN: the count update and the GIE restore of
+      // the saved SR in r15 (4 bytes instead of 12). The helper changes the flags: the
+      // clobber must be spelled `sr`, LLVM's MSP430 name (`~{r2}` is accepted and ignored,
+      // and a compare before the call was read after it: lit msp430-region-flags).
+      Value *State = It->second;
+      auto *IA = InlineAsm::get(FunctionType::get(I16, {I16}, false),
+                                ("call #__wsn_rt_end" + Twine(RE->count())).str(),
+                                "={r15},0,~{sr},~{memory}", /*hasSideEffects=*/true);
+      (void)counter(); // the helper names __wsn_gv_reference; keep the declaration for replay
+      B.CreateCall(IA, {State});
+    } else {
+      addToCounter(B, RE->count());
+      irqRestore(B, It->second);
+    }
     OpenRegions.erase(It);
     break;
   }
@@ -835,7 +856,7 @@ bool RecordLowerer::lowerSkipCall(TraceOp &Begin) {
   Args.push_back(TblGV);
   Args.push_back(Callee);
   Cons += Avr ? ",i,i,~{r26},~{r27},~{r30},~{r31},~{r0},~{sreg},~{memory}"
-              : ",i,i,~{r11},~{r2},~{memory}";
+              : ",i,i,~{r11},~{sr},~{memory}";
   std::string Asm = formatv("call {0}__wsn_rt_skip_call\n\t.word {1}, ${{{2}:c}, ${{{3}:c}",
                             Avr ? "" : "#", Begin.id(), TblOp, TblOp + 1)
                         .str();
@@ -882,7 +903,7 @@ bool RecordLowerer::lowerInputAtHelper(InputOp &Op) {
           ? formatv("call #__wsn_rt_in8_at\n\t.word {0}, {1}", Op.id(), A | Used << 8).str()
           : formatv("call #__wsn_rt_in16_at\n\t.word {0}, {1}, {2}", Op.id(), A, Used).str();
   // The helper saves every other register it uses, so only r12 and the flags change.
-  auto *IA = InlineAsm::get(FunctionType::get(I16, false), Asm, "={r12},~{r2},~{memory}",
+  auto *IA = InlineAsm::get(FunctionType::get(I16, false), Asm, "={r12},~{sr},~{memory}",
                             /*hasSideEffects=*/true);
   IRBuilder<> B(L);
   CallInst *Read = B.CreateCall(IA, {}, "wsn.in");

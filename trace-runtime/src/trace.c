@@ -1206,6 +1206,34 @@ WSN_NAKED void __wsn_rt_count(void) {
 #endif
 
 #if defined(__MSP430__)
+/* Region ends on MSP430 (spec/instrumentation.md section 10): the lowering emits
+ * `call #__wsn_rt_endN` (N = 1..8) with the SR saved at the region's start in r15 and
+ * interrupts disabled; it adds N to #gv_reference and sets GIE again if it was set (the same
+ * `nop; bis; nop` as the inline form), changing only r15 and the flags. 4 bytes at each
+ * region end instead of 12. */
+WSN_NAKED void __wsn_rt_end(void) {
+  __asm__ __volatile__(
+#define WSN_END_ENTRY(n)                                                                      \
+  ".global __wsn_rt_end" #n "\n"                                                               \
+  "__wsn_rt_end" #n ":\n"                                                                      \
+  "  add #" #n ", &__wsn_gv_reference\n"                                                       \
+  "  jmp 1f\n"
+      WSN_END_ENTRY(8) WSN_END_ENTRY(7) WSN_END_ENTRY(6) WSN_END_ENTRY(5)
+      WSN_END_ENTRY(4) WSN_END_ENTRY(3) WSN_END_ENTRY(2)
+#undef WSN_END_ENTRY
+      ".global __wsn_rt_end1\n"
+      "__wsn_rt_end1:\n"
+      "  inc &__wsn_gv_reference\n"
+      "1:\n"
+      "  and #8, r15\n"
+      "  nop\n"
+      "  bis r15, r2\n"
+      "  nop\n"
+      "  ret\n");
+}
+#endif
+
+#if defined(__MSP430__)
 /* Input sites on MSP430 (spec/instrumentation.md section 10): for an input that is a volatile
  * read of a constant address, the lowering emits `call #__wsn_rt_in8_at` followed by two words,
  * site and (mask << 8 | address), for a byte register (all sit below 0x100), or
