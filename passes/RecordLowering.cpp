@@ -836,11 +836,12 @@ bool RecordLowerer::lowerSkipCall(TraceOp &Begin) {
 
   IRBuilder<> B(Call);
   SmallVector<Value *, 6> Args;
-  // The argument registers in order (AVR: one pair each, r25:r24 first); the helper may
-  // change all of them, so each is an output too.
+  // The argument registers in order (AVR: one pair each, r25:r24 first, named `r25r24`:
+  // `{r24}` with an i16 is the byte register alone, and the high byte went unset); the
+  // helper may change all of them, so each is an output too.
   bool Avr = T == RecordTarget::AVR;
   std::string Cons =
-      Avr ? "={r24},={r22},={r20},={r18}" : "={r12},={r13},={r14},={r15}";
+      Avr ? "={r25r24},={r23r22},={r21r20},={r19r18}" : "={r12},={r13},={r14},={r15}";
   for (unsigned I = 0; I < Call->arg_size(); ++I) {
     Value *A = Call->getArgOperand(I);
     if (A->getType()->isPointerTy())
