@@ -593,9 +593,11 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
  * it is being written, all of its bytes once writing has left it. The writer core does not
  * touch it: closing a record folds the record's bytes in, and the record's extent comes from
  * the header alone. It starts at the saved head in `open`, or, when the byte there is PAD (a
- * record's tag is never 0x00), that PAD ends the segment (the PAD and the rest of the segment
- * are folded into its value: the value of a segment left behind never depends on where its
- * records end) and the record starts the next one; it ends at head. A record starting a
+ * record's tag is never 0x00), that PAD ends the segment (the value of a segment left behind
+ * covers all of it, so it never depends on where its records end: with two bytes or more
+ * after the PAD they become the CRC through the PAD, high byte first, and zeros, which makes
+ * the value 0 without reading stale bytes; one byte or none is folded) and the record starts
+ * the next one; it ends at head. A record starting a
  * segment restarts that segment's value. The value is stored low byte first; a stop before
  * the store, between the two byte stores or after it leaves `open` set, and the decoder
  * accepts exactly those three values for the open segment. */
@@ -605,7 +607,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
  * one byte at a time, without a table (the same result as eight steps of the bitwise form
  * in crc_byte below): x = byte ^ high byte, x ^= x >> 4, then crc = (crc << 8) ^ (x << 12) ^
  * (x << 5) ^ x, written with 8-bit operations (the motes' registers). */
-static NOINLINE void fold(const uint8_t *p, uint16_t n) {
+static NOINLINE uint16_t fold_value(const uint8_t *p, uint16_t n) {
   uint16_t off = (uint16_t)(p - __wsn_trace.data);
   volatile uint8_t *c = __wsn_trace.check[off / SEG];
   uint8_t lo = 0xFFu, hi = 0xFFu, x;
@@ -619,8 +621,19 @@ static NOINLINE void fold(const uint8_t *p, uint16_t n) {
     hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
     lo = (uint8_t)(x ^ (uint8_t)(x << 5));
   }
-  c[0] = lo;
-  c[1] = hi;
+  return (uint16_t)(lo | ((uint16_t)hi << 8));
+}
+
+/* The value is stored once, at the end (low byte first): a stop sees the old value, the new
+ * one, or the new low byte with the old high byte, as the decoder expects (section 1.2). */
+static void store_check(uint16_t off, uint16_t v) {
+  volatile uint8_t *c = __wsn_trace.check[off / SEG];
+  c[0] = (uint8_t)v;
+  c[1] = (uint8_t)(v >> 8);
+}
+
+static NOINLINE void fold(const uint8_t *p, uint16_t n) {
+  store_check((uint16_t)(p - __wsn_trace.data), fold_value(p, n));
 }
 
 /* Seal and close the open record (no-op when emit opened none: frozen, too large).
@@ -632,7 +645,23 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
     return;
   at = (uint16_t)(OPEN_LO | ((uint16_t)(hi & 0x7Fu) << 8));
   if (__wsn_trace.data[at] == WSN_REC_PAD) {
-    fold(&__wsn_trace.data[at], (uint16_t)(SEG - at % SEG));
+    /* The segment is left: its value covers all of it. With two bytes or more after the
+     * PAD, they become the CRC so far (high byte first) and zeros, which brings the value to
+     * 0 and keeps it there: a few cycles a byte instead of folding stale bytes. */
+    uint16_t rest = (uint16_t)(SEG - 1 - at % SEG);
+    if (rest >= 2) {
+      uint16_t v = fold_value(&__wsn_trace.data[at], 1);
+      volatile uint8_t *z = &__wsn_trace.data[at + 1];
+      z[0] = (uint8_t)(v >> 8);
+      z[1] = (uint8_t)v;
+      z += 2;
+      rest = (uint16_t)(rest - 2);
+      while (rest--)
+        *z++ = 0;
+      store_check(at, 0);
+    } else {
+      fold(&__wsn_trace.data[at], (uint16_t)(rest + 1));
+    }
     at = (uint16_t)(at - at % SEG + SEG);
     if (at == WSN_TRACE_BUF_SIZE)
       at = 0;
@@ -646,14 +675,43 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
 }
 
 #elif defined(__AVR__)
+/* One byte of the CRC (hi in A, lo in B): X = byte ^ hi, X ^= X >> 4; then the new hi is
+ * lo ^ (X << 4) ^ (X >> 3), built in B, and the new lo X ^ (X << 5), built in X; A is free
+ * for the next byte, so three registers take turns and no state is moved (17 cycles). X << 4
+ * and X >> 4 come from one nibble swap; shifting that pair left by one bit gives X << 5 and
+ * X >> 3. */
+#define WSN_AVR_CRC_STEP(A, B, X)                                                                 \
+  "  ld " X ", Z+\n"                                                                              \
+  "  eor " X ", " A "\n"                                                                          \
+  "  mov r18, " X "\n"                                                                            \
+  "  swap r18\n"                                                                                  \
+  "  andi r18, 0x0f\n"                                                                            \
+  "  eor " X ", r18\n"                                                                            \
+  "  mov r18, " X "\n"                                                                            \
+  "  swap r18\n"                                                                                  \
+  "  mov r0, r18\n"                                                                               \
+  "  andi r18, 0xf0\n"                  /* X << 4 */                                              \
+  "  eor r0, r18\n"                     /* X >> 4 */                                              \
+  "  eor " B ", r18\n"                                                                            \
+  "  lsl r18\n"                         /* X << 5; carry: bit 3 of X */                           \
+  "  rol r0\n"                          /* X >> 3 */                                              \
+  "  eor " B ", r0\n"                                                                             \
+  "  eor " X ", r18\n"
+#if WSN_SEG_HMASK
+#define WSN_AVR_CRC_COUNT "  subi r22, 1\n  sbci r23, 0\n" /* Z: both bytes 0 */
+#else
+#define WSN_AVR_CRC_COUNT "  dec r22\n"
+#endif
 /* The same in AVR assembly (segments of 256 bytes or a larger power of two: a ring offset's
  * segment is its high byte shifted right by WSN_SEG_SHIFT). at = the saved head (r25:24), Z =
- * &data[at]; a PAD there folds the rest of its segment and moves at to the next segment start
- * (0 after the last); then n = head - at (mod seg, 1..seg; 0 stands for seg) bytes are
- * folded. .Lwsn_fold: r22 bytes (256-byte segments: 0 is 256), or r23:22 bytes (larger ones),
- * at Z into check[at / seg] (restarted at 0xFFFF when at is a segment start), CRC in r21:20, x
- * in r0, 22 cycles a byte (23 with the 16-bit count). Uses only call-clobbered registers; r1
- * stays 0. */
+ * &data[at]; a PAD there ends its segment (the CRC through it and zeros after it, or the rest
+ * folded when under two bytes) and moves at to the next segment start (0 after the last);
+ * then n = head - at (mod seg, 1..seg; 0 stands for seg) bytes are folded. .Lwsn_fold: r22
+ * bytes (256-byte segments: 0 is 256), or r23:22 bytes (larger ones), at Z into check[at /
+ * seg] (restarted at 0xFFFF when at is a segment start; with T set the value is left in
+ * r21:20 and not stored); the CRC state moves through r21, r20 and r19 (WSN_AVR_CRC_STEP),
+ * 19 cycles a byte, 20 with the 16-bit count (23 and 24 with a fixed state register pair).
+ * Uses only call-clobbered registers; r1 stays 0. */
 WSN_NAKED void __wsn_rt_close(void) {
   __asm__ __volatile__(
       "  lds r25, __wsn_trace+31\n"
@@ -664,20 +722,58 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  movw r30, r24\n"
       "  subi r30, lo8(-(__wsn_trace+32))\n"
       "  sbci r31, hi8(-(__wsn_trace+32))\n"
+      "  clt\n"                        /* T set: .Lwsn_fold leaves the value to us */
       "  ld r0, Z\n"
       "  tst r0\n"
       "  brne 1f\n"
-      "  mov r22, r24\n"               /* PAD: fold it and the rest, seg - (at % seg) bytes */
+      "  mov r22, r24\n"               /* PAD: rest = seg - 1 - (at % seg) bytes after it */
+      "  com r22\n"
       ".if " S_HMASK "\n"
-      "  mov r23, r25\n"               /* -at, then mod seg (at % seg is not 0 here) */
-      "  neg r23\n"
-      "  neg r22\n"
-      "  sbc r23, r1\n"
+      "  mov r23, r25\n"
+      "  com r23\n"
       "  andi r23, " S_HMASK "\n"
+      "  cpi r22, 2\n"
+      "  cpc r23, r1\n"
       ".else\n"
-      "  neg r22\n"
+      "  cpi r22, 2\n"
       ".endif\n"
+      "  brsh 3f\n"
+      "  inc r22\n"                    /* 0 or 1 byte after it: fold them with the PAD */
       "  rcall .Lwsn_fold\n"
+      "  rjmp 5f\n"
+      "3:\n"                           /* the CRC through the PAD, then zeros: the value is 0 */
+      "  ldi r22, 1\n"
+      ".if " S_HMASK "\n"
+      "  clr r23\n"
+      ".endif\n"
+      "  set\n"
+      "  rcall .Lwsn_fold\n"
+      "  clt\n"
+      "  st Z+, r21\n"                 /* high byte first: CRC(segment) = 0 from here on */
+      "  st Z+, r20\n"
+      "  mov r22, r24\n"               /* rest - 2 zeros (0..seg-3) */
+      "  com r22\n"
+      ".if " S_HMASK "\n"
+      "  mov r23, r25\n"
+      "  com r23\n"
+      "  andi r23, " S_HMASK "\n"
+      "  subi r22, 2\n"
+      "  sbci r23, 0\n"
+      ".else\n"
+      "  subi r22, 2\n"
+      ".endif\n"
+      "  rjmp 4f\n"
+      "6:\n"
+      "  st Z+, r1\n"
+      "4:\n"
+      "  subi r22, 1\n"
+      ".if " S_HMASK "\n"
+      "  sbci r23, 0\n"
+      ".endif\n"
+      "  brcc 6b\n"
+      "  st X+, r1\n"                  /* the value 0, low byte first */
+      "  st X, r1\n"
+      "5:\n"
       "  clr r24\n"                    /* the next segment; Z is at its start */
       ".if " S_HMASK "\n"
       "  ori r25, " S_HMASK "\n"
@@ -726,35 +822,23 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  ld r20, X+\n"
       "  ld r21, X\n"
       "  sbiw r26, 1\n"
-      "2:\n"
-      "  ld r0, Z+\n"                  /* x = hi ^ byte; x ^= x >> 4 */
-      "  eor r0, r21\n"
-      "  mov r18, r0\n"
-      "  swap r18\n"
-      "  andi r18, 0x0f\n"
-      "  eor r0, r18\n"
-      "  mov r21, r20\n"               /* hi = lo ^ (x << 4) ^ (x >> 3) */
-      "  mov r18, r0\n"
-      "  swap r18\n"
-      "  andi r18, 0xf0\n"
-      "  eor r21, r18\n"
-      "  lsl r18\n"                    /* lo = x ^ (x << 5) */
-      "  mov r20, r0\n"
-      "  eor r20, r18\n"
-      "  mov r18, r0\n"
-      "  lsr r18\n"
-      "  lsr r18\n"
-      "  lsr r18\n"
-      "  eor r21, r18\n"
-      ".if " S_HMASK "\n"
-      "  subi r22, 1\n"
-      "  sbci r23, 0\n"
-      ".else\n"
-      "  dec r22\n"
-      ".endif\n"
-      "  brne 2b\n"
+      "2:\n"                          /* three bytes a turn, the state moving on */
+      WSN_AVR_CRC_STEP("r21", "r20", "r19") WSN_AVR_CRC_COUNT "  breq 4f\n"
+      WSN_AVR_CRC_STEP("r20", "r19", "r21") WSN_AVR_CRC_COUNT "  breq 5f\n"
+      WSN_AVR_CRC_STEP("r19", "r21", "r20") WSN_AVR_CRC_COUNT "  brne 2b\n"
+      "  rjmp 6f\n"
+      "4:\n"                          /* state in r20:19 */
+      "  mov r21, r20\n"
+      "  mov r20, r19\n"
+      "  rjmp 6f\n"
+      "5:\n"                          /* state in r19:21 */
+      "  mov r20, r21\n"
+      "  mov r21, r19\n"
+      "6:\n"
+      "  brts 3f\n"
       "  st X+, r20\n"                 /* low byte first */
       "  st X, r21\n"
+      "3:\n"
       "  ret\n");
 }
 #else /* MSP430 */
@@ -771,15 +855,38 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  add #__wsn_trace+32, r13\n"
       "  tst.b 0(r13)\n"
       "  jnz 1f\n"
-      "  mov #" S_SEG ", r14\n"         /* PAD: fold it and the rest, seg - (at % seg) */
-      ".if " S_HMASK "\n"
-      "  mov r12, r15\n"
-      "  and #" S_SEG "-1, r15\n"
-      ".else\n"
-      "  mov.b r12, r15\n"
-      ".endif\n"
-      "  sub r15, r14\n"
+      "  mov r12, r14\n"               /* PAD: rest = seg - 1 - (at % seg) bytes after it */
+      "  inv r14\n"
+      "  and #" S_SEG "-1, r14\n"
+      "  cmp #2, r14\n"
+      "  jhs 3f\n"
+      "  inc r14\n"                    /* 0 or 1 byte after it: fold them with the PAD */
       "  call #.Lwsn_fold\n"
+      "  jmp 5f\n"
+      "3:\n"                           /* the CRC through the PAD, then zeros: the value is 0 */
+      "  mov #1, r14\n"
+      "  bis #0x8000, r12\n"           /* bit 15: .Lwsn_fold leaves the value to us */
+      "  call #.Lwsn_fold\n"
+      "  bic #0x8000, r12\n"
+      "  mov r15, r14\n"
+      "  swpb r14\n"
+      "  mov.b r14, 0(r13)\n"          /* high byte first: CRC(segment) = 0 from here on */
+      "  mov.b r15, 1(r13)\n"
+      "  incd r13\n"
+      "  mov r12, r14\n"               /* rest - 2 zeros (0..seg-3) */
+      "  inv r14\n"
+      "  and #" S_SEG "-1, r14\n"
+      "  decd r14\n"
+      "  jz 7f\n"
+      "6:\n"
+      "  clr.b 0(r13)\n"
+      "  inc r13\n"
+      "  dec r14\n"
+      "  jnz 6b\n"
+      "7:\n"
+      "  clr.b 0(r11)\n"               /* the value 0 */
+      "  clr.b 1(r11)\n"
+      "5:\n"
       "  and #0x10000-" S_SEG ", r12\n" /* the next segment; r13 is at its start */
       "  add #" S_SEG ", r12\n"
       "  cmp #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r12\n"
@@ -801,7 +908,7 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  push r10\n"
       "  mov r12, r11\n"                /* r11 = &check[at / seg] */
       "  swpb r11\n"
-      "  and #0xff, r11\n"
+      "  and #0x7f, r11\n"
       ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
       "  rra r11\n"
       ".endr\n"
@@ -843,11 +950,14 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  xor r12, r15\n"
       "  dec r14\n"
       "  jnz 3b\n"
+      "  pop r10\n"
+      "  pop r12\n"
+      "  tst r12\n"                     /* bit 15 of at: the caller stores the value */
+      "  jn 8f\n"
       "  mov.b r15, 0(r11)\n"           /* low byte first */
       "  swpb r15\n"
       "  mov.b r15, 1(r11)\n"
-      "  pop r10\n"
-      "  pop r12\n"
+      "8:\n"
       "  ret\n");
 }
 #endif /* !WSN_ASM_CORE */
