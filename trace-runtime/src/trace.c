@@ -182,6 +182,42 @@ void __wsn_rt_reset(void) {
 #else
 #define WSN_ASM_CORE 0
 #endif
+/* The table walk (below) does not depend on the geometry: in assembly on the motes whatever
+ * the segment size (7 cycles a copied byte on AVR against about 23 for clang's code with its
+ * table reads). */
+#if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
+#define WSN_ASM_WALK 1
+#else
+#define WSN_ASM_WALK 0
+#endif
+/* The C record path's ring arithmetic: a ring offset's segment and its offset in it. With a
+ * segment size that is not a power of two, `%` and `/` are a library division on the AVR
+ * (__udivmodhi4, about 200 cycles, five a record: on FtspSensorData's 800-byte segments an
+ * eighth of the trace's added active cycles); a ring of a few segments needs at most a few
+ * subtractions instead. */
+#if (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0 ||                                      \
+    WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE > 8
+#define seg_index(x) ((uint16_t)((x) / WSN_TRACE_SEG_SIZE))
+#define seg_offset(x) ((uint16_t)((x) % WSN_TRACE_SEG_SIZE))
+#else
+/* The empty asm keeps the optimiser from turning the loops back into a division. */
+static inline __attribute__((always_inline)) uint16_t seg_index(uint16_t x) {
+  uint16_t i = 0;
+  while (x >= WSN_TRACE_SEG_SIZE) {
+    x = (uint16_t)(x - WSN_TRACE_SEG_SIZE);
+    __asm__("" : "+r"(x));
+    ++i;
+  }
+  return i;
+}
+static inline __attribute__((always_inline)) uint16_t seg_offset(uint16_t x) {
+  while (x >= WSN_TRACE_SEG_SIZE) {
+    x = (uint16_t)(x - WSN_TRACE_SEG_SIZE);
+    __asm__("" : "+r"(x));
+  }
+  return x;
+}
+#endif
 /* For the assembly: a ring offset's high byte holds its segment's high bits above
  * WSN_SEG_SHIFT (log2 of seg/256) and its offset's high bits in WSN_SEG_HMASK; with 256-byte
  * segments both are 0 and the `.if WSN_SEG_HMASK` parts vanish (the 256 code is unchanged). */
@@ -242,7 +278,7 @@ static NOINLINE uint8_t *reserve(uint8_t tag, uint16_t n) {
     return NULL;
   }
   head = HDR.head;
-  room = (uint16_t)(SEG - head % SEG);
+  room = (uint16_t)(SEG - seg_offset(head));
   OPEN_LO = (uint8_t)head;
   OPEN_HI = (uint8_t)((head >> 8) | 0x80u); /* the record is open from here */
   if (room < n) {
@@ -255,7 +291,7 @@ static NOINLINE uint8_t *reserve(uint8_t tag, uint16_t n) {
     rt_armed = 0;
   p = &__wsn_trace.data[head];
   head = (uint16_t)(head + n);
-  if (head % SEG == 0)
+  if (seg_offset(head) == 0)
     head = enter(head);
   HDR.head = head;
   *p = tag;
@@ -602,79 +638,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
  * the store, between the two byte stores or after it leaves `open` set, and the decoder
  * accepts exactly those three values for the open segment. */
 
-#if !WSN_ASM_CORE
-/* Fold n bytes at p (all in one segment) into that segment's check value: CRC-16/CCITT-FALSE
- * one byte at a time, without a table (the same result as eight steps of the bitwise form
- * in crc_byte below): x = byte ^ high byte, x ^= x >> 4, then crc = (crc << 8) ^ (x << 12) ^
- * (x << 5) ^ x, written with 8-bit operations (the motes' registers). */
-static NOINLINE uint16_t fold_value(const uint8_t *p, uint16_t n) {
-  uint16_t off = (uint16_t)(p - __wsn_trace.data);
-  volatile uint8_t *c = __wsn_trace.check[off / SEG];
-  uint8_t lo = 0xFFu, hi = 0xFFu, x;
-  if (off % SEG) {
-    lo = c[0];
-    hi = c[1];
-  }
-  while (n--) {
-    x = (uint8_t)(hi ^ *p++);
-    x ^= (uint8_t)(x >> 4);
-    hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
-    lo = (uint8_t)(x ^ (uint8_t)(x << 5));
-  }
-  return (uint16_t)(lo | ((uint16_t)hi << 8));
-}
-
-/* The value is stored once, at the end (low byte first): a stop sees the old value, the new
- * one, or the new low byte with the old high byte, as the decoder expects (section 1.2). */
-static void store_check(uint16_t off, uint16_t v) {
-  volatile uint8_t *c = __wsn_trace.check[off / SEG];
-  c[0] = (uint8_t)v;
-  c[1] = (uint8_t)(v >> 8);
-}
-
-static NOINLINE void fold(const uint8_t *p, uint16_t n) {
-  store_check((uint16_t)(p - __wsn_trace.data), fold_value(p, n));
-}
-
-/* Seal and close the open record (no-op when emit opened none: frozen, too large).
- * Interrupts must be disabled. */
-__attribute__((used)) NOINLINE void __wsn_rt_close(void) {
-  uint8_t hi = OPEN_HI;
-  uint16_t at, head, n;
-  if (!(hi & 0x80u))
-    return;
-  at = (uint16_t)(OPEN_LO | ((uint16_t)(hi & 0x7Fu) << 8));
-  if (__wsn_trace.data[at] == WSN_REC_PAD) {
-    /* The segment is left: its value covers all of it. With two bytes or more after the
-     * PAD, they become the CRC so far (high byte first) and zeros, which brings the value to
-     * 0 and keeps it there: a few cycles a byte instead of folding stale bytes. */
-    uint16_t rest = (uint16_t)(SEG - 1 - at % SEG);
-    if (rest >= 2) {
-      uint16_t v = fold_value(&__wsn_trace.data[at], 1);
-      volatile uint8_t *z = &__wsn_trace.data[at + 1];
-      z[0] = (uint8_t)(v >> 8);
-      z[1] = (uint8_t)v;
-      z += 2;
-      rest = (uint16_t)(rest - 2);
-      while (rest--)
-        *z++ = 0;
-      store_check(at, 0);
-    } else {
-      fold(&__wsn_trace.data[at], (uint16_t)(rest + 1));
-    }
-    at = (uint16_t)(at - at % SEG + SEG);
-    if (at == WSN_TRACE_BUF_SIZE)
-      at = 0;
-  }
-  head = HDR.head;
-  n = (uint16_t)(head - at);
-  if (head < at)
-    n = (uint16_t)(n + WSN_TRACE_BUF_SIZE);
-  fold(&__wsn_trace.data[at], n);
-  OPEN_HI = 0;
-}
-
-#elif defined(__AVR__)
+#if defined(__AVR__)
 /* One byte of the CRC (hi in A, lo in B): X = byte ^ hi, X ^= X >> 4; then the new hi is
  * lo ^ (X << 4) ^ (X >> 3), built in B, and the new lo X ^ (X << 5), built in X; A is free
  * for the next byte, so three registers take turns and no state is moved (17 cycles). X << 4
@@ -702,6 +666,113 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
 #else
 #define WSN_AVR_CRC_COUNT "  dec r22\n"
 #endif
+#endif
+
+#if !WSN_ASM_CORE
+/* Fold n bytes at p (all in one segment) into that segment's check value: CRC-16/CCITT-FALSE
+ * one byte at a time, without a table (the same result as eight steps of the bitwise form
+ * in crc_byte below): x = byte ^ high byte, x ^= x >> 4, then crc = (crc << 8) ^ (x << 12) ^
+ * (x << 5) ^ x, written with 8-bit operations (the motes' registers). */
+#if defined(__AVR__) && !WSN_TRACE_NO_ASM
+/* The CRC of n bytes at p continued from crc (the segment sizes the assembly core does not
+ * take): the core's loop, 20 cycles a byte against about 27 for clang's code. */
+#define crc_run __wsn_rt_crc_run
+WSN_NAKED uint16_t __wsn_rt_crc_run(WSN_ARG const uint8_t *p, WSN_ARG uint16_t n,
+                                    WSN_ARG uint16_t crc) {
+  __asm__ __volatile__(
+      "  movw r30, r24\n"
+      "  cp r22, r1\n"
+      "  cpc r23, r1\n"
+      "  breq 6f\n"
+      "2:\n"
+      WSN_AVR_CRC_STEP("r21", "r20", "r19") "  subi r22, 1\n  sbci r23, 0\n  breq 4f\n"
+      WSN_AVR_CRC_STEP("r20", "r19", "r21") "  subi r22, 1\n  sbci r23, 0\n  breq 5f\n"
+      WSN_AVR_CRC_STEP("r19", "r21", "r20") "  subi r22, 1\n  sbci r23, 0\n  brne 2b\n"
+      "  rjmp 6f\n"
+      "4:\n"
+      "  mov r21, r20\n"
+      "  mov r20, r19\n"
+      "  rjmp 6f\n"
+      "5:\n"
+      "  mov r20, r21\n"
+      "  mov r21, r19\n"
+      "6:\n"
+      "  movw r24, r20\n"
+      "  ret\n");
+}
+#else
+static uint16_t crc_run(const uint8_t *p, uint16_t n, uint16_t crc) {
+  uint8_t lo = (uint8_t)crc, hi = (uint8_t)(crc >> 8), x;
+  while (n--) {
+    x = (uint8_t)(hi ^ *p++);
+    x ^= (uint8_t)(x >> 4);
+    hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
+    lo = (uint8_t)(x ^ (uint8_t)(x << 5));
+  }
+  return (uint16_t)(lo | ((uint16_t)hi << 8));
+}
+#endif
+
+static NOINLINE uint16_t fold_value(const uint8_t *p, uint16_t n) {
+  uint16_t off = (uint16_t)(p - __wsn_trace.data);
+  volatile uint8_t *c = __wsn_trace.check[seg_index(off)];
+  uint16_t crc = 0xFFFFu;
+  if (seg_offset(off))
+    crc = (uint16_t)(c[0] | ((uint16_t)c[1] << 8));
+  return crc_run(p, n, crc);
+}
+
+/* The value is stored once, at the end (low byte first): a stop sees the old value, the new
+ * one, or the new low byte with the old high byte, as the decoder expects (section 1.2). */
+static void store_check(uint16_t off, uint16_t v) {
+  volatile uint8_t *c = __wsn_trace.check[seg_index(off)];
+  c[0] = (uint8_t)v;
+  c[1] = (uint8_t)(v >> 8);
+}
+
+static NOINLINE void fold(const uint8_t *p, uint16_t n) {
+  store_check((uint16_t)(p - __wsn_trace.data), fold_value(p, n));
+}
+
+/* Seal and close the open record (no-op when emit opened none: frozen, too large).
+ * Interrupts must be disabled. */
+__attribute__((used)) NOINLINE void __wsn_rt_close(void) {
+  uint8_t hi = OPEN_HI;
+  uint16_t at, head, n;
+  if (!(hi & 0x80u))
+    return;
+  at = (uint16_t)(OPEN_LO | ((uint16_t)(hi & 0x7Fu) << 8));
+  if (__wsn_trace.data[at] == WSN_REC_PAD) {
+    /* The segment is left: its value covers all of it. With two bytes or more after the
+     * PAD, they become the CRC so far (high byte first) and zeros, which brings the value to
+     * 0 and keeps it there: a few cycles a byte instead of folding stale bytes. */
+    uint16_t rest = (uint16_t)(SEG - 1 - seg_offset(at));
+    if (rest >= 2) {
+      uint16_t v = fold_value(&__wsn_trace.data[at], 1);
+      volatile uint8_t *z = &__wsn_trace.data[at + 1];
+      z[0] = (uint8_t)(v >> 8);
+      z[1] = (uint8_t)v;
+      z += 2;
+      rest = (uint16_t)(rest - 2);
+      while (rest--)
+        *z++ = 0;
+      store_check(at, 0);
+    } else {
+      fold(&__wsn_trace.data[at], (uint16_t)(rest + 1));
+    }
+    at = (uint16_t)(at - seg_offset(at) + SEG);
+    if (at == WSN_TRACE_BUF_SIZE)
+      at = 0;
+  }
+  head = HDR.head;
+  n = (uint16_t)(head - at);
+  if (head < at)
+    n = (uint16_t)(n + WSN_TRACE_BUF_SIZE);
+  fold(&__wsn_trace.data[at], n);
+  OPEN_HI = 0;
+}
+
+#elif defined(__AVR__)
 /* The same in AVR assembly (segments of 256 bytes or a larger power of two: a ring offset's
  * segment is its high byte shifted right by WSN_SEG_SHIFT). at = the saved head (r25:24), Z =
  * &data[at]; a PAD there ends its segment (the CRC through it and zeros after it, or the rest
@@ -1118,7 +1189,7 @@ static NOINLINE uint8_t key_find(uint16_t len) {
 
 static NOINLINE void key_put(uint16_t len, const uint8_t *p) {
   uint8_t i;
-  if (len > 255 || (uint16_t)(p - __wsn_trace.data) / SEG != HDR.head / SEG)
+  if (len > 255 || seg_index((uint16_t)(p - __wsn_trace.data)) != seg_index(HDR.head))
     return;
   i = key_find(len);
   if (i == WSN_TRACE_EFFECT_KEYS) {
@@ -1365,7 +1436,7 @@ static uintptr_t tbladdr(uintptr_t a) {
 
 /* Walk n (addr, size) pairs at t: copy the bytes to dst, or, with dst NULL, fold them into
  * the CRC. Returns the CRC. Interrupts must be disabled. */
-#if !WSN_ASM_CORE
+#if !WSN_ASM_WALK
 static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
   uint16_t crc = 0xFFFFu;
   uint8_t n = tbl8(t);
@@ -1609,7 +1680,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     uint16_t head = HDR.head;
     /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
     uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
-    uint16_t room = (uint16_t)(SEG - head % SEG);
+    uint16_t room = (uint16_t)(SEG - seg_offset(head));
     /* not the whole form of a short effect: its variables are two tables (pairs, tail) */
     if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !tail && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
         hdr <= room) {
