@@ -174,7 +174,8 @@ void __wsn_rt_reset(void) {
  * about twice on MSP430, and the fold a third slower. Same behaviour, same bytes:
  * lit-tests/recording/runtime-{avr,msp430}-matches-host.test run a seeded sequence of every
  * entry point on the simulators and compare with the host build (segments of 256, 512 and
- * 1024 bytes). -DWSN_TRACE_NO_ASM=1 selects the C code everywhere. */
+ * 1024 bytes; 96 and 800 for the C path, which keeps the assembly walk and, on AVR, the CRC
+ * loop). -DWSN_TRACE_NO_ASM=1 selects the C code everywhere. */
 #if (defined(__AVR__) || defined(__MSP430__)) && WSN_TRACE_SEG_SIZE >= 256 &&                    \
     WSN_TRACE_SEG_SIZE <= 16384 && (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0 &&     \
     !WSN_TRACE_NO_ASM
