@@ -511,7 +511,11 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
                                  WSN_ARG uint16_t extra) {
   __asm__ __volatile__(
       "  mov #__wsn_rt_rec, r11\n"
-      "  call #.Lwsn_vput\n"            /* a */
+      "  cmp #0x80, r12\n"             /* a; one byte inline, longer ones at 10 */
+      "  jhs 10f\n"
+      "  mov.b r12, 0(r11)\n"
+      "  inc r11\n"
+      "11:\n"
       "  bit #0x40, r13\n"              /* F_RAW */
       "  jz 1f\n"
       "  mov.b r14, 0(r11)\n"
@@ -520,10 +524,12 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  incd r11\n"
       "  jmp 2f\n"
       "1:\n"
-      "  bit #0x10, r13\n"              /* F_B */
+      "  bit #0x10, r13\n"              /* F_B; one byte inline, longer ones at 12 */
       "  jz 2f\n"
-      "  mov r14, r12\n"
-      "  call #.Lwsn_vput\n"
+      "  cmp #0x80, r14\n"
+      "  jhs 12f\n"
+      "  mov.b r14, 0(r11)\n"
+      "  inc r11\n"
       "2:\n"
       "  bit #0x20, r13\n"              /* F_C */
       "  jz 3f\n"
@@ -592,6 +598,13 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  jnz 8b\n"
       "  mov r13, r12\n"
       "  ret\n"
+      "10:\n"
+      "  call #.Lwsn_vput\n"
+      "  jmp 11b\n"
+      "12:\n"
+      "  mov r14, r12\n"
+      "  call #.Lwsn_vput\n"
+      "  jmp 2b\n"
       /* r14 = the start of the segment writing enters: 0 after the last one (wraps += 1, flag
        * WRAPPED); arms the anchor flag. */
       ".Lwsn_enter:\n"
@@ -998,18 +1011,17 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  swpb r10\n"
       "  bis r10, r15\n"
       "3:\n"
-      "  mov r15, r12\n"                /* x = (crc >> 8) ^ byte; x ^= x >> 4 */
-      "  swpb r12\n"
-      "  xor.b @r13+, r12\n"
+      "  swpb r15\n"                    /* r12 = crc >> 8; r15 = crc << 8 (xor, 1 cycle) */
+      "  mov.b r15, r12\n"
+      "  xor r12, r15\n"
+      "  xor.b @r13+, r12\n"            /* x = (crc >> 8) ^ byte; x ^= x >> 4 */
       "  mov r12, r10\n"
       "  rra r10\n"
       "  rra r10\n"
       "  rra r10\n"
       "  rra r10\n"
       "  xor r10, r12\n"
-      "  swpb r15\n"                    /* crc = (crc << 8) ^ x ^ (x << 5) ^ (x << 12) */
-      "  and #0xff00, r15\n"
-      "  xor r12, r15\n"
+      "  xor r12, r15\n"                /* crc = (crc << 8) ^ x ^ (x << 5) ^ (x << 12) */
       "  rla r12\n"                     /* x << 4 (x < 256: at most 12 bits) */
       "  rla r12\n"
       "  rla r12\n"
