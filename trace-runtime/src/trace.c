@@ -714,38 +714,39 @@ WSN_NAKED uint16_t __wsn_rt_crc_run(WSN_ARG const uint8_t *p, WSN_ARG uint16_t n
       "  movw r24, r20\n"
       "  ret\n");
 }
+#endif
+
+/* Fold n bytes at p (all in one segment) into that segment's check value, and store it (low
+ * byte first, section 1.2) unless `keep`: then only return it (a PAD's value, which closing
+ * stores after the bytes that follow the PAD). */
+static NOINLINE uint16_t fold(const uint8_t *p, uint16_t n, uint8_t keep) {
+  uint16_t off = (uint16_t)(p - __wsn_trace.data);
+  volatile uint8_t *c = __wsn_trace.check[seg_index(off)];
+  uint8_t lo = 0xFFu, hi = 0xFFu;
+  if (seg_offset(off)) {
+    lo = c[0];
+    hi = c[1];
+  }
+#ifdef crc_run
+  {
+    uint16_t v = crc_run(p, n, (uint16_t)(lo | ((uint16_t)hi << 8)));
+    lo = (uint8_t)v;
+    hi = (uint8_t)(v >> 8);
+  }
 #else
-static uint16_t crc_run(const uint8_t *p, uint16_t n, uint16_t crc) {
-  uint8_t lo = (uint8_t)crc, hi = (uint8_t)(crc >> 8), x;
+  uint8_t x;
   while (n--) {
     x = (uint8_t)(hi ^ *p++);
     x ^= (uint8_t)(x >> 4);
     hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
     lo = (uint8_t)(x ^ (uint8_t)(x << 5));
   }
-  return (uint16_t)(lo | ((uint16_t)hi << 8));
-}
 #endif
-
-static NOINLINE uint16_t fold_value(const uint8_t *p, uint16_t n) {
-  uint16_t off = (uint16_t)(p - __wsn_trace.data);
-  volatile uint8_t *c = __wsn_trace.check[seg_index(off)];
-  uint16_t crc = 0xFFFFu;
-  if (seg_offset(off))
-    crc = (uint16_t)(c[0] | ((uint16_t)c[1] << 8));
-  return crc_run(p, n, crc);
-}
-
-/* The value is stored once, at the end (low byte first): a stop sees the old value, the new
- * one, or the new low byte with the old high byte, as the decoder expects (section 1.2). */
-static void store_check(uint16_t off, uint16_t v) {
-  volatile uint8_t *c = __wsn_trace.check[seg_index(off)];
-  c[0] = (uint8_t)v;
-  c[1] = (uint8_t)(v >> 8);
-}
-
-static NOINLINE void fold(const uint8_t *p, uint16_t n) {
-  store_check((uint16_t)(p - __wsn_trace.data), fold_value(p, n));
+  if (!keep) {
+    c[0] = lo;
+    c[1] = hi;
+  }
+  return (uint16_t)(lo | ((uint16_t)hi << 8));
 }
 
 /* Seal and close the open record (no-op when emit opened none: frozen, too large).
@@ -762,17 +763,19 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
      * 0 and keeps it there: a few cycles a byte instead of folding stale bytes. */
     uint16_t rest = (uint16_t)(SEG - 1 - seg_offset(at));
     if (rest >= 2) {
-      uint16_t v = fold_value(&__wsn_trace.data[at], 1);
+      uint16_t v = fold(&__wsn_trace.data[at], 1, 1);
       volatile uint8_t *z = &__wsn_trace.data[at + 1];
+      volatile uint8_t *c = __wsn_trace.check[seg_index(at)];
       z[0] = (uint8_t)(v >> 8);
       z[1] = (uint8_t)v;
       z += 2;
       rest = (uint16_t)(rest - 2);
       while (rest--)
         *z++ = 0;
-      store_check(at, 0);
+      c[0] = 0;
+      c[1] = 0;
     } else {
-      fold(&__wsn_trace.data[at], (uint16_t)(rest + 1));
+      fold(&__wsn_trace.data[at], (uint16_t)(rest + 1), 0);
     }
     at = (uint16_t)(at - seg_offset(at) + SEG);
     if (at == WSN_TRACE_BUF_SIZE)
@@ -782,7 +785,7 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
   n = (uint16_t)(head - at);
   if (head < at)
     n = (uint16_t)(n + WSN_TRACE_BUF_SIZE);
-  fold(&__wsn_trace.data[at], n);
+  fold(&__wsn_trace.data[at], n, 0);
   OPEN_HI = 0;
 }
 
