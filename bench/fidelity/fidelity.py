@@ -5,6 +5,7 @@ byte-identical sliced globals (issue 6, item 5; DESIGN-BRIEF section 6).
 usage: bench/fidelity/fidelity.py [--bin DIR] [--mcu MCU] [--seeds N] [--start S] [-j J]
                                   [--examples blink,sense-send] [--modes violation,check,...]
                                   [--work DIR] [--keep] [--check] [--json-out FILE]
+       bench/fidelity/fidelity.py --merge A.json B.json ... [--check]
 
 For every example of EXAMPLES (one line each), the firmware is built once per ring geometry with
 wsn-cc for --mcu (atmega128, the MicaZ, by default; msp430f1611, the TelosB; msp430f2617, the
@@ -42,7 +43,9 @@ Z1's part: see MCUS for what differs), then for every seed S in [start, start+N)
                   program opens (or to its sleep) before taking the snapshot. When an
                   interrupt comes first, the point where it struck is not one the trace can
                   name; B then moves on by 997 cycles (at most 50 times; then B is drawn
-                  again, at most 9 more times), as it does when the
+                  again, at most 9 more times; one wsn-sim process tries the moves of a
+                  draw, each a run of its own from reset: wsn-sim --bound-moves), as it
+                  does when the
                   stop comes before the first checkpoint or before the runtime has written
                   the trace header (nothing to replay from), or right after a CHECK record
                   with no record open (the trace reads as one stopped at that check), or
@@ -75,6 +78,10 @@ tool's message. A simulator run that does not reach the expected stop (no violat
 Output: a table (example, mode, seeds, passed, failed, pass rate); for each row with failures,
 the distinct messages with their counts, the first failing seeds with exit code and message, and
 the commands that reproduce the first failure. --check: exit 1 when any seed fails.
+--json-out writes every result (with the MCU); --merge prints the table of several such files,
+the shards of one campaign run with --start/--seeds ranges, as one run's (refusing files that
+hold the same example, mode and seed, or results of two MCUs) and names (example, mode) rows
+that lack seeds the example's other rows have.
 
 The tools are taken from --bin, else from the directory of `wsn-cc` on PATH, else build/bin.
 
@@ -240,8 +247,12 @@ EXAMPLES = [
 # Draws of the bound mode's cycle (see bound above). radio-sense on the atmega128 can spend
 # 300,000 of a 516,000-cycle run (seed 2) where every stop meets an interrupt before the next
 # record (no snapshot point; the 50 moves cover 50,000 cycles): with 4 draws 2 of 100 seeds
-# (1060, 1088) found no point, so 10 draws (each miss costs 51 short simulator runs).
+# (1060, 1088) found no point, so 10 draws (each miss costs 51 short simulator runs, in one
+# wsn-sim process since --bound-moves).
 BOUND_DRAWS = 10
+# A drawn bound moves on by BOUND_STEP cycles at most BOUND_MOVES times (see bound above).
+BOUND_MOVES = 50
+BOUND_STEP = 997
 MODES = ["violation", "check", "wrap-violation", "wrap-check", "bound", "negative"]
 # The modes run without --modes. "bound" passes on every example (lit harness.test and
 # bound-stop.test) but stays opt-in here: the -O2/-O0 builds of opt-levels.test do not run it.
@@ -637,42 +648,42 @@ class Harness:
         return self.finish_bound(r, build, bdir, cmd, rc, info, err, moves, b)
 
     def bound_moves(self, build, seed, bdir, b, cycles, r):
-        """Moves the bound b on by 997 cycles until wsn-sim finds a snapshot point (at most 50
-        times): (command, exit code, run.json, stderr, moves)."""
+        """Moves the bound b on by BOUND_STEP cycles until wsn-sim finds a snapshot point (at
+        most BOUND_MOVES times): (command, exit code, run.json, stderr, moves).
+
+        One wsn-sim process tries the bounds (`--bound-moves`, spec/wsn-sim.md): each one a
+        run of its own from reset, judged by the rules of the module doc (settle "interrupt";
+        no trace header or no CHECKPOINT; a tail ending inside a skipped call, right after a
+        CHECK or inside a handler: move on; the violation flag or a next bound at or past the
+        violation run's cycles: stop moving), with tracetail.tail_state's reading of the trace
+        (wsn-sim's TraceTail; lit wsn-sim/bound-moves.test keeps the two equal)."""
         ex = build.example
-        for moves in range(51):
-            cmd, rc, info, err = simulate(self.sim, build.elf, seed, bdir, b,
-                                          ex.stimulus(rng_for(ex.name, seed, "stimulus"), PROFILE),
-                                          None, self.args.timeout, settle=True)
-            if rc != 0:
-                break
-            # The header's violation flag (bit 1) is set when the runtime opens the VIOLATION
-            # record, before the hook where the violation run stops: a bound there fell in that
-            # record's write (radio-sense on msp430f2617 seed 1043: the open record dropped,
-            # wsn-replay reaches the end with equal globals and reports "not-reproduced", the
-            # header promising a violation the tail does not hold). That stop is the violation
-            # run's own; moving on passes the hook, so the bound is drawn again.
-            hdr = trace_header(os.path.join(bdir, "trace.wtr"))
-            r.detail["at_violation"] = bool(hdr and hdr[0] & 2)
-            if r.detail["at_violation"] or b + 997 >= cycles:
-                break
-            has_cp, in_skip, at_check, in_handler = self.tail_state(
-                os.path.join(bdir, "trace.wtr"))
-            if trace_header(os.path.join(bdir, "trace.wtr")) is None:
-                # Stopped before the runtime wrote the trace header (the startup code was
-                # still clearing RAM: the MSP430's crt0 at 800 kHz takes a few thousand
-                # cycles): no trace yet, so nothing to replay from.
-                has_cp = False
-            if info.get("settle") != "interrupt" and has_cp and not in_skip and not at_check \
-                    and not in_handler:
-                break
-            r.detail["after_check"] = at_check
-            r.detail["in_handler"] = in_handler
-            r.detail["before_first_checkpoint"] = not has_cp
-            r.detail["in_skipped_call"] = in_skip
-            b += 997
-        r.detail["cycle_tried"] = b
-        return cmd, rc, info, err, moves
+        cmd, rc, info, err = simulate(self.sim, build.elf, seed, bdir, b,
+                                      ex.stimulus(rng_for(ex.name, seed, "stimulus"), PROFILE),
+                                      None, self.args.timeout, settle=True,
+                                      extra=["--bound-moves", str(BOUND_MOVES),
+                                             "--bound-step", str(BOUND_STEP),
+                                             "--bound-end", str(cycles)])
+        if rc != 0:
+            return cmd, rc, info, err, 0
+        search = info.get("bound_search")
+        if not isinstance(search, dict) or not isinstance(search.get("cycle"), int):
+            return cmd, "json", info, "run.json has no bound_search (wsn-sim too old for " \
+                "--bound-moves?)", 0
+        # The header's violation flag (bit 1) is set when the runtime opens the VIOLATION
+        # record, before the hook where the violation run stops: a bound there fell in that
+        # record's write (radio-sense on msp430f2617 seed 1043: the open record dropped,
+        # wsn-replay reaches the end with equal globals and reports "not-reproduced", the
+        # header promising a violation the tail does not hold). That stop is the violation
+        # run's own; moving on passes the hook, so the bound is drawn again (bound_stop).
+        r.detail["at_violation"] = bool(search.get("at_violation"))
+        rejected = search.get("last_rejected")
+        if isinstance(rejected, dict):
+            for key in ("after_check", "in_handler", "before_first_checkpoint",
+                        "in_skipped_call"):
+                r.detail[key] = bool(rejected.get(key))
+        r.detail["cycle_tried"] = search["cycle"]
+        return cmd, rc, info, err, int(search.get("moves") or 0)
 
     def finish_bound(self, r, build, bdir, cmd, rc, info, err, moves, b):
         r.commands.append(shell_line(cmd))
@@ -743,10 +754,12 @@ class Harness:
 TOOLS = ("wsn-cc", "wsn-sim", "wsn-replay", "wsn-trace-dump")
 
 
-def simulate(sim, elf, seed, outdir, max_cycles, stimulus, stop_after, timeout, settle=False):
+def simulate(sim, elf, seed, outdir, max_cycles, stimulus, stop_after, timeout, settle=False,
+             extra=()):
     """One wsn-sim run of elf: (command, exit code or "json", run.json or None, stderr)."""
     cmd = [sim, "run", elf, "--mcu", MCU, "--seed", str(seed), "-o", outdir,
-           "--max-cycles", str(max_cycles)] + list(stimulus) + (["--settle"] if settle else [])
+           "--max-cycles", str(max_cycles)] + list(stimulus) + (["--settle"] if settle else []) \
+        + list(extra)
     if stop_after is not None:
         cmd += ["--stop-after-checks", str(stop_after)]
     rc, out, err = run(cmd, timeout)
@@ -855,6 +868,71 @@ def print_report(results, args, examples, modes, out=sys.stdout):
     return failed_total
 
 
+def seed_ranges(seeds):
+    """'1-3, 7' for [1, 2, 3, 7]."""
+    out, seeds = [], sorted(seeds)
+    i = 0
+    while i < len(seeds):
+        j = i
+        while j + 1 < len(seeds) and seeds[j + 1] == seeds[j] + 1:
+            j += 1
+        out.append("%d" % seeds[i] if i == j else "%d-%d" % (seeds[i], seeds[j]))
+        i = j + 1
+    return ", ".join(out)
+
+
+def merge_reports(ap, args):
+    """--merge: the results of several --json-out files printed as one run's table. The files
+    must be of one MCU and share no (example, mode, seed)."""
+    results, seen, mcus = [], {}, set()
+    for path in args.merge:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            ap.error("--merge: %s: %s" % (path, e))
+        if not isinstance(doc, list):
+            ap.error("--merge: %s: not a fidelity.py --json-out file (a list of results)" % path)
+        for i, d in enumerate(doc):
+            if not isinstance(d, dict) or not all(k in d for k in ("example", "mode", "seed",
+                                                                   "ok")):
+                ap.error("--merge: %s: result %d has no example, mode, seed and ok" % (path, i))
+            if d["mode"] not in MODES:
+                ap.error("--merge: %s: result %d: unknown mode %r" % (path, i, d["mode"]))
+            key = (d["example"], d["mode"], d["seed"])
+            if key in seen:
+                ap.error("--merge: %s and %s both hold %s / %s seed %d (overlapping shards)" %
+                         (seen[key], path, key[0], key[1], key[2]))
+            seen[key] = path
+            mcus.add(d.get("mcu"))
+            r = Result(d["example"], d["mode"], d["seed"])
+            r.ok, r.rc, r.message = bool(d["ok"]), d.get("rc"), d.get("message") or ""
+            r.commands, r.detail = list(d.get("commands") or []), dict(d.get("detail") or {})
+            results.append(r)
+    if len(mcus) > 1:
+        ap.error("--merge: the files are of different MCUs: %s" %
+                 ", ".join(sorted(str(m) for m in mcus)))
+    names = [e.name for e in EXAMPLES]
+    present = {r.example for r in results}
+    unknown = sorted(present - set(names))
+    examples = [e for e in EXAMPLES if e.name in present] + [
+        Example(n, [], None, None, None) for n in unknown]
+    modes = [m for m in MODES if any(r.mode == m for r in results)]
+    mcu = next(iter(mcus)) if mcus else None
+    print("fidelity: merged %d file(s), %d results, %s, seeds %s" % (
+        len(args.merge), len(results), mcu or "MCU not recorded",
+        seed_ranges({r.seed for r in results}) or "none"))
+    for ex in examples:
+        for m in modes:
+            got = {r.seed for r in results if r.example == ex.name and r.mode == m}
+            want = {r.seed for r in results if r.example == ex.name and r.mode in
+                    ("violation", "check", "bound", "wrap-violation", "wrap-check")}
+            if m != "negative" and got != want and got:
+                print("fidelity: %s / %s: seeds %s only" % (ex.name, m, seed_ranges(got)))
+    failed = print_report(results, args, examples, modes)
+    return 1 if (args.check and failed) else 0
+
+
 def main():
     if "--network" in sys.argv[1:]:
         # Network mode (issue 18): wsn-sim net runs replayed with wsn-replay net.
@@ -897,8 +975,13 @@ def main():
     ap.add_argument("--wrap", action="append", default=[], metavar="EXAMPLE=RING:SEG",
                     help="override an example's small ring of the wrap-* modes (bytes of the "
                          "ring and of a segment); repeatable")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="print the table of the --json-out files of several runs (shards of "
+                         "one campaign: --start/--seeds ranges) as one run, and run nothing")
     args = ap.parse_args()
 
+    if args.merge:
+        return merge_reports(ap, args)
     set_mcu(args.mcu)
     names = [e.name for e in EXAMPLES]
     if args.examples:
@@ -988,7 +1071,8 @@ def main():
     failed = print_report(results, args, examples, modes)
     if args.json_out:
         with open(args.json_out, "w") as f:
-            json.dump([{"example": r.example, "mode": r.mode, "seed": r.seed, "ok": r.ok,
+            json.dump([{"mcu": MCU, "example": r.example, "mode": r.mode, "seed": r.seed,
+                        "ok": r.ok,
                         "rc": r.rc, "message": r.message, "detail": r.detail,
                         "commands": r.commands}
                        for r in sorted(results, key=lambda r: (r.example, r.mode, r.seed))],

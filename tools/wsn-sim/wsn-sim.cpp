@@ -31,6 +31,7 @@ static const char *Usage =
     "usage:\n"
     "  wsn-sim run FW.elf --seed S -o DIR [--mcu atmega128|msp430f1611|msp430f2617] [--freq HZ]\n"
     "          [--max-cycles N] [--settle] [--stop-after-checks K]\n"
+    "          [--bound-moves N [--bound-step CYCLES] [--bound-end CYCLES]]\n"
     "          [--irq intN:MEAN_CYCLES | --irq pP.N:MEAN_CYCLES]...\n"
     "          [--uart MEAN_CYCLES] [--adc LO:HI] [--pins PORT=VALUE]... [--switches PORT:MEAN]\n"
     "          [--node-id ID] [--leds FILE] [--count-pc SYMBOL|0xADDR]... [--profile]\n"
@@ -235,12 +236,13 @@ int cmdRun(Args &A) {
   SingleOptions SO;
   std::vector<std::string> CountPcs;
   std::string Elf, Out, V;
-  bool HaveSeed = false;
+  bool HaveSeed = false, HaveMoves = false, HaveMaxCycles = false;
   while (!A.done()) {
     if (commonOption(A, SO.Node, HaveSeed, Out, SO.LedLog, CountPcs))
       continue;
     if (A.option("--max-cycles", V)) {
       SO.MaxCycles = parseU64("--max-cycles", V);
+      HaveMaxCycles = true;
     } else if (A.option("--stop-after-checks", V)) {
       SO.Node.StopAfterChecks = parseU64("--stop-after-checks", V);
       if (!SO.Node.StopAfterChecks)
@@ -260,6 +262,21 @@ int cmdRun(Args &A) {
     } else if (A.peek() == "--settle") {
       A.next();
       SO.Settle = true;
+    } else if (A.option("--bound-moves", V)) {
+      if (!SO.Search)
+        SO.Search.emplace();
+      SO.Search->Moves = parseU64("--bound-moves", V);
+      HaveMoves = true;
+    } else if (A.option("--bound-step", V)) {
+      if (!SO.Search)
+        SO.Search.emplace();
+      SO.Search->Step = parseU64("--bound-step", V);
+      if (!SO.Search->Step)
+        throw UsageError{"--bound-step: must be at least 1"};
+    } else if (A.option("--bound-end", V)) {
+      if (!SO.Search)
+        SO.Search.emplace();
+      SO.Search->End = parseU64("--bound-end", V);
     } else if (A.peek().starts_with("-")) {
       throw UsageError{"unknown option '" + A.peek().str() + "' for 'run'"};
     } else if (Elf.empty()) {
@@ -274,6 +291,14 @@ int cmdRun(Args &A) {
     throw UsageError{"run: --seed S is required"};
   if (Out.empty())
     throw UsageError{"run: -o DIR is required"};
+  if (SO.Search) {
+    if (!HaveMoves)
+      throw UsageError{"--bound-step and --bound-end need --bound-moves N"};
+    if (!SO.Settle || !HaveMaxCycles)
+      throw UsageError{"--bound-moves needs --settle and --max-cycles B (the first bound)"};
+    if (SO.Node.DrainUart >= 0 || SO.Node.FullTrace)
+      throw UsageError{"--bound-moves cannot be combined with --drain or --full-trace"};
+  }
 
   auto FW = inspectFirmware(Elf);
   if (!FW)
@@ -290,6 +315,9 @@ int cmdRun(Args &A) {
     outs() << " (no trace runtime)";
   if (R->Violated)
     outs() << " violation=" << R->ViolationId << "@" << R->ViolationCycle;
+  if (R->Search)
+    outs() << " bound_search=" << R->Search->End << "@" << R->Search->Cycle << " moves="
+           << R->Search->Moves;
   outs() << " -> " << Out << "\n";
   return 0;
 }

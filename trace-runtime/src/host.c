@@ -25,8 +25,8 @@ int __wsn_rt_write_file(const char *path) {
   if (!f)
     return -1;
   __wsn_rt_init();
-  n = fwrite(&__wsn_trace, 1, sizeof(__wsn_trace), f);
-  if (fclose(f) != 0 || n != sizeof(__wsn_trace))
+  n = fwrite(&__wsn_trace, 1, WSN_TRACE_FILE_SIZE, f);
+  if (fclose(f) != 0 || n != WSN_TRACE_FILE_SIZE)
     return -1;
   return 0;
 }

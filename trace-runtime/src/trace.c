@@ -1801,7 +1801,7 @@ void __wsn_rt_drain(void (*put)(uint8_t)) {
   const uint8_t *p = (const uint8_t *)&__wsn_trace;
   uint16_t i;
   init_locked();
-  for (i = 0; i < (uint16_t)sizeof(__wsn_trace); ++i)
+  for (i = 0; i < (uint16_t)WSN_TRACE_FILE_SIZE; ++i)
     put(p[i]);
   wsn_port_irq_restore(s);
 }

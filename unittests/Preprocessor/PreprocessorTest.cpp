@@ -478,7 +478,7 @@ TEST(Preprocessor, RealRuntimeTrace) {
   __wsn_rt_check(1, 0, 0x4242);
   W.check(1, false, 0x4242);
   llvm::ArrayRef<uint8_t> RtBytes(reinterpret_cast<const uint8_t *>(&__wsn_trace),
-                                  sizeof(__wsn_trace));
+                                  WSN_TRACE_FILE_SIZE);
   ASSERT_EQ(RtBytes, llvm::ArrayRef<uint8_t>(W.bytes()));
   PreprocessOptions O;
   O.ProgramHash = 0xC0FFEE42u;

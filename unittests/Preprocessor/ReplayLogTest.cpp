@@ -736,7 +736,7 @@ TEST(ReplayLog, DifferentialAgainstTheRealRuntime) {
     Rec.Limit = 20 + Seed * 7; // short runs (no wrap) up to several wraps
     ASSERT_TRUE(runProgram(RB, Rec, &Inputs));
     ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(&__wsn_trace),
-                            sizeof(__wsn_trace));
+                            WSN_TRACE_FILE_SIZE);
     auto F = TraceFile::parse(Bytes);
     ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
     PreprocessedTrace P = take(preprocessTrace(*F, {}));
@@ -773,7 +773,7 @@ TEST(ReplayLog, DifferentialDetectsAWrongReplay) {
   Rec.Limit = 200;
   ASSERT_TRUE(runProgram(RB, Rec, &Inputs));
   ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(&__wsn_trace),
-                          sizeof(__wsn_trace));
+                          WSN_TRACE_FILE_SIZE);
   PreprocessedTrace P = take(preprocessTrace(llvm::cantFail(TraceFile::parse(Bytes)), {}));
   ReplayLog L(P);
   ReplayBackend PB(L);

@@ -26,7 +26,7 @@ struct NoAutoTraceFile {
 
 std::vector<uint8_t> runtimeBytes() {
   auto *P = reinterpret_cast<const uint8_t *>(&__wsn_trace);
-  return std::vector<uint8_t>(P, P + sizeof(__wsn_trace));
+  return std::vector<uint8_t>(P, P + WSN_TRACE_FILE_SIZE);
 }
 
 TraceWriter writer(uint16_t Buf = WSN_TRACE_BUF_SIZE, uint16_t Seg = WSN_TRACE_SEG_SIZE,

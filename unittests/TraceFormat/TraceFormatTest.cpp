@@ -63,7 +63,7 @@ struct NoAutoTraceFile {
 
 ArrayRef<uint8_t> runtimeBytes() {
   return ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&__wsn_trace),
-                           sizeof(__wsn_trace));
+                           WSN_TRACE_FILE_SIZE);
 }
 
 TraceWriter makeWriter(uint16_t NodeId = 0) {
@@ -132,7 +132,7 @@ TEST_F(TraceFormat, HeaderAfterInit) {
   EXPECT_EQ(H->Head, 0);
   EXPECT_EQ(H->Flags, 0);
   EXPECT_EQ(H->Violation, NoViolation);
-  EXPECT_EQ(sizeof(__wsn_trace), 32u + WSN_TRACE_BUF_SIZE + 2 * WSN_TRACE_NUM_SEGS);
+  EXPECT_EQ(WSN_TRACE_FILE_SIZE, 32u + WSN_TRACE_BUF_SIZE + 2 * WSN_TRACE_NUM_SEGS);
   // The writer's empty trace is the runtime's empty trace.
   EXPECT_EQ(makeWriter(42).bytes(), std::vector<uint8_t>(runtimeBytes().begin(),
                                                            runtimeBytes().end()));

@@ -51,9 +51,9 @@ static void simLogger(avr_t *Avr, const int Level, const char *Fmt, va_list Ap) 
     return;
   auto It = Avr ? nodeIds().find(Avr) : nodeIds().end();
   if (It != nodeIds().end())
-    errs() << "wsn-sim: node " << It->second << ": simavr: " << Buf << "\n";
+    simCoreLog() << "wsn-sim: node " << It->second << ": simavr: " << Buf << "\n";
   else
-    errs() << "wsn-sim: simavr: " << Buf << "\n";
+    simCoreLog() << "wsn-sim: simavr: " << Buf << "\n";
 }
 
 /// Cycles libsimavr skipped while the core slept, since runUntil last took

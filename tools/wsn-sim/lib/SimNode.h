@@ -109,6 +109,12 @@ struct NodeStats {
 /// FirmwareInfo::Msp430Part: msp430f1611 unless only the msp430f2617 can hold it).
 std::string resolveMcu(const FirmwareInfo &FW, const std::string &Requested);
 
+/// Where libsimavr's own messages go: errs() unless redirected. A bound search
+/// (run --bound-moves) keeps only those of the candidate run whose outputs it writes.
+llvm::raw_ostream &simCoreLog();
+/// Redirects them (nullptr: errs() again); returns the previous sink.
+llvm::raw_ostream *setSimCoreLog(llvm::raw_ostream *OS);
+
 class Node {
 public:
   /// An AvrNode or an Msp430Node, by the ELF's machine (Opts.Mcu resolved by resolveMcu).
@@ -200,6 +206,12 @@ public:
   /// BoundTrace is the trace read at the bound: when replay of it (or of SkipTrace) runs
   /// past an anchor at its end (replayRunsPastAnchor) and the record that opens is a
   /// CHECKPOINT, the node runs on to the record after it.
+  /// A "record" or "sleep" point is reported as "handler" when that trace (SkipTrace, else
+  /// BoundTrace) ends inside an interrupt handler (more IRQ than IRQ_EXIT records: replay
+  /// runs the handler where its count comes due, the node may have taken it later,
+  /// spec/replay-log.md section 2.2), and as "check" when it is closed and ends with a CHECK
+  /// (replay stops at that check, the node went on): no point replay can end at. Sram is
+  /// the same as without the label.
   std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram,
                      std::optional<std::vector<uint8_t>> &SkipTrace,
                      llvm::ArrayRef<uint8_t> BoundTrace);
@@ -211,6 +223,10 @@ public:
 protected:
   uint64_t ActiveCycles = 0;
   Node(const FirmwareInfo &FW, const NodeOptions &Opts) : FW(FW), Opts(Opts) {}
+  /// settle without the "handler" / "check" labels.
+  std::string settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
+                          std::optional<std::vector<uint8_t>> &SkipTrace,
+                          llvm::ArrayRef<uint8_t> BoundTrace);
   /// settle's search: runs on to the first open record, sleep or interrupt entry.
   virtual std::string settleToRecord(uint64_t Limit) = 0;
   /// Executes one instruction (or sleeps to the next event); false when the core stopped

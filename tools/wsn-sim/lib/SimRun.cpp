@@ -1,5 +1,6 @@
 //===- SimRun.cpp - single-node and network runs of wsn-sim ---------------===//
 #include "SimRun.h"
+#include "TraceTail.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -152,6 +153,22 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         if (R.SettleAfterSkip)
           J.attribute("settle_after_skip", true);
       }
+      if (R.Search) {
+        const BoundSearchResult &S = *R.Search;
+        J.attributeObject("bound_search", [&] {
+          J.attribute("cycle", S.Cycle);
+          J.attribute("moves", S.Moves);
+          J.attribute("end", S.End);
+          J.attribute("at_violation", S.AtViolation);
+          if (S.Rejected)
+            J.attributeObject("last_rejected", [&] {
+              J.attribute("after_check", S.AfterCheck);
+              J.attribute("in_handler", S.InHandler);
+              J.attribute("before_first_checkpoint", S.BeforeFirstCheckpoint);
+              J.attribute("in_skipped_call", S.InSkippedCall);
+            });
+        });
+      }
       J.attribute("active_cycles", R.ActiveCycles);
       J.attributeObject("inputs", [&] {
         J.attribute("irq_pulses", R.Stats.IrqPulses);
@@ -219,8 +236,10 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
   return writeText(P, Json);
 }
 
-Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts, StringRef Dir,
-                               raw_ostream &Warn) {
+/// A node from reset to its stop at MaxCycles (or before), settled with --settle.
+static Expected<std::unique_ptr<Node>> runToStop(const FirmwareInfo &FW, const SingleOptions &Opts,
+                                                 uint64_t MaxCycles, NodeResult &R,
+                                                 raw_ostream &Warn) {
   auto NOr = Node::create(FW, Opts.Node);
   if (!NOr)
     return NOr.takeError();
@@ -229,8 +248,8 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
     Warn << "wsn-sim: warning: node " << N.id() << ": " << W << "\n";
   if (Opts.Settle)
     N.watchWakeReturns();
-  StopKind Stop = N.runUntil(Opts.MaxCycles);
-  NodeResult R = captureResult(N, Stop, Warn);
+  StopKind Stop = N.runUntil(MaxCycles);
+  R = captureResult(N, Stop, Warn);
   if (Opts.Node.DrainUart >= 0 && !FW.HasRuntime)
     return createStringError(inconvertibleErrorCode(),
                              "--drain: '" + FW.Path + "' has no trace runtime to drain");
@@ -248,6 +267,73 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
       R.SettleAfterSkip = true;
     }
   }
+  return NOr;
+}
+
+/// --bound-moves (spec/wsn-sim.md): each candidate bound is a run of its own from reset, so
+/// the node at bound B + k * step is exactly the one a separate `--max-cycles B + k * step`
+/// run gives; only the last candidate's warnings are printed and its outputs written.
+static Expected<std::unique_ptr<Node>> searchBound(const FirmwareInfo &FW,
+                                                   const SingleOptions &Opts, NodeResult &R,
+                                                   raw_ostream &Warn) {
+  const BoundSearchOptions &S = *Opts.Search;
+  BoundSearchResult Out;
+  uint64_t B = Opts.MaxCycles;
+  std::unique_ptr<Node> N;
+  std::string Warnings;
+  for (uint64_t Move = 0;; ++Move) {
+    N.reset(); // one node at a time, as in a run of its own
+    Warnings.clear();
+    raw_string_ostream W(Warnings);
+    raw_ostream *Log = setSimCoreLog(&W);
+    auto NOr = runToStop(FW, Opts, B, R, W);
+    setSimCoreLog(Log);
+    if (!NOr) {
+      Warn << Warnings;
+      return NOr.takeError();
+    }
+    N = std::move(*NOr);
+    Out.Cycle = B;
+    Out.Moves = Move;
+    const TraceTail T = R.HasTrace ? readTraceTail(R.Trace) : TraceTail();
+    Out.AtViolation = T.ViolationFlag;
+    // The order of the questions is the harness's (bench/fidelity/fidelity.py, bound).
+    if (T.ViolationFlag) {
+      Out.End = "violation";
+      break;
+    }
+    if (S.End && B + S.Step >= S.End) {
+      Out.End = "limit";
+      break;
+    }
+    if (R.Settle != "interrupt" && T.replayable()) {
+      Out.End = "found";
+      break;
+    }
+    Out.Rejected = true;
+    Out.AfterCheck = T.AtCheck;
+    Out.InHandler = T.InHandler;
+    Out.BeforeFirstCheckpoint = !(T.HasHeader && T.HasCheckpoint);
+    Out.InSkippedCall = T.InSkippedCall;
+    if (Move == S.Moves) {
+      Out.End = "moves";
+      break;
+    }
+    B += S.Step;
+  }
+  Warn << Warnings;
+  R.Search = Out;
+  return N;
+}
+
+Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts, StringRef Dir,
+                               raw_ostream &Warn) {
+  NodeResult R;
+  auto NOr = Opts.Search ? searchBound(FW, Opts, R, Warn)
+                         : runToStop(FW, Opts, Opts.MaxCycles, R, Warn);
+  if (!NOr)
+    return NOr.takeError();
+  Node &N = **NOr;
   if (Opts.Node.DrainUart >= 0) {
     // Let the firmware send its trace: keep running, hooks no longer stop it.
     N.setStopsEnabled(false);

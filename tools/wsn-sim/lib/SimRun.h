@@ -26,6 +26,20 @@
 namespace wsn {
 namespace sim {
 
+/// How --bound-moves ended (run.json "bound_search", spec/wsn-sim.md).
+struct BoundSearchResult {
+  uint64_t Cycle = 0; ///< the bound of the run whose outputs were written
+  uint64_t Moves = 0; ///< how often the bound moved on before it
+  /// "found" (a point replay can end at), "violation" (the trace's violation flag is set),
+  /// "limit" (one more move would reach --bound-end), "moves" (every move used, none found).
+  std::string End;
+  bool AtViolation = false; ///< that run's trace has the violation flag
+  /// Why the last bound that moved on was passed over (Rejected: some bound was).
+  bool Rejected = false;
+  bool AfterCheck = false, InHandler = false, BeforeFirstCheckpoint = false,
+       InSkippedCall = false;
+};
+
 /// What a node looked like when its run stopped.
 struct NodeResult {
   uint16_t NodeId = 0;
@@ -56,6 +70,7 @@ struct NodeResult {
   std::vector<LedChange> Leds;      ///< LED history since reset
   std::vector<PcCount> PcCounts;    ///< --count-pc
   std::vector<std::pair<uint32_t, uint64_t>> Profile; ///< --profile: (PC, active cycles), PC order
+  std::optional<BoundSearchResult> Search; ///< --bound-moves
 };
 
 /// Appends "CYCLE NODE LEDS" lines (spec/wsn-sim.md, "--leds") for R's LED
@@ -78,6 +93,12 @@ llvm::Error writeFullTrace(llvm::StringRef Dir, const std::vector<uint8_t> &Ring
                            const std::vector<uint8_t> &Full,
                            const std::vector<uint16_t> &Checks);
 
+struct BoundSearchOptions {
+  uint64_t Moves = 0;  ///< at most this many moves
+  uint64_t Step = 997; ///< cycles per move
+  uint64_t End = 0;    ///< no move to a bound B with B + Step >= End (0: no limit)
+};
+
 struct SingleOptions {
   NodeOptions Node;
   uint64_t MaxCycles = 100000000;   ///< the cycle bound
@@ -86,6 +107,12 @@ struct SingleOptions {
   /// snapshot where replay ends: at the next record the program opens (Node::settle).
   bool Settle = false;
   std::string LedLog;               ///< --leds FILE ("" none)
+  /// --bound-moves N [--bound-step S] [--bound-end C] (with --settle): when the stop at the
+  /// bound is not one replay can end at (settle "interrupt"; no header or no CHECKPOINT in
+  /// the tail; the tail ends inside a skipped call, right after a CHECK or inside a handler),
+  /// run again from reset with the bound S cycles later, at most N times; stop moving once
+  /// the trace's violation flag is set or the next bound would reach C.
+  std::optional<BoundSearchOptions> Search;
 };
 
 /// Runs one node and writes its outputs into Dir.

@@ -112,6 +112,12 @@ struct __wsn_trace_buffer {
   uint8_t check[WSN_TRACE_NUM_SEGS][2]; /* little-endian, low byte stored first */
 };
 
+/* Bytes of the .wtr file: the header, the ring and the check values, with no padding. A host
+ * compiler may pad the struct to its alignment (4 on x86: with an odd number of segments the
+ * struct is 2 bytes longer than the file), so writers and drains use this, not sizeof. */
+#define WSN_TRACE_FILE_SIZE                                                                   \
+  (sizeof(struct __wsn_trace_header) + WSN_TRACE_BUF_SIZE + 2u * WSN_TRACE_NUM_SEGS)
+
 /* The one trace object (in .bss; __wsn_rt_init fills the header). */
 extern struct __wsn_trace_buffer __wsn_trace;
 
@@ -211,7 +217,7 @@ void __wsn_rt_checkpoint_t(uintptr_t t);
 void __wsn_check_hook(uint16_t inv);
 void __wsn_violation_hook(uint16_t inv);
 
-/* Send the raw trace object (header, ring and check values: sizeof(__wsn_trace) bytes, i.e. the
+/* Send the raw trace object (header, ring and check values: WSN_TRACE_FILE_SIZE bytes, i.e. the
  * .wtr file) through a byte sink such as a polled UART, with interrupts disabled for a
  * consistent copy. */
 void __wsn_rt_drain(void (*put)(uint8_t));
