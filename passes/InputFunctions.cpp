@@ -56,8 +56,11 @@ bool isInputFunction(const Function &F, const FunctionRole &Role,
   if (F.isDeclaration() || F.hasAddressTaken() || Role.IsMain ||
       Role.isInterrupt() || Role.IsTask || Role.IsInvariant || Role.IsNescAtomic)
     return false;
+  // A void one waits and returns nothing (an outlined polling loop,
+  // PollLoops.h): its calls need no record at all.
   auto *RT = dyn_cast<IntegerType>(F.getReturnType());
-  if (!RT || !is_contained(traceValueWidths(), RT->getBitWidth()))
+  if (!F.getReturnType()->isVoidTy() &&
+      (!RT || !is_contained(traceValueWidths(), RT->getBitWidth())))
     return false;
   if (!hasCycle(F))
     return false;

@@ -22,9 +22,13 @@ class Function;
 
 namespace wsn {
 
+/// The metadata on a call of a void input function in instrumented code:
+/// nothing is recorded, and replay does not run the call.
+inline constexpr const char *InputCallMD = "wsn.input.call";
+
 /// Whether F is an input function: defined, not address-taken, no role
 /// (main, handler, task, invariant, nesC atomic helper), an integer result
-/// of a recordable width, a loop, at least one nondeterministic read
+/// of a recordable width or none (void: its calls record nothing), a loop, at least one nondeterministic read
 /// (volatile, or a constant address in T's I/O range when T is given), and
 /// no effect other than on its own stack slots (calls only to intrinsics
 /// that write no memory and to nesC's atomic start/end).

@@ -1083,6 +1083,14 @@ Error Instrumenter::planFunction(FuncPlan &P) {
       continue;
     }
     if (Callee && InputFns.count(Callee) && !CB->isMustTailCall()) {
+      // A void one (an outlined polling loop) writes nothing replay sees:
+      // no record, and replay does not run it (spec/instrumentation.md
+      // section 6, "Polling loops").
+      if (CB->getType()->isVoidTy()) {
+        CB->setMetadata(InputCallMD, MDNode::get(CB->getContext(), {}));
+        ++Stats.InputCalls;
+        continue;
+      }
       // One INPUT record for the result (spec/instrumentation.md section 6).
       if (std::optional<uint64_t> Mask = inputMask(*CB, DB)) {
         P.Inputs.push_back({CB, *Mask});

@@ -22,6 +22,15 @@ uint32_t fnv1a32(StringRef Bytes, uint32_t Seed) {
   return H;
 }
 
+uint64_t fnv1a64(StringRef Bytes, uint64_t Seed) {
+  uint64_t H = Seed;
+  for (unsigned char C : Bytes) {
+    H ^= C;
+    H *= 0x100000001b3ull;
+  }
+  return H;
+}
+
 /// Writes V into the stored hash fields that exist; returns the previous
 /// `!wsn.module` tuple and `@__wsn_module_hash` initializer.
 static std::pair<MDNode *, Constant *> setHashFields(Module &M, uint32_t V) {

@@ -24,6 +24,9 @@ namespace wsn {
 
 /// FNV-1a, 32 bits (offset basis 0x811c9dc5, prime 0x01000193).
 uint32_t fnv1a32(llvm::StringRef Bytes, uint32_t Seed = 0x811c9dc5u);
+/// FNV-1a, 64 bits (offset basis 0xcbf29ce484222325, prime 0x100000001b3): the trace
+/// map's content digest (spec/trace-map.md, "Content digest").
+uint64_t fnv1a64(llvm::StringRef Bytes, uint64_t Seed = 0xcbf29ce484222325ull);
 
 /// Hash of M as defined above; leaves M as it found it (the stored fields are
 /// zeroed while printing and restored).

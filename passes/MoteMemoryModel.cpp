@@ -46,6 +46,14 @@ std::optional<uint32_t> parseLatchSymbolName(StringRef Name) {
   return A;
 }
 
+uint32_t ioSpaceEndOfTarget(StringRef Target) {
+  uint32_t End = 0;
+  for (const KnownMCU &K : KnownMCUs)
+    if (Target == (K.Arch == MoteArch::AVR ? "avr" : "msp430"))
+      End = std::max(End, K.IOEnd);
+  return End;
+}
+
 Expected<MoteTarget> lookupMoteTarget(StringRef MCU) {
   std::string Known;
   for (const KnownMCU &K : KnownMCUs) {

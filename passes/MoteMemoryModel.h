@@ -75,6 +75,10 @@ struct MoteTarget {
 std::string latchSymbolName(uint32_t Addr);
 /// The address encoded in a latch symbol name, if Name is one.
 std::optional<uint32_t> parseLatchSymbolName(llvm::StringRef Name);
+/// The end of the I/O register space over every known MCU of a trace target ("avr",
+/// "msp430"): the bound of a latch symbol's address when the MCU is not known (the
+/// trace map names only the target). 0 for "host" and unknown targets (no registers).
+uint32_t ioSpaceEndOfTarget(llvm::StringRef Target);
 
 /// Appends to Out the offsets (from Off) of the bytes of Ty, in the layout DL, that no scalar
 /// member covers: struct holes and tail padding, recursively through arrays and nested

@@ -1,5 +1,6 @@
 //===- Pfdg.cpp - wsn::PfdgAnalysis: what to record, at which level -------===//
 #include "Pfdg.h"
+#include "PollLoops.h"
 #include "MessageSites.h"
 #include "MoteAsm.h"
 
@@ -444,8 +445,11 @@ void collectAnchorHeaders(const LoopInfo &LI, std::vector<BasicBlock *> &Out) {
       for (BasicBlock *BB : Sub->blocks())
         for (Instruction &I : *BB)
           if (auto *CB = dyn_cast<CallBase>(&I)) {
+            // An outlined polling loop only waits (PollLoops.h): the loop
+            // around it is the inlined busy-wait it was, not a dispatch loop.
             const Function *C = CB->getCalledFunction();
-            Calls |= !CB->isInlineAsm() && (!C || !C->isIntrinsic());
+            Calls |= !CB->isInlineAsm() &&
+                     (!C || !(C->isIntrinsic() || C->hasFnAttribute(PollLoopAttr)));
           }
       if (Calls && !Sub->hasNoExitBlocks()) // an infinite one is found on its own
         Add(Sub);

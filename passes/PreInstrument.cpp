@@ -8,6 +8,7 @@
 #include "TraceOps.h"
 #include "InterruptInfo.h"
 #include "MessageSites.h"
+#include "PollLoops.h"
 #include "PassRegistry.h"
 
 #include "llvm/Analysis/InlineCost.h"
@@ -116,6 +117,9 @@ void addPreInstrumentationPipeline(ModulePassManager &MPM, OptimizationLevel Lev
       /*MandatoryFirst=*/true);
   Inliner.getPM().addPass(createCGSCCToFunctionPassAdaptor(simplification()));
   MPM.addPass(std::move(Inliner));
+  // After the inliner, which brings the SPI helpers' busy-waits into their
+  // callers (PollLoops.h).
+  MPM.addPass(OutlinePollLoopsPass());
   MPM.addPass(ReleaseRolesPass());
   MPM.addPass(GlobalDCEPass());
 }
@@ -135,6 +139,10 @@ void registerPreInstrumentPasses(PassBuilder &PB) {
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "wsn-protect-roles") {
           MPM.addPass(ProtectRolesPass());
+          return true;
+        }
+        if (Name == "wsn-outline-polls") {
+          MPM.addPass(OutlinePollLoopsPass());
           return true;
         }
         if (Name == "wsn-release-roles") {

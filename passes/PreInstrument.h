@@ -20,6 +20,8 @@
 //                       every helper that writes through a pointer would be a
 //                       separate stack-writing callee (spec/instrumentation.md
 //                       section 2), pulling its callers into the trace.
+//   wsn-outline-polls   busy-waits on registers become input functions of
+//                       their own (PollLoops.h).
 //   wsn-release-roles   removes what wsn-protect-roles added, so that the
 //                       optimiser after the instrumentation decides freely.
 //

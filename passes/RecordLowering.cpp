@@ -53,6 +53,31 @@ static cl::opt<bool> WsnCountHelper(
     cl::desc("wsn-lower<record>: on AVR, region ends call __wsn_rt_countN (false: inline "
              "load/add/store of __wsn_gv_reference)"));
 
+// MSP430 input sites that read a constant address call the runtime's __wsn_rt_in{8,16}_at
+// with the site, address and mask as inline data after the call (spec/instrumentation.md
+// section 10): the helper reads the register and records it. RadioCountToLedsWithSenderID
+// (TelosB) level 1: 186 such sites.
+static cl::opt<bool> WsnInputHelper(
+    "wsn-input-helper", cl::init(true),
+    cl::desc("wsn-lower<record>: on MSP430, an input read of a constant address goes through "
+             "__wsn_rt_in8_at / __wsn_rt_in16_at (false: inline read and __wsn_rt_input8/16)"));
+
+// Skipped calls on the motes (a skip span around one direct call whose effect fits a table)
+// go through the runtime's __wsn_rt_skip_call with the site, effect table and callee as
+// words after the call (spec/instrumentation.md section 10).
+static cl::opt<bool> WsnSkipCall(
+    "wsn-skip-call", cl::init(true),
+    cl::desc("wsn-lower<record>: on AVR and MSP430, a skipped call goes through __wsn_rt_skip_call "
+             "(false: __wsn_rt_skip_begin before it and __wsn_rt_skip_effect_t after it)"));
+
+// MSP430 region ends (outside the program's own atomic sections) call the runtime's
+// __wsn_rt_endN (N <= 8): the count update and the interrupt restore in one 4-byte call
+// instead of 12 inline bytes (spec/instrumentation.md section 10).
+static cl::opt<bool> WsnRegionEndHelper(
+    "wsn-region-end-helper", cl::init(true),
+    cl::desc("wsn-lower<record>: on MSP430, a region end calls __wsn_rt_endN (false: inline "
+             "count update and `nop; bis rX, r2; nop`)"));
+
 // Effect tables that end with the same variables share that tail through a link
 // (spec/trace-format.md section 4). Off by default: on fidelity's sense-send at -O0 the
 // changed timing of the effect writes exposed a replay mismatch (5 of 8 seeds; an
@@ -136,8 +161,15 @@ private:
   }
 
   Error lower(TraceOp &Op);
+  /// MSP430: an input whose value is a volatile read of a constant address right before the
+  /// op, through the runtime's register-reading helper; false when the site has another shape.
+  bool lowerInputAtHelper(InputOp &Op);
   Error lowerAnchor(AnchorOp &Op);
   Error lowerEffect(EffectOp &Op);
+  Constant *effectTable(const TraceEffectMD &MD);
+  /// AVR, MSP430: a skip span around one direct call, merged with its effect, through the
+  /// runtime's __wsn_rt_skip_call; false when the span has another shape.
+  bool lowerSkipCall(TraceOp &Begin);
   Error lowerCheck(CheckOp &Op);
 
   Module &M;
@@ -165,6 +197,8 @@ private:
   SmallPtrSet<const TraceOp *, 16> InsideAtomic;
   /// SKIP_END ops written by the effect call right after them, and those effects.
   SmallPtrSet<const TraceOp *, 8> MergedSkipEnds, EffectsAfterSkip;
+  /// Effects written by __wsn_rt_skip_call (lowerSkipCall).
+  SmallPtrSet<const TraceOp *, 8> EffectsInSkipCall;
 };
 
 FunctionCallee RecordLowerer::rt(StringRef Name, Type *Ret,
@@ -465,9 +499,55 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
   return Error::success();
 }
 
+/// The constant table of an effect record that fits one (effectFitsTable), as the
+/// runtime's uintptr_t: one table per record layout, shared by the sites that have it.
+Constant *RecordLowerer::effectTable(const TraceEffectMD &MD) {
+  uint32_t Len = MD.ReturnSize;
+  for (const TraceVarRef &V : MD.Writes)
+    Len += V.Size;
+  VarList L;
+  for (const TraceVarRef &V : MD.Writes)
+    L.push_back({varAddr(V.Global), V.Size});
+  Constant *Tbl;
+  if (MD.ShortWrites) {
+    // Short effects (spec/trace-format.md section 4): ret-bytes | 0x80 says the address
+    // of the short form's table follows; the runtime takes it when no handler ran
+    // inside the skipped call. On AVR that address is a word address (as a link's), so
+    // the short table is 2-byte aligned.
+    VarList Short(L.begin(), L.begin() + std::min<size_t>(*MD.ShortWrites, L.size()));
+    uint32_t ShortLen = MD.ReturnSize;
+    for (size_t I = 0; I < Short.size(); ++I)
+      ShortLen += MD.Writes[I].Size;
+    Constant *ShortTbl = linkedTable(
+        {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize)}, Short,
+        /*Proper=*/false);
+    if (T == RecordTarget::AVR)
+      if (auto *CE = dyn_cast<ConstantExpr>(ShortTbl))
+        if (auto *GV = dyn_cast<GlobalVariable>(CE->getOperand(0)))
+          GV->setAlignment(Align(2));
+    // The whole form is the short form's variables, then the handler part: a table of
+    // its own (n, pairs), the same for every effect, so the whole form costs a head.
+    Constant *HandlerTbl =
+        makeTable({}, VarList(L.begin() + Short.size(), L.end()));
+    Tbl = makeTable({ConstantInt::get(I16, Len),
+                     ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl, HandlerTbl},
+                    {});
+  } else {
+    Tbl = linkedTable(
+        {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
+        /*Proper=*/false);
+  }
+  return Tbl;
+}
+
 /// Multi-level (thesis 4.4.1): the skipped callee's return value and the
 /// final values of the globals it may write, in one EFFECT record.
 Error RecordLowerer::lowerEffect(EffectOp &Op) {
+  if (EffectsInSkipCall.count(&Op)) { // written by __wsn_rt_skip_call
+    if (Value *Ret = Op.returnValue())
+      Op.replaceAllUsesWith(Ret);
+    return Error::success();
+  }
   auto It = Effects.find(Op.site());
   if (It == Effects.end())
     return makeError(formatv("effect site {0} in function '{1}' is missing "
@@ -480,38 +560,7 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
   IRBuilder<> B(&Op);
   if (effectFitsTable(MD)) {
     // One call: [SKIP_END,] EFFECT with the return value (<= 4 bytes) as an argument.
-    VarList L;
-    for (const TraceVarRef &V : MD.Writes)
-      L.push_back({varAddr(V.Global), V.Size});
-    Constant *Tbl;
-    if (MD.ShortWrites) {
-      // Short effects (spec/trace-format.md section 4): ret-bytes | 0x80 says the address
-      // of the short form's table follows; the runtime takes it when no handler ran
-      // inside the skipped call. On AVR that address is a word address (as a link's), so
-      // the short table is 2-byte aligned.
-      VarList Short(L.begin(), L.begin() + std::min<size_t>(*MD.ShortWrites, L.size()));
-      uint32_t ShortLen = MD.ReturnSize;
-      for (size_t I = 0; I < Short.size(); ++I)
-        ShortLen += MD.Writes[I].Size;
-      Constant *ShortTbl = linkedTable(
-          {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize)}, Short,
-          /*Proper=*/false);
-      if (T == RecordTarget::AVR)
-        if (auto *CE = dyn_cast<ConstantExpr>(ShortTbl))
-          if (auto *GV = dyn_cast<GlobalVariable>(CE->getOperand(0)))
-            GV->setAlignment(Align(2));
-      // The whole form is the short form's variables, then the handler part: a table of
-      // its own (n, pairs), the same for every effect, so the whole form costs a head.
-      Constant *HandlerTbl =
-          makeTable({}, VarList(L.begin() + Short.size(), L.end()));
-      Tbl = makeTable({ConstantInt::get(I16, Len),
-                       ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl, HandlerTbl},
-                      {});
-    } else {
-      Tbl = linkedTable(
-          {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
-          /*Proper=*/false);
-    }
+    Constant *Tbl = effectTable(MD);
     Value *Ret = Op.returnValue();
     // Return values of up to 2 bytes in a 16-bit argument, up to 4 in a 32-bit one.
     Type *RetTy = MD.ReturnSize <= 2 ? I16 : I32;
@@ -652,6 +701,8 @@ Error RecordLowerer::lower(TraceOp &Op) {
     Simple("__wsn_rt_sched");
     break;
   case TraceOpKind::SkipBegin:
+    if (T != RecordTarget::Host && WsnSkipCall && lowerSkipCall(Op))
+      break;
     Simple("__wsn_rt_skip_begin");
     break;
   case TraceOpKind::SkipEnd:
@@ -675,8 +726,21 @@ Error RecordLowerer::lower(TraceOp &Op) {
       return makeError(formatv("wsn.region.end site {0} in function '{1}': "
                                "the count is not a positive constant",
                                Op.id(), Op.getFunction()->getName()));
-    addToCounter(B, RE->count());
-    irqRestore(B, It->second);
+    if (T == RecordTarget::MSP430 && WsnRegionEndHelper && It->second && RE->count() <= 8) {
+      // One call of the runtime's __wsn_rt_endN: the count update and the GIE restore of
+      // the saved SR in r15 (4 bytes instead of 12). The helper changes the flags: the
+      // clobber must be spelled `sr`, LLVM's MSP430 name (`~{r2}` is accepted and ignored,
+      // and a compare before the call was read after it: lit msp430-region-flags).
+      Value *State = It->second;
+      auto *IA = InlineAsm::get(FunctionType::get(I16, {I16}, false),
+                                ("call #__wsn_rt_end" + Twine(RE->count())).str(),
+                                "={r15},0,~{sr},~{memory}", /*hasSideEffects=*/true);
+      (void)counter(); // the helper names __wsn_gv_reference; keep the declaration for replay
+      B.CreateCall(IA, {State});
+    } else {
+      addToCounter(B, RE->count());
+      irqRestore(B, It->second);
+    }
     OpenRegions.erase(It);
     break;
   }
@@ -684,6 +748,9 @@ Error RecordLowerer::lower(TraceOp &Op) {
     return lowerAnchor(cast<AnchorOp>(Op));
   case TraceOpKind::Input: {
     auto *In = cast<InputOp>(&Op);
+    if (T == RecordTarget::MSP430 && WsnRecordTables && WsnInputHelper &&
+        lowerInputAtHelper(*In))
+      break;
     Value *V = In->value();
     Value *Masked = B.CreateAnd(V, In->mask());
     std::optional<uint64_t> MaskV = In->maskValue();
@@ -727,6 +794,125 @@ Error RecordLowerer::lower(TraceOp &Op) {
     return lowerCheck(cast<CheckOp>(Op));
   }
   return Error::success();
+}
+
+bool RecordLowerer::lowerSkipCall(TraceOp &Begin) {
+  auto *Call = dyn_cast_or_null<CallInst>(Begin.getNextNonDebugInstruction());
+  if (!Call || isa<TraceOp>(Call) || Call->isInlineAsm() || Call->isMustTailCall() ||
+      Call->hasOperandBundles())
+    return false;
+  Function *Callee = Call->getCalledFunction();
+  if (!Callee || Callee->isIntrinsic() || Callee->isVarArg() || Call->arg_size() > 4 ||
+      Call->getFunctionType() != Callee->getFunctionType())
+    return false;
+  auto *End = dyn_cast_or_null<TraceOp>(Call->getNextNonDebugInstruction());
+  if (!End || !MergedSkipEnds.count(End) || End->id() != Begin.id())
+    return false;
+  auto *E = dyn_cast_or_null<EffectOp>(End->getNextNonDebugInstruction());
+  if (!E || !EffectsAfterSkip.count(E) || E->site() != Begin.id() || Begin.id() > 0xFFFF)
+    return false;
+  auto It = Effects.find(E->site());
+  if (It == Effects.end() || It->second.ReturnSize > 2)
+    return false;
+  // Each argument and the return value in one 16-bit register (MSP430 r12-r15 / r12; AVR
+  // the pairs from r25:r24 down / r25:r24), as the calling conventions pass them; anything
+  // else keeps the inline lowering.
+  auto OneReg = [&](Type *Ty) {
+    return Ty->isPointerTy() || (Ty->isIntegerTy() && Ty->getIntegerBitWidth() >= 8 &&
+                                 Ty->getIntegerBitWidth() <= 16);
+  };
+  Type *RetTy = Call->getType();
+  if (!RetTy->isVoidTy() && !OneReg(RetTy))
+    return false;
+  for (unsigned I = 0; I < Call->arg_size(); ++I)
+    if (!OneReg(Call->getArgOperand(I)->getType()) || Call->paramHasAttr(I, Attribute::ByVal) ||
+        Call->paramHasAttr(I, Attribute::StructRet) || Call->paramHasAttr(I, Attribute::InReg))
+      return false;
+  Constant *Tbl = effectTable(It->second);
+  auto *TblCE = dyn_cast<ConstantExpr>(Tbl);
+  auto *TblGV = TblCE ? dyn_cast<GlobalVariable>(TblCE->getOperand(0)) : nullptr;
+  if (!TblGV)
+    return false;
+
+  IRBuilder<> B(Call);
+  SmallVector<Value *, 6> Args;
+  // The argument registers in order (AVR: one pair each, r25:r24 first, named `r25r24`:
+  // `{r24}` with an i16 is the byte register alone, and the high byte went unset); the
+  // helper may change all of them, so each is an output too.
+  bool Avr = T == RecordTarget::AVR;
+  std::string Cons =
+      Avr ? "={r25r24},={r23r22},={r21r20},={r19r18}" : "={r12},={r13},={r14},={r15}";
+  for (unsigned I = 0; I < Call->arg_size(); ++I) {
+    Value *A = Call->getArgOperand(I);
+    if (A->getType()->isPointerTy())
+      A = B.CreatePtrToInt(A, I16);
+    else if (Call->paramHasAttr(I, Attribute::SExt))
+      A = B.CreateSExt(A, I16);
+    else
+      A = B.CreateZExtOrTrunc(A, I16);
+    Args.push_back(A);
+    Cons += "," + std::to_string(I); // in the register of output I: the helper may change it
+  }
+  unsigned TblOp = 4 + Args.size();
+  Args.push_back(TblGV);
+  Args.push_back(Callee);
+  Cons += Avr ? ",i,i,~{r26},~{r27},~{r30},~{r31},~{r0},~{sreg},~{memory}"
+              : ",i,i,~{r11},~{sr},~{memory}";
+  std::string Asm = formatv("call {0}__wsn_rt_skip_call\n\t.word {1}, ${{{2}:c}, ${{{3}:c}",
+                            Avr ? "" : "#", Begin.id(), TblOp, TblOp + 1)
+                        .str();
+  SmallVector<Type *, 6> ArgTys;
+  for (Value *A : Args)
+    ArgTys.push_back(A->getType());
+  auto *Regs = StructType::get(Ctx, {I16, I16, I16, I16});
+  auto *IA = InlineAsm::get(FunctionType::get(Regs, ArgTys, false), Asm, Cons,
+                            /*hasSideEffects=*/true);
+  CallInst *Trampoline = B.CreateCall(IA, Args);
+  Trampoline->setDebugLoc(Call->getDebugLoc());
+  if (!RetTy->isVoidTy()) {
+    Value *R = B.CreateExtractValue(Trampoline, 0);
+    R = RetTy->isPointerTy() ? B.CreateIntToPtr(R, RetTy) : B.CreateZExtOrTrunc(R, RetTy);
+    Call->replaceAllUsesWith(R);
+  }
+  Call->eraseFromParent();
+  EffectsInSkipCall.insert(E);
+  return true;
+}
+
+bool RecordLowerer::lowerInputAtHelper(InputOp &Op) {
+  auto *L = dyn_cast<LoadInst>(Op.value());
+  if (!L || !L->isVolatile() || L->getNextNonDebugInstruction() != &Op || !L->hasOneUse())
+    return false;
+  unsigned Bits = L->getType()->isIntegerTy() ? L->getType()->getIntegerBitWidth() : 0;
+  std::optional<uint64_t> Mask = Op.maskValue();
+  auto *CE = dyn_cast<ConstantExpr>(L->getPointerOperand());
+  if ((Bits != 8 && Bits != 16) || !Mask || Op.id() > 0xFFFF || !CE ||
+      CE->getOpcode() != Instruction::IntToPtr)
+    return false;
+  auto *Addr = dyn_cast<ConstantInt>(CE->getOperand(0));
+  if (!Addr || Addr->getZExtValue() > 0xFFFF || (Bits == 16 && (Addr->getZExtValue() & 1)))
+    return false;
+  // The helper reads the register where the load was (the op follows it directly), records
+  // the masked value and returns the unmasked one in r12.
+  uint64_t A = Addr->getZExtValue(), Used = *Mask & ((1u << Bits) - 1);
+  // A byte register (the MSP430's 8-bit peripherals sit below 0x100) packs address and
+  // mask into one word; a word register takes a word for each.
+  if (Bits == 8 && A >= 0x100)
+    return false;
+  std::string Asm =
+      Bits == 8
+          ? formatv("call #__wsn_rt_in8_at\n\t.word {0}, {1}", Op.id(), A | Used << 8).str()
+          : formatv("call #__wsn_rt_in16_at\n\t.word {0}, {1}, {2}", Op.id(), A, Used).str();
+  // The helper saves every other register it uses, so only r12 and the flags change.
+  auto *IA = InlineAsm::get(FunctionType::get(I16, false), Asm, "={r12},~{sr},~{memory}",
+                            /*hasSideEffects=*/true);
+  IRBuilder<> B(L);
+  CallInst *Read = B.CreateCall(IA, {}, "wsn.in");
+  Value *Raw = B.CreateTrunc(Read, L->getType());
+  Op.replaceAllUsesWith(Raw);
+  L->replaceAllUsesWith(Raw);
+  L->eraseFromParent();
+  return true;
 }
 
 template <typename MDT, typename KeyFn>

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReplayLowering.h"
+#include "InputFunctions.h"
 #include "MoteAsm.h"
 #include "TraceMap.h"
 
@@ -1472,6 +1473,11 @@ void Lowerer::lowerCall(IRBuilder<> &B, CallBase &CB) {
     VMap[&CB] = PoisonValue::get(hostType(CB.getType()));
     return;
   }
+  // A void input function (an outlined polling loop): it only waits on
+  // registers and writes nothing replay sees, so it is not run and left no
+  // record (spec/instrumentation.md section 6, "Polling loops").
+  if (CB.getType()->isVoidTy() && CB.getMetadata(InputCallMD))
+    return;
   if (Callee && !NewFns.count(Callee)) {
     if (Callee->isDeclaration())
       return lowerLibcCall(B, CB, Callee);

@@ -2,7 +2,8 @@
 #include "TraceMap.h"
 
 #include "JsonNesting.h"
-
+#include "ModuleHash.h"
+#include "MoteMemoryModel.h"
 #include "TraceOps.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -11,6 +12,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -223,6 +225,10 @@ Expected<TraceMap> TraceMap::fromModule(const Module &CM) {
   for (const TraceTaskMD &T : *Tasks)
     Map.Tasks.push_back({T.Id, T.F->getName().str()});
   Map.sort();
+  for (size_t I = 0; I < Map.Anchors.size(); ++I)
+    Map.Anchors[I].Index = I;
+  for (size_t I = 0; I < Map.Effects.size(); ++I)
+    Map.Effects[I].Index = I;
   return Map;
 }
 
@@ -255,10 +261,23 @@ static void writeArray(raw_ostream &OS, StringRef Key, const std::vector<T> &V,
   OS << (V.empty() ? "]" : "\n  ]") << (Last ? "\n" : ",\n");
 }
 
+/// The digest key's line: the map's second line (spec/trace-map.md, "Content digest").
+static constexpr StringRef DigestLineStart = "  \"digest\": \"fnv1a64:";
+static constexpr StringRef DigestLineEnd = "\",\n";
+static constexpr size_t DigestHexDigits = 16;
+
+std::string TraceMap::digestLine(StringRef Body) {
+  std::string Hex = utohexstr(fnv1a64(Body), /*LowerCase=*/true);
+  return (DigestLineStart + std::string(DigestHexDigits - Hex.size(), '0') + Hex +
+          DigestLineEnd)
+      .str();
+}
+
 std::string TraceMap::toJSON() const {
+  // Everything after the digest line, which is computed from it.
   std::string Out;
   raw_string_ostream OS(Out);
-  OS << "{\n  \"format\": \"wsn-trace-map\",\n";
+  OS << "  \"format\": \"wsn-trace-map\",\n";
   OS << "  \"version\": " << FormatVersion << ",\n";
   OS << "  \"target\": ";
   json::OStream(OS).value(Target);
@@ -318,7 +337,8 @@ std::string TraceMap::toJSON() const {
     J.attribute("function", T.Function);
   }, true);
   OS << "}\n";
-  return Out;
+  OS.flush();
+  return "{\n" + digestLine(Out) + Out;
 }
 
 //===----------------------------------------------------------------------===//
@@ -440,7 +460,144 @@ static Error checkUniqueIds(StringRef File, StringRef Key,
   return Error::success();
 }
 
-Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
+//===----------------------------------------------------------------------===//
+// Sanity bounds and the content digest (spec/trace-map.md, "Reading rules")
+//===----------------------------------------------------------------------===//
+
+/// Bytes of a 16-bit MCU's data space: no variable can be larger.
+static constexpr uint64_t DataSpaceBytes = 0x10000;
+
+static Error mapError(StringRef File, const Twine &Where, const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), File + ": " + Where + ": " + Msg);
+}
+
+/// A variable's size against the data space, and a latch register's address
+/// (`__wsn_io_0xNN`) against the I/O space of the map's target.
+static Error checkVar(StringRef File, const TraceMap &M, const std::string &Where,
+                      const TraceMap::Var &V) {
+  if (V.Size > DataSpaceBytes)
+    return mapError(File, Where + ".size",
+                    Twine(V.Size) + " exceeds the " + Twine(DataSpaceBytes) +
+                        "-byte data space of a 16-bit MCU");
+  if (!StringRef(V.Name).starts_with("__wsn_io_"))
+    return Error::success();
+  std::optional<uint32_t> Addr = parseLatchSymbolName(V.Name);
+  if (!Addr)
+    return mapError(File, Where + ".name",
+                    "'" + V.Name + "' is not a latch register symbol (__wsn_io_0x and a "
+                    "hexadecimal address)");
+  uint32_t IOEnd = ioSpaceEndOfTarget(M.Target);
+  if (uint64_t(*Addr) + V.Size > IOEnd)
+    return mapError(File, Where + ".name",
+                    "'" + V.Name + "' (" + Twine(V.Size) + (V.Size == 1 ? " byte" : " bytes") +
+                        " at 0x" +
+                        utohexstr(*Addr, true) + ") is outside the I/O space of the " +
+                        M.Target + " MCUs (" +
+                        (IOEnd ? "below 0x" + utohexstr(IOEnd, true)
+                               : std::string("a host program has no I/O registers")) +
+                        ")");
+  return Error::success();
+}
+
+/// The vars of a record (a checkpoint or an effect, after Prefix bytes of return value)
+/// against the payload a segment can hold; names the var at which the sum passes it.
+static Error checkRecordVars(StringRef File, const TraceMap &M, const std::string &Where,
+                             StringRef Key, StringRef What, uint64_t Prefix,
+                             const std::vector<TraceMap::Var> &Vars) {
+  const uint64_t Max = M.SegSize - 8; // spec/trace-format.md section 2
+  uint64_t Sum = Prefix;
+  for (size_t I = 0; I < Vars.size(); ++I) {
+    std::string VarWhere = Where + "." + Key.str() + "[" + std::to_string(I) + "]";
+    if (Error E = checkVar(File, M, VarWhere, Vars[I]))
+      return E;
+    Sum += Vars[I].Size;
+    if (Sum > Max)
+      return mapError(File, VarWhere + ".size",
+                      Twine(Vars[I].Size) + " makes the " + What + " record's payload " +
+                          Twine(Sum) + " bytes, more than a " + Twine(M.SegSize) +
+                          "-byte segment holds (" + Twine(Max) + ")");
+  }
+  return Error::success();
+}
+
+/// What no map written by wsn-cc can hold (the instrumentation enforces each bound at
+/// compile time): errors name the JSON path of the value.
+static Error checkBounds(StringRef File, const TraceMap &M) {
+  // The ring geometry the instrumentation accepts (spec/trace-format.md section 1).
+  if (M.SegSize < 16 || M.BufSize > 0x8000 || M.BufSize < 2ull * M.SegSize ||
+      M.BufSize % M.SegSize)
+    return mapError(File, "top level",
+                    "buf_size " + Twine(M.BufSize) + " and seg_size " + Twine(M.SegSize) +
+                        " are not a trace ring (at least two segments of at least 16 "
+                        "bytes, at most 32768 bytes in all)");
+  for (const TraceMap::Anchor &A : M.Anchors)
+    if (Error E = checkRecordVars(File, M, "anchors[" + std::to_string(A.Index) + "]",
+                                  "vars", "checkpoint", 0, A.Vars))
+      return E;
+  for (const TraceMap::Effect &Eff : M.Effects) {
+    std::string Where = "effects[" + std::to_string(Eff.Index) + "]";
+    if (uint64_t(Eff.ReturnSize) + 8 > M.SegSize)
+      return mapError(File, Where + ".return_size",
+                      Twine(Eff.ReturnSize) + " is more than a " + Twine(M.SegSize) +
+                          "-byte segment holds (" + Twine(M.SegSize - 8) + ")");
+    if (Error E = checkRecordVars(File, M, Where, "writes", "effect", Eff.ReturnSize,
+                                  Eff.Writes))
+      return E;
+  }
+  // Invariant inputs are not in the trace (a CHECK holds their CRC): only the data
+  // space bounds them.
+  for (size_t I = 0; I < M.Invariants.size(); ++I) {
+    const TraceMap::Invariant &Inv = M.Invariants[I];
+    uint64_t Sum = 0;
+    for (size_t K = 0; K < Inv.Inputs.size(); ++K) {
+      std::string Where =
+          "invariants[" + std::to_string(I) + "].inputs[" + std::to_string(K) + "]";
+      if (Error E = checkVar(File, M, Where, Inv.Inputs[K]))
+        return E;
+      Sum += Inv.Inputs[K].Size;
+      if (Sum > DataSpaceBytes)
+        return mapError(File, Where + ".size",
+                        "the inputs take " + Twine(Sum) + " bytes, more than the " +
+                            Twine(DataSpaceBytes) + "-byte data space of a 16-bit MCU");
+    }
+  }
+  return Error::success();
+}
+
+/// The digest on the map's second line against the bytes after it (spec/trace-map.md,
+/// "Content digest").
+static Error checkDigest(StringRef File, StringRef Text, const json::Object &Top) {
+  const json::Value *V = Top.get("digest");
+  if (!V)
+    return mapError(File, "top level",
+                    "missing key 'digest': the map was written by an older wsn-cc, without "
+                    "a content digest; rebuild the program with wsn-cc (its map and its "
+                    "traces come from that one build)");
+  std::optional<StringRef> D = V->getAsString();
+  StringRef Hex = D ? *D : StringRef();
+  if (!D || !Hex.consume_front("fnv1a64:") || Hex.size() != DigestHexDigits ||
+      !all_of(Hex, [](char C) { return isDigit(C) || (C >= 'a' && C <= 'f'); }))
+    return mapError(File, "line 2",
+                    "key 'digest' is not \"fnv1a64:\" and 16 lowercase hexadecimal digits");
+  std::string Line = (DigestLineStart + Hex + DigestLineEnd).str();
+  if (!Text.consume_front("{\n") || !Text.consume_front(Line))
+    return mapError(File, "line 2",
+                    "key 'digest' is not the map's second line, as wsn-cc writes it: the "
+                    "map was modified after wsn-cc wrote it; rebuild the program with "
+                    "wsn-cc");
+  std::string Want = TraceMap::digestLine(Text);
+  if (Want != Line)
+    return mapError(
+        File, "line 2",
+        "content digest does not match: the map was modified after wsn-cc wrote it (the "
+        "digest is fnv1a64:" + Hex + ", the bytes after line 2 hash to fnv1a64:" +
+            StringRef(Want).drop_front(DigestLineStart.size()).take_front(DigestHexDigits) +
+            "); rebuild the program with wsn-cc");
+  return Error::success();
+}
+
+Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName,
+                                       Digest Check) {
   if (Error E = checkJsonNesting(Text))
     return createStringError(inconvertibleErrorCode(),
                              FileName + ": invalid JSON: " + toString(std::move(E)));
@@ -520,6 +677,7 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
         A.Function = Fn;
         if (Error E = readVars(R, "vars", A.Vars, /*AllowLocal=*/true))
           return E;
+        A.Index = Map.Anchors.size();
         Map.Anchors.push_back(std::move(A));
         return Error::success();
       }))
@@ -564,6 +722,7 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
                          Twine(Eff.Writes.size()) + " writes");
           Eff.ShortWrites = Short;
         }
+        Eff.Index = Map.Effects.size();
         Map.Effects.push_back(std::move(Eff));
         return Error::success();
       }))
@@ -576,6 +735,8 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
       }))
     return std::move(E);
 
+  if (Error E = checkBounds(FileName, Map))
+    return std::move(E);
   if (Error E = checkUniqueIds(FileName, "functions", Map.Functions))
     return std::move(E);
   if (Error E = checkUniqueIds(FileName, "irqs", Map.Irqs))
@@ -590,6 +751,9 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName) {
     return std::move(E);
   if (Error E = checkUniqueIds(FileName, "tasks", Map.Tasks))
     return std::move(E);
+  if (Check == Digest::Require)
+    if (Error E = checkDigest(FileName, Text, *O))
+      return std::move(E);
   Map.sort();
   return Map;
 }

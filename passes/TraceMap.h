@@ -68,6 +68,9 @@ struct TraceMap {
     uint32_t Id = 0;
     std::string Function;
     std::vector<Var> Vars; ///< record order: globals, then locals
+    /// Position in the map file's `anchors` array (parseJSON; fromModule: the sorted
+    /// position), for messages that name the entry. Not part of ==.
+    uint32_t Index = 0;
     uint32_t recordSize() const;
     bool operator==(const Anchor &O) const;
   };
@@ -88,6 +91,8 @@ struct TraceMap {
     /// The short form's globals (Writes' first ShortWrites; spec/trace-format.md section
     /// 4, "Short effects"): a record of shortRecordSize() bytes holds only those.
     std::optional<uint32_t> ShortWrites;
+    /// Position in the map file's `effects` array, as Anchor::Index. Not part of ==.
+    uint32_t Index = 0;
     uint32_t recordSize() const;
     /// The short form's size (recordSize() when the effect has none).
     uint32_t shortRecordSize() const;
@@ -130,11 +135,23 @@ struct TraceMap {
 
   /// From the `!wsn.*` metadata of an instrumented module.
   static llvm::Expected<TraceMap> fromModule(const llvm::Module &M);
-  /// JSON text (spec/trace-map.md), deterministic, ending with a newline.
+  /// JSON text (spec/trace-map.md), deterministic, ending with a newline; its
+  /// second line is the content digest of the lines after it.
   std::string toJSON() const;
-  /// Errors name FileName and the entry / key that is wrong.
+
+  /// Whether parseJSON verifies the content digest. Only the fuzz targets skip it (to
+  /// reach the checks behind it with mutated maps); every tool requires it.
+  enum class Digest { Require, Skip };
+  /// Errors name FileName and the entry / key that is wrong. Checks, in order: the JSON,
+  /// every entry's keys and types, the sanity bounds (ring geometry, record sizes against
+  /// a segment, sizes against the data space, latch addresses against the target's I/O
+  /// space), unique ids, then the content digest.
   static llvm::Expected<TraceMap> parseJSON(llvm::StringRef Text,
-                                            llvm::StringRef FileName);
+                                            llvm::StringRef FileName,
+                                            Digest Check = Digest::Require);
+  /// The digest line toJSON() puts on the map's second line for Body, the bytes after
+  /// that line: `  "digest": "fnv1a64:<16 hex digits>",\n`.
+  static std::string digestLine(llvm::StringRef Body);
   static llvm::Expected<TraceMap> readFile(llvm::StringRef Path);
   llvm::Error writeFile(llvm::StringRef Path) const;
 

@@ -23,7 +23,10 @@ added (traced minus original) at most 1.3 KiB (1331 bytes) including the ring, a
 selected build smaller than --instrument=all.
 
   codesize.py [--build BUILD_DIR | --wsn-cc WSN_CC] [--out WORK_DIR] [--examples blink,...] [--mcus m,...]
-              [--apps DIR [--apps-mcu MCU]]
+              [--apps DIR [--apps-mcu MCU]] [--schemes original,all,...]
+
+--schemes builds only the schemes named (default: all six; the bases of the ratios, `original`
+and for wp-inline `wp-original`, are always built).
 
 --apps DIR adds applications beside the examples, in bench/tinyos/run.py's layout: every
 subdirectory of DIR with an app.c (e.g. the nesC compiler's build/micaz/app.c) is built for
@@ -151,7 +154,17 @@ def main():
     ap.add_argument("--apps", help="directory of application directories (app.c, optional "
                     "invariants.c), built for --apps-mcu beside the examples")
     ap.add_argument("--apps-mcu", default="atmega128")
+    ap.add_argument("--schemes", default=",".join(n for n, _ in SCHEMES),
+                    help="comma-separated subset of the schemes to build")
     a = ap.parse_args()
+    known_schemes = [n for n, _ in SCHEMES]
+    wanted = [x for x in a.schemes.split(",") if x]
+    for x in wanted:
+        if x not in known_schemes:
+            sys.exit("codesize: unknown scheme '%s' (known: %s)" % (x, ", ".join(known_schemes)))
+    # The ratios need the base of each scheme built too.
+    schemes = [(n, o) for n, o in SCHEMES
+               if n in wanted or n == "original" or (n == "wp-original" and "wp-inline" in wanted)]
     wsncc = shutil.which(a.wsn_cc) if a.wsn_cc else os.path.join(a.build, "bin", "wsn-cc")
     if not wsncc or not os.path.exists(wsncc):
         sys.exit("codesize: %s not found (build the wsn-cc target)" % (wsncc or a.wsn_cc))
@@ -196,7 +209,7 @@ def main():
     status = 0
     for ex, orig_srcs, traced_srcs, traced_opts, targets in units:
         for target, mcu in targets:
-            for scheme, opts in SCHEMES:
+            for scheme, opts in schemes:
                 out = os.path.join(work, "%s-%s-%s" % (ex, mcu, scheme))
                 if "--no-trace" in opts:
                     use = orig_srcs
@@ -219,13 +232,13 @@ def main():
     print("flash / RAM bytes (flash = text+data, RAM = data+bss, llvm-size); level 1; "
           "(x.xx) = flash / original flash")
     width = max([11] + [len(u[0]) for u in units])
-    head = "%-*s %-12s" % (width, "example", "mcu") + "".join(" %-19s" % s for s, _ in SCHEMES)
+    head = "%-*s %-12s" % (width, "example", "mcu") + "".join(" %-19s" % s for s, _ in schemes)
     print(head)
     print("-" * len(head))
     for ex, _, _, _, targets in units:
         for _, mcu in targets:
             cells = []
-            for scheme, _ in SCHEMES:
+            for scheme, _ in schemes:
                 v = results.get((ex, mcu, scheme))
                 if v is None:
                     cells.append("FAILED")

@@ -11,6 +11,13 @@ mutated maps, SensorC and topology files). Each seed file is damaged by one kind
   crash      a signal, another exit code, or a sanitizer / LLVM crash report on stderr
   hang       no exit within --timeout seconds
 
+Maps carry a content digest (spec/trace-map.md): every edit of a map wsn-cc wrote is refused
+at line 2 unless the error before it (JSON, keys, sanity bounds) says more. --reseal-maps
+recomputes the digest of every map mutant that still parses as JSON, as another (buggy)
+writer would have left it, to test what stands behind the digest: the sanity bounds and the
+preprocessor's layout checks. A resealed map can rename a global to another global of the
+program; replay then diverges (exit 3), counted in its own column.
+
 Readers and commands:
   map       wsn-replay FW.replay.bc --trace T.wtr --elf FW.elf --map MUTANT (sense-send)
   sensorc   sensorc check MUTANT; sensorc decompose MUTANT --nodes 4 -o DIR
@@ -169,12 +176,35 @@ LOCATED = re.compile(r":\d+:\d+|:\d+: |\[\d+:\d+, byte=\d+\]|line \d+|offset \d+
                      r"(anchor|effect site|site|function|irq|invariant|task) \d+")
 
 
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for c in data:
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def reseal_map(b):
+    """The map re-written with a matching digest (spec/trace-map.md, "Content digest"), if
+    it parses as a JSON object; else unchanged."""
+    try:
+        d = json.loads(bytes(b))
+    except ValueError:
+        return
+    if not isinstance(d, dict):
+        return
+    d.pop("digest", None)
+    body = json.dumps(d, indent=2).encode()[2:] + b"\n"
+    b[:] = b'{\n  "digest": "fnv1a64:%016x",\n' % fnv1a64(body) + body
+
+
 def run(cmd, timeout, cwd=None):
     try:
         p = subprocess.run(cmd, capture_output=True, timeout=timeout, cwd=cwd)
     except subprocess.TimeoutExpired:
         return "hang", ""
     err = p.stderr.decode("utf-8", "replace")
+    if p.returncode == 3 and "replay diverged" in err and not any(m in err for m in CRASH_MARKS):
+        return "diverged", err
     if p.returncode < 0 or p.returncode not in (0, 1, 2) or any(m in err for m in CRASH_MARKS):
         return "crash", err
     if p.returncode == 0:
@@ -204,6 +234,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--only", default="map,sensorc,topology")
     ap.add_argument("--show", type=int, default=5, help="examples shown per bad outcome")
+    ap.add_argument("--reseal-maps", action="store_true",
+                    help="give every map mutant a matching content digest")
     ap.add_argument("--keep", help="write every unlocated/crash/hang mutant (and every changed "
                     "map that replayed) to this folder")
     a = ap.parse_args()
@@ -259,9 +291,9 @@ def main():
         dicts = {"map": dict_tokens("trace_map"), "sensorc": dict_tokens("sensorc"),
                  "topology": dict_tokens("topology")}
         ext = {"map": ".wmap", "sensorc": ".sg", "topology": ".topo"}
-        print("%-9s %-40s %-18s %5s %5s %5s %7s %9s %5s %4s" % (
+        print("%-9s %-40s %-18s %5s %5s %5s %7s %9s %8s %5s %4s" % (
             "input", "mutation", "reader", "runs", "ok", "ok*", "located", "unlocated",
-            "crash", "hang"))
+            "diverged", "crash", "hang"))
         for name in ("map", "sensorc", "topology"):
             if name not in only:
                 continue
@@ -278,6 +310,8 @@ def main():
                             mut(r, b, dicts[name])
                         except ValueError:  # a JSON mutator on text damaged before
                             m_bitflip(r, b, dicts[name])
+                    if name == "map" and a.reseal_maps:
+                        reseal_map(b)
                     if bytes(b) == orig:
                         continue
                     mname_file = "mutant%s" % ext[name]
@@ -298,19 +332,19 @@ def main():
                         key = rname
                         counts.setdefault(key, {}).setdefault(cls, 0)
                         counts[key][cls] += 1
-                        if cls in ("unlocated", "crash", "hang") or (cls == "ok*" and
-                                                                      name == "map"):
+                        if cls in ("unlocated", "diverged", "crash", "hang") or (
+                                cls == "ok*" and name == "map"):
                             bad.append((name, mname, rname, cls, " ".join(c),
                                         "\n      ".join(err.strip().splitlines()[:4]),
                                         bytes(b)))
                 for rname, c in counts.items():
                     row = (name, mname, rname, sum(c.values()), c.get("ok", 0), c.get("ok*", 0),
-                           c.get("located", 0), c.get("unlocated", 0), c.get("crash", 0),
-                           c.get("hang", 0))
+                           c.get("located", 0), c.get("unlocated", 0), c.get("diverged", 0),
+                           c.get("crash", 0), c.get("hang", 0))
                     rows.append(row)
-                    print("%-9s %-40s %-18s %5d %5d %5d %7d %9d %5d %4d" % row, flush=True)
-    tot = [sum(x[i] for x in rows) for i in range(3, 10)]
-    print("%-9s %-40s %-18s %5d %5d %5d %7d %9d %5d %4d" % (("all", "", "") + tuple(tot)))
+                    print("%-9s %-40s %-18s %5d %5d %5d %7d %9d %8d %5d %4d" % row, flush=True)
+    tot = [sum(x[i] for x in rows) for i in range(3, 11)]
+    print("%-9s %-40s %-18s %5d %5d %5d %7d %9d %8d %5d %4d" % (("all", "", "") + tuple(tot)))
     print("ok: exit 0 with the same input (maps: the same JSON); ok*: exit 0, the mutant is "
           "another valid input")
     shown = {}

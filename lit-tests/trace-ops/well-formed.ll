@@ -6,7 +6,8 @@
 ; The map can also go to stdout.
 ; RUN: %opt -load-pass-plugin=%wsn_plugin -passes=wsn-verify,wsn-write-map -wsn-map-file=- -disable-output %s | FileCheck %s
 
-; CHECK:      "format": "wsn-trace-map",
+; CHECK:      "digest": "fnv1a64:{{[0-9a-f]+}}",
+; CHECK-NEXT: "format": "wsn-trace-map",
 ; CHECK-NEXT: "version": 1,
 ; CHECK-NEXT: "target": "avr",
 ; CHECK-NEXT: "module_hash": 305419896,

@@ -54,6 +54,17 @@ Error failAt(const PreprocessOptions &O, const TraceRecord &R, size_t I, const T
   return fail(O, recordPlace(R, I) + ": " + describeRecord(R) + ": " + Msg);
 }
 
+/// A map entry in a message: "fw.wmap: anchors[2] (anchor 5)" when the map came from a
+/// file, else "the trace map's anchor 5".
+std::string mapEntry(const PreprocessOptions &O, StringRef Array, uint32_t Index,
+                     StringRef What, uint32_t Id) {
+  if (O.MapName.empty())
+    return ("the trace map's " + What + " " + Twine(Id)).str();
+  return (O.MapName + ": " + Array + "[" + Twine(Index) + "] (" + What + " " + Twine(Id) +
+          ")")
+      .str();
+}
+
 /// Checks a record's ids and payload size against the trace map.
 Error checkAgainstMap(const PreprocessOptions &O, const TraceMap &M, const TraceRecord &R,
                       size_t I) {
@@ -87,8 +98,9 @@ Error checkAgainstMap(const PreprocessOptions &O, const TraceMap &M, const Trace
       return Missing("anchor");
     if (A->recordSize() != R.Payload.size())
       return failAt(O, R, I,
-                    "checkpoint holds " + Twine(R.Payload.size()) + " bytes, the trace map's "
-                    "anchor " + Twine(R.id()) + " has " + Twine(A->recordSize()));
+                    "checkpoint holds " + Twine(R.Payload.size()) + " bytes, " +
+                        mapEntry(O, "anchors", A->Index, "anchor", R.id()) + " has " +
+                        Twine(A->recordSize()));
     return Error::success();
   }
   case RecordKind::Input:
@@ -108,8 +120,9 @@ Error checkAgainstMap(const PreprocessOptions &O, const TraceMap &M, const Trace
       return Missing("effect site");
     if (!E->acceptsSize(R.Payload.size()))
       return failAt(O, R, I,
-                    "effect holds " + Twine(R.Payload.size()) + " bytes, the trace map's "
-                    "site " + Twine(R.id()) + " has " + Twine(E->recordSize()) +
+                    "effect holds " + Twine(R.Payload.size()) + " bytes, " +
+                        mapEntry(O, "effects", E->Index, "site", R.id()) + " has " +
+                        Twine(E->recordSize()) +
                     (E->ShortWrites ? " (short form " + Twine(E->shortRecordSize()) + ")"
                                     : Twine("")));
     return Error::success();

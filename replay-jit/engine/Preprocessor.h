@@ -44,6 +44,9 @@ struct PreprocessOptions {
   /// Names used in messages.
   std::string TraceName = "trace";
   std::string ProgramName = "program";
+  /// The map's file when it was read from one ("" when built from the IR): a layout
+  /// mismatch names the map file and entry as well as the trace record.
+  std::string MapName;
 };
 
 /// Where replay stops (spec/replay-log.md, "Stop record").

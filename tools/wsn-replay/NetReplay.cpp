@@ -332,6 +332,7 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   PO.ProgramHash = N.Map->ModuleHash;
   PO.TraceName = N.TracePath;
   PO.ProgramName = N.Bc;
+  PO.MapName = N.Wmap;
   Expected<PreprocessedTrace> P = preprocessTraceFile(N.TracePath, PO);
   if (!P) {
     // Reported, never skipped silently (DESIGN-BRIEF section 8): e.g. a relay

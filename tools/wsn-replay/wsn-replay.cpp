@@ -366,6 +366,7 @@ int main(int argc, char **argv) {
     PO.ProgramHash = Map->ModuleHash;
     PO.TraceName = TracePath;
     PO.ProgramName = Input;
+    PO.MapName = MapPath; // "" when the map comes from the IR
     auto PP = wsn::preprocessTraceFile(TracePath, PO);
     if (!PP)
       badInput(toString(PP.takeError()));

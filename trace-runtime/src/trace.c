@@ -1071,7 +1071,10 @@ static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
 void __wsn_rt_entry(uint16_t fid) { record(fid, WSN_REC_ENTRY, 0); }
 void __wsn_rt_exit(uint16_t fid) { record(fid, WSN_REC_EXIT, 0); }
 void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
-void __wsn_rt_skip_begin(uint16_t site) { record(site, WSN_REC_SKIP_BEGIN, 0); }
+/* `used`: also called from the MSP430 assembly of __wsn_rt_skip_call (below). */
+__attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
+  record(site, WSN_REC_SKIP_BEGIN, 0);
+}
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
   wsn_irq_state_t s = wsn_port_irq_save();
@@ -1088,7 +1091,9 @@ void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
   wsn_port_irq_restore(s);
 }
 /* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits). */
-void __wsn_rt_input16(uint16_t site, uint16_t value) {
+/* `used`: __wsn_rt_in_at (below) calls it from assembly, which --whole-program's optimiser
+ * does not see. */
+__attribute__((used)) void __wsn_rt_input16(uint16_t site, uint16_t value) {
   record(site, WSN_REC_INPUT | F_B, value);
 }
 void __wsn_rt_input8(uint8_t site, uint8_t value) {
@@ -1393,6 +1398,205 @@ WSN_NAKED void __wsn_rt_count(void) {
       "  inc r0\n"
       "  sts __wsn_gv_reference+1, r0\n"
       "3:\n"
+      "  ret\n");
+}
+#endif
+
+#if defined(__MSP430__)
+/* Region ends on MSP430 (spec/instrumentation.md section 10): the lowering emits
+ * `call #__wsn_rt_endN` (N = 1..8) with the SR saved at the region's start in r15 and
+ * interrupts disabled; it adds N to #gv_reference and sets GIE again if it was set (the same
+ * `nop; bis; nop` as the inline form), changing only r15 and the flags. 4 bytes at each
+ * region end instead of 12. */
+WSN_NAKED void __wsn_rt_end(void) {
+  __asm__ __volatile__(
+#define WSN_END_ENTRY(n)                                                                      \
+  ".global __wsn_rt_end" #n "\n"                                                               \
+  "__wsn_rt_end" #n ":\n"                                                                      \
+  "  add #" #n ", &__wsn_gv_reference\n"                                                       \
+  "  jmp 1f\n"
+      WSN_END_ENTRY(8) WSN_END_ENTRY(7) WSN_END_ENTRY(6) WSN_END_ENTRY(5)
+      WSN_END_ENTRY(4) WSN_END_ENTRY(3) WSN_END_ENTRY(2)
+#undef WSN_END_ENTRY
+      ".global __wsn_rt_end1\n"
+      "__wsn_rt_end1:\n"
+      "  inc &__wsn_gv_reference\n"
+      "1:\n"
+      "  and #8, r15\n"
+      "  nop\n"
+      "  bis r15, r2\n"
+      "  nop\n"
+      "  ret\n");
+}
+#endif
+
+#if defined(__MSP430__)
+/* Input sites on MSP430 (spec/instrumentation.md section 10): for an input that is a volatile
+ * read of a constant address, the lowering emits `call #__wsn_rt_in8_at` followed by two words,
+ * site and (mask << 8 | address), for a byte register (all sit below 0x100), or
+ * `call #__wsn_rt_in16_at` followed by three, site, address and mask, for a word register.
+ * The helper reads the register, records INPUT site (value & mask) through __wsn_rt_input16
+ * (the same record as every input writer) and returns the unmasked value in r12, past the
+ * words. It preserves every other register (only r12 and the flags change), so the site
+ * keeps its values in registers: 8 or 10 bytes where the inline read, the masking, the
+ * argument moves and the call took 14-22. */
+WSN_NAKED void __wsn_rt_in_at(void) {
+  __asm__ __volatile__(
+      ".global __wsn_rt_in8_at\n"
+      "__wsn_rt_in8_at:\n"
+      "  push r15\n"
+      "  push r14\n"
+      "  push r13\n"
+      "  push r11\n"
+      "  mov 8(r1), r15\n"         /* r15 -> site, address | mask << 8 */
+      "  mov.b 2(r15), r14\n"      /* address (below 0x100: the byte peripherals) */
+      "  mov.b @r14, r14\n"        /* the register's byte, zero-extended */
+      "  mov.b 3(r15), r13\n"      /* mask */
+      "  add #4, 8(r1)\n"          /* return past the two words */
+      "  jmp 1f\n"
+      ".global __wsn_rt_in16_at\n"
+      "__wsn_rt_in16_at:\n"
+      "  push r15\n"
+      "  push r14\n"
+      "  push r13\n"
+      "  push r11\n"
+      "  mov 8(r1), r15\n"         /* r15 -> site, address, mask */
+      "  mov 2(r15), r14\n"
+      "  mov @r14, r14\n"          /* the register's word */
+      "  mov 4(r15), r13\n"        /* mask */
+      "  add #6, 8(r1)\n"          /* return past the three words */
+      "1:\n"
+      "  push r14\n"
+      "  mov @r15, r12\n"          /* site */
+      "  and r14, r13\n"           /* the bits the program uses */
+      "  call #__wsn_rt_input16\n"
+      "  pop r12\n"
+      "  pop r11\n"
+      "  pop r13\n"
+      "  pop r14\n"
+      "  pop r15\n"
+      "  ret\n");
+}
+#endif
+
+#if defined(__AVR__)
+/* Skipped calls on AVR (spec/instrumentation.md section 10), as on MSP430 below: with the
+ * callee's (at most four, 1-2 byte) arguments in r24, r22, r20, r18 as for the call itself,
+ * `call __wsn_rt_skip_call` is followed by three words in flash: site, effect table (its
+ * flash byte address, as the table argument of __wsn_rt_skip_effect_t) and the callee's byte
+ * address. The helper records SKIP_BEGIN, calls the callee with the arguments, records
+ * SKIP_END and the EFFECT through __wsn_rt_skip_effect_t, and returns the callee's value in
+ * r24-r25, past the words; it may change what a call may (r18-r27, r30-r31, r0, SREG) and
+ * RAMPZ. 10 bytes at a site where the two record calls took about 22. */
+WSN_NAKED void __wsn_rt_skip_call(void) {
+  __asm__ __volatile__(
+      "  push r25\n"              /* the callee's arguments */
+      "  push r24\n"
+      "  push r23\n"
+      "  push r22\n"
+      "  push r21\n"
+      "  push r20\n"
+      "  push r19\n"
+      "  push r18\n"
+      "  in r30, 0x3d\n"          /* Z = SP */
+      "  in r31, 0x3e\n"
+      "  ldd r27, Z+9\n"          /* the return address (a word address): the words */
+      "  ldd r26, Z+10\n"
+      "  adiw r26, 3\n"           /* return past them */
+      "  std Z+9, r27\n"
+      "  std Z+10, r26\n"
+      "  sbiw r26, 3\n"
+      "  movw r30, r26\n"
+      "  lsl r30\n"               /* their byte address, bit 16 into RAMPZ */
+      "  rol r31\n"
+      "  clr r26\n"
+      "  rol r26\n"
+      "  out 0x3b, r26\n"
+      "  elpm r24, Z+\n"          /* site */
+      "  elpm r25, Z+\n"
+      "  elpm r22, Z+\n"          /* table */
+      "  elpm r23, Z+\n"
+      "  elpm r20, Z+\n"          /* callee */
+      "  elpm r21, Z+\n"
+      "  push r20\n"
+      "  push r21\n"
+      "  push r22\n"
+      "  push r23\n"
+      "  push r24\n"
+      "  push r25\n"
+      "  call __wsn_rt_skip_begin\n"
+      "  in r30, 0x3d\n"          /* SP+1..6: site, table, callee; SP+7..14: arguments */
+      "  in r31, 0x3e\n"
+      "  ldd r26, Z+6\n"          /* callee: byte address -> word address */
+      "  ldd r27, Z+5\n"
+      "  ldd r18, Z+7\n"
+      "  ldd r19, Z+8\n"
+      "  ldd r20, Z+9\n"
+      "  ldd r21, Z+10\n"
+      "  ldd r22, Z+11\n"
+      "  ldd r23, Z+12\n"
+      "  ldd r24, Z+13\n"
+      "  ldd r25, Z+14\n"
+      "  movw r30, r26\n"
+      "  lsr r31\n"
+      "  ror r30\n"
+      "  icall\n"                 /* the callee */
+      "  movw r20, r24\n"         /* its return value */
+      "  pop r25\n"               /* site */
+      "  pop r24\n"
+      "  pop r23\n"               /* table */
+      "  pop r22\n"
+      "  pop r0\n"                /* callee */
+      "  pop r0\n"
+      "  in r30, 0x3d\n"          /* drop the arguments (8 bytes) */
+      "  in r31, 0x3e\n"
+      "  adiw r30, 8\n"
+      "  in r0, 0x3f\n"
+      "  cli\n"
+      "  out 0x3e, r31\n"
+      "  out 0x3f, r0\n"
+      "  out 0x3d, r30\n"
+      "  push r21\n"
+      "  push r20\n"
+      "  call __wsn_rt_skip_effect_t\n"
+      "  pop r24\n"
+      "  pop r25\n"
+      "  ret\n");
+}
+#endif
+
+#if defined(__MSP430__)
+/* Skipped calls on MSP430 (spec/instrumentation.md section 10): the lowering emits, with the
+ * callee's arguments in r12-r15 as for the call itself, `call #__wsn_rt_skip_call` followed by
+ * three words: site, effect table, callee. The helper records SKIP_BEGIN site, calls the
+ * callee with the arguments, and records SKIP_END and the EFFECT through
+ * __wsn_rt_skip_effect_t (the same calls, in the same order, as the inline lowering); it
+ * returns the callee's return value (at most 16 bits) in r12, past the words, and may change
+ * r11-r15 and the flags like any call. 10 bytes at a site where the two record calls took
+ * about 20. */
+WSN_NAKED void __wsn_rt_skip_call(void) {
+  __asm__ __volatile__(
+      "  push r15\n"              /* the callee's arguments */
+      "  push r14\n"
+      "  push r13\n"
+      "  push r12\n"
+      "  mov 8(r1), r12\n"        /* -> site, table, callee */
+      "  mov @r12, r12\n"
+      "  call #__wsn_rt_skip_begin\n"
+      "  pop r12\n"
+      "  pop r13\n"
+      "  pop r14\n"
+      "  pop r15\n"
+      "  mov @r1, r11\n"
+      "  call 4(r11)\n"           /* the callee */
+      "  push r12\n"              /* its return value */
+      "  mov 2(r1), r15\n"
+      "  mov @r15, r12\n"         /* site */
+      "  mov 2(r15), r13\n"       /* table */
+      "  mov @r1, r14\n"          /* return value */
+      "  call #__wsn_rt_skip_effect_t\n"
+      "  pop r12\n"
+      "  add #6, 0(r1)\n"         /* return past the three words */
       "  ret\n");
 }
 #endif
@@ -1744,7 +1948,7 @@ void __wsn_rt_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
   effect_t(site, t, ret, 0);
 }
 
-void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
+__attribute__((used)) void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
   effect_t(site, t, ret, 1);
 }
 

@@ -202,6 +202,22 @@ TEST(Preprocessor, TraceMapChecksNameRecordAndOffset) {
         << E;
   }
   {
+    // Read from a file, the map is named with the entry (issue 21: a layout mismatch
+    // names the map file and entry as well as the trace record).
+    TraceWriter W = writer(1024, 256, true, 7);
+    W.checkpoint(1, {1, 2});
+    PreprocessOptions O;
+    O.Map = &M;
+    O.TraceName = "t.wtr";
+    O.MapName = "fw.wmap";
+    std::string E = errText(preprocessTrace(llvm::cantFail(TraceFile::parse(W.bytes())), O));
+    EXPECT_EQ(E.rfind("t.wtr: record 0 (offset 32): CHECKPOINT anchor=1 len=2: checkpoint "
+                      "holds 2 bytes, fw.wmap: anchors[0] (anchor 1) has 3",
+                      0),
+              0u)
+        << E;
+  }
+  {
     TraceWriter W = writer(1024, 256, true, 7);
     W.checkpoint(1, {1, 2, 3});
     W.inputBytes(2, {1});

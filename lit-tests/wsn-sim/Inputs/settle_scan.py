@@ -31,7 +31,7 @@ def main():
         k = info["settle"]
         key = "%s %s" % (k, "ran" if info["settle_cycles"] else "at")
         kinds[key] = kinds.get(key, 0) + 1
-        if k not in ("record", "sleep"):
+        if k not in ("record", "sleep", "check"):
             continue  # no point replay can name: the harnesses move such a bound
         tried += 1
         r = subprocess.run(["wsn-replay", fw + ".replay.bc", "--trace",

@@ -317,6 +317,8 @@ uint64_t AvrNode::cycleAt(uint64_t Ns) const {
 
 const uint8_t *AvrNode::dataMemory() const { return Avr->data; }
 bool AvrNode::interruptsEnabled() const { return Avr->sreg[S_I]; }
+uint32_t AvrNode::pc() const { return Avr->pc; }
+
 uint16_t AvrNode::violationArgument() const {
   // The hook's argument (the invariant id) is in r25:r24 (avr-gcc ABI).
   return static_cast<uint16_t>(Avr->data[24] | (Avr->data[25] << 8));

@@ -48,6 +48,7 @@ private:
   bool returnedIntoSleep(bool WasReti) const;
   bool stepOnce() override;
   uint16_t violationArgument() const override;
+  uint32_t pc() const override;
 
   static uint64_t onBound(avr_t *, uint64_t When, void *P);
   static uint64_t onIrqTimer(avr_t *, uint64_t When, void *P);

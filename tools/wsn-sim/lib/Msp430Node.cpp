@@ -290,6 +290,8 @@ uint32_t Msp430Node::clockHz() const {
 
 const uint8_t *Msp430Node::dataMemory() const { return Dev->cpu().memory(); }
 bool Msp430Node::interruptsEnabled() const { return Dev->cpu().sr() & msp430::SR_GIE; }
+uint32_t Msp430Node::pc() const { return Dev->cpu().reg(msp430::PC); }
+
 uint16_t Msp430Node::violationArgument() const {
   // The first argument is in R12 (the MSP430 EABI, as clang and mspgcc pass it).
   return static_cast<uint16_t>(Dev->cpu().reg(12));

@@ -50,6 +50,7 @@ private:
   std::string settleToRecord(uint64_t Limit) override;
   bool stepOnce() override;
   uint16_t violationArgument() const override;
+  uint32_t pc() const override;
   /// The core sleeps with GIE clear: only an NMI could wake it.
   bool halted() const;
   /// The host side of serial port N: USART N on the F1611, USCI_AN on the F2617. Calls

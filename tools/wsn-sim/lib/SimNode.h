@@ -209,9 +209,12 @@ public:
   /// A "record" or "sleep" point is reported as "handler" when that trace (SkipTrace, else
   /// BoundTrace) ends inside an interrupt handler (more IRQ than IRQ_EXIT records: replay
   /// runs the handler where its count comes due, the node may have taken it later,
-  /// spec/replay-log.md section 2.2), and as "check" when it is closed and ends with a CHECK
-  /// (replay stops at that check, the node went on): no point replay can end at. Sram is
-  /// the same as without the label.
+  /// spec/replay-log.md section 2.2).
+  /// A trace read at the bound that is closed and ends with a CHECK stops replay at that
+  /// check (spec/replay-log.md section 1, `last check`), wherever the node went after it:
+  /// the snapshot is the data space at that check's hook, kept while --settle watches
+  /// (or reached by running on when the bound fell between the CHECK and its hook), and
+  /// settle says "check". A "handler" stop gets the Sram of the "record" / "sleep" point.
   std::string settle(uint64_t Limit, std::vector<uint8_t> &Sram,
                      std::optional<std::vector<uint8_t>> &SkipTrace,
                      llvm::ArrayRef<uint8_t> BoundTrace);
@@ -245,6 +248,8 @@ protected:
   /// The violation hook's argument (the invariant id) at its entry: r25:r24 on the AVR,
   /// R12 on the MSP430 (the compilers' calling conventions).
   virtual uint16_t violationArgument() const = 0;
+  /// The address of the next instruction (flash byte address), as atPc sees it.
+  virtual uint32_t pc() const = 0;
   /// Counts --count-pc hits and checks the hooks at PC (after an instruction):
   /// the stop to report (LastStop is set), or None.
   StopKind atPc(uint32_t Pc, uint64_t Cycle);
@@ -278,6 +283,10 @@ protected:
   bool RecordSinceWake = false; ///< a record completed after it
   bool OpenBefore = false;      ///< the trace header's open bit after the previous step
   std::vector<uint8_t> WakeSram;
+  // --settle: the data space at the last check hook and the runtime's check count there.
+  bool CheckCopyValid = false;
+  uint32_t CheckCopyChecks = 0;
+  std::vector<uint8_t> CheckCopy;
   /// Called after every step while WatchWakes, WakeReturn: that step was the return from
   /// an interrupt into the instruction after a sleep.
   void noteStep(bool WakeReturn) {

@@ -6,7 +6,8 @@
 // skipped call, not right after a CHECK with no record open, not inside an
 // interrupt handler)? bench/fidelity/tracetail.py answers the same questions
 // from wsn-trace-dump's output for the harnesses that still run wsn-sim once
-// per bound; the two must agree (lit wsn-sim/bound-moves.test).
+// per bound; the two must agree (lit wsn-sim/bound-moves.test; unit cases in
+// unittests/Preprocessor/TraceTailTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_SIM_TRACETAIL_H
