@@ -741,7 +741,18 @@ void TraceWriter::seal() {
   };
   uint32_t At = OpenAt;
   if (Ring[At] == uint8_t(RecordKind::Pad)) {
-    Fold(At, Seg - At % Seg); // the PAD and the rest: the segment is left
+    // The segment is left (section 1.2): with two bytes or more after the PAD they become
+    // the CRC so far, high byte first, and zeros, so its value is 0.
+    uint32_t Rest = Seg - 1 - At % Seg;
+    if (Rest >= 2) {
+      uint16_t C = crc16(Checks[At / Seg], ArrayRef<uint8_t>(Ring).slice(At, 1));
+      Ring[At + 1] = uint8_t(C >> 8);
+      Ring[At + 2] = uint8_t(C);
+      std::fill(Ring.begin() + At + 3, Ring.begin() + At + 1 + Rest, 0);
+      Checks[At / Seg] = 0;
+    } else {
+      Fold(At, Rest + 1);
+    }
     At = At - At % Seg + Seg;
     if (At == Buf)
       At = 0;

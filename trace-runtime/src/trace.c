@@ -174,13 +174,50 @@ void __wsn_rt_reset(void) {
  * about twice on MSP430, and the fold a third slower. Same behaviour, same bytes:
  * lit-tests/recording/runtime-{avr,msp430}-matches-host.test run a seeded sequence of every
  * entry point on the simulators and compare with the host build (segments of 256, 512 and
- * 1024 bytes). -DWSN_TRACE_NO_ASM=1 selects the C code everywhere. */
+ * 1024 bytes; 96 and 800 for the C path, which keeps the assembly walk and, on AVR, the CRC
+ * loop). -DWSN_TRACE_NO_ASM=1 selects the C code everywhere. */
 #if (defined(__AVR__) || defined(__MSP430__)) && WSN_TRACE_SEG_SIZE >= 256 &&                    \
     WSN_TRACE_SEG_SIZE <= 16384 && (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0 &&     \
     !WSN_TRACE_NO_ASM
 #define WSN_ASM_CORE 1
 #else
 #define WSN_ASM_CORE 0
+#endif
+/* The table walk (below) does not depend on the geometry: in assembly on the motes whatever
+ * the segment size (7 cycles a copied byte on AVR against about 23 for clang's code with its
+ * table reads). */
+#if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
+#define WSN_ASM_WALK 1
+#else
+#define WSN_ASM_WALK 0
+#endif
+/* The C record path's ring arithmetic: a ring offset's segment and its offset in it. With a
+ * segment size that is not a power of two, `%` and `/` are a library division on the AVR
+ * (__udivmodhi4, about 200 cycles, five a record: on FtspSensorData's 800-byte segments an
+ * eighth of the trace's added active cycles); a ring of a few segments needs at most a few
+ * subtractions instead. */
+#if (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0 ||                                      \
+    WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE > 8
+#define seg_index(x) ((uint16_t)((x) / WSN_TRACE_SEG_SIZE))
+#define seg_offset(x) ((uint16_t)((x) % WSN_TRACE_SEG_SIZE))
+#else
+/* The empty asm keeps the optimiser from turning the loops back into a division. */
+static inline __attribute__((always_inline)) uint16_t seg_index(uint16_t x) {
+  uint16_t i = 0;
+  while (x >= WSN_TRACE_SEG_SIZE) {
+    x = (uint16_t)(x - WSN_TRACE_SEG_SIZE);
+    __asm__("" : "+r"(x));
+    ++i;
+  }
+  return i;
+}
+static inline __attribute__((always_inline)) uint16_t seg_offset(uint16_t x) {
+  while (x >= WSN_TRACE_SEG_SIZE) {
+    x = (uint16_t)(x - WSN_TRACE_SEG_SIZE);
+    __asm__("" : "+r"(x));
+  }
+  return x;
+}
 #endif
 /* For the assembly: a ring offset's high byte holds its segment's high bits above
  * WSN_SEG_SHIFT (log2 of seg/256) and its offset's high bits in WSN_SEG_HMASK; with 256-byte
@@ -242,7 +279,7 @@ static NOINLINE uint8_t *reserve(uint8_t tag, uint16_t n) {
     return NULL;
   }
   head = HDR.head;
-  room = (uint16_t)(SEG - head % SEG);
+  room = (uint16_t)(SEG - seg_offset(head));
   OPEN_LO = (uint8_t)head;
   OPEN_HI = (uint8_t)((head >> 8) | 0x80u); /* the record is open from here */
   if (room < n) {
@@ -255,7 +292,7 @@ static NOINLINE uint8_t *reserve(uint8_t tag, uint16_t n) {
     rt_armed = 0;
   p = &__wsn_trace.data[head];
   head = (uint16_t)(head + n);
-  if (head % SEG == 0)
+  if (seg_offset(head) == 0)
     head = enter(head);
   HDR.head = head;
   *p = tag;
@@ -474,7 +511,11 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
                                  WSN_ARG uint16_t extra) {
   __asm__ __volatile__(
       "  mov #__wsn_rt_rec, r11\n"
-      "  call #.Lwsn_vput\n"            /* a */
+      "  cmp #0x80, r12\n"             /* a; one byte inline, longer ones at 10 */
+      "  jhs 10f\n"
+      "  mov.b r12, 0(r11)\n"
+      "  inc r11\n"
+      "11:\n"
       "  bit #0x40, r13\n"              /* F_RAW */
       "  jz 1f\n"
       "  mov.b r14, 0(r11)\n"
@@ -483,10 +524,12 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  incd r11\n"
       "  jmp 2f\n"
       "1:\n"
-      "  bit #0x10, r13\n"              /* F_B */
+      "  bit #0x10, r13\n"              /* F_B; one byte inline, longer ones at 12 */
       "  jz 2f\n"
-      "  mov r14, r12\n"
-      "  call #.Lwsn_vput\n"
+      "  cmp #0x80, r14\n"
+      "  jhs 12f\n"
+      "  mov.b r14, 0(r11)\n"
+      "  inc r11\n"
       "2:\n"
       "  bit #0x20, r13\n"              /* F_C */
       "  jz 3f\n"
@@ -555,6 +598,13 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  jnz 8b\n"
       "  mov r13, r12\n"
       "  ret\n"
+      "10:\n"
+      "  call #.Lwsn_vput\n"
+      "  jmp 11b\n"
+      "12:\n"
+      "  mov r14, r12\n"
+      "  call #.Lwsn_vput\n"
+      "  jmp 2b\n"
       /* r14 = the start of the segment writing enters: 0 after the last one (wraps += 1, flag
        * WRAPPED); arms the anchor flag. */
       ".Lwsn_enter:\n"
@@ -593,34 +643,110 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
  * it is being written, all of its bytes once writing has left it. The writer core does not
  * touch it: closing a record folds the record's bytes in, and the record's extent comes from
  * the header alone. It starts at the saved head in `open`, or, when the byte there is PAD (a
- * record's tag is never 0x00), that PAD ends the segment (the PAD and the rest of the segment
- * are folded into its value: the value of a segment left behind never depends on where its
- * records end) and the record starts the next one; it ends at head. A record starting a
+ * record's tag is never 0x00), that PAD ends the segment (the value of a segment left behind
+ * covers all of it, so it never depends on where its records end: with two bytes or more
+ * after the PAD they become the CRC through the PAD, high byte first, and zeros, which makes
+ * the value 0 without reading stale bytes; one byte or none is folded) and the record starts
+ * the next one; it ends at head. A record starting a
  * segment restarts that segment's value. The value is stored low byte first; a stop before
  * the store, between the two byte stores or after it leaves `open` set, and the decoder
  * accepts exactly those three values for the open segment. */
+
+#if defined(__AVR__)
+/* One byte of the CRC (hi in A, lo in B): X = byte ^ hi, X ^= X >> 4; then the new hi is
+ * lo ^ (X << 4) ^ (X >> 3), built in B, and the new lo X ^ (X << 5), built in X; A is free
+ * for the next byte, so three registers take turns and no state is moved (17 cycles). X << 4
+ * and X >> 4 come from one nibble swap; shifting that pair left by one bit gives X << 5 and
+ * X >> 3. */
+#define WSN_AVR_CRC_STEP(A, B, X)                                                                 \
+  "  ld " X ", Z+\n"                                                                              \
+  "  eor " X ", " A "\n"                                                                          \
+  "  mov r18, " X "\n"                                                                            \
+  "  swap r18\n"                                                                                  \
+  "  andi r18, 0x0f\n"                                                                            \
+  "  eor " X ", r18\n"                                                                            \
+  "  mov r18, " X "\n"                                                                            \
+  "  swap r18\n"                                                                                  \
+  "  mov r0, r18\n"                                                                               \
+  "  andi r18, 0xf0\n"                  /* X << 4 */                                              \
+  "  eor r0, r18\n"                     /* X >> 4 */                                              \
+  "  eor " B ", r18\n"                                                                            \
+  "  lsl r18\n"                         /* X << 5; carry: bit 3 of X */                           \
+  "  rol r0\n"                          /* X >> 3 */                                              \
+  "  eor " B ", r0\n"                                                                             \
+  "  eor " X ", r18\n"
+#if WSN_SEG_HMASK
+#define WSN_AVR_CRC_COUNT "  subi r22, 1\n  sbci r23, 0\n" /* Z: both bytes 0 */
+#else
+#define WSN_AVR_CRC_COUNT "  dec r22\n"
+#endif
+#endif
 
 #if !WSN_ASM_CORE
 /* Fold n bytes at p (all in one segment) into that segment's check value: CRC-16/CCITT-FALSE
  * one byte at a time, without a table (the same result as eight steps of the bitwise form
  * in crc_byte below): x = byte ^ high byte, x ^= x >> 4, then crc = (crc << 8) ^ (x << 12) ^
  * (x << 5) ^ x, written with 8-bit operations (the motes' registers). */
-static NOINLINE void fold(const uint8_t *p, uint16_t n) {
+#if defined(__AVR__) && !WSN_TRACE_NO_ASM
+/* The CRC of n bytes at p continued from crc (the segment sizes the assembly core does not
+ * take): the core's loop, 20 cycles a byte against about 27 for clang's code. */
+#define crc_run __wsn_rt_crc_run
+WSN_NAKED uint16_t __wsn_rt_crc_run(WSN_ARG const uint8_t *p, WSN_ARG uint16_t n,
+                                    WSN_ARG uint16_t crc) {
+  __asm__ __volatile__(
+      "  movw r30, r24\n"
+      "  cp r22, r1\n"
+      "  cpc r23, r1\n"
+      "  breq 6f\n"
+      "2:\n"
+      WSN_AVR_CRC_STEP("r21", "r20", "r19") "  subi r22, 1\n  sbci r23, 0\n  breq 4f\n"
+      WSN_AVR_CRC_STEP("r20", "r19", "r21") "  subi r22, 1\n  sbci r23, 0\n  breq 5f\n"
+      WSN_AVR_CRC_STEP("r19", "r21", "r20") "  subi r22, 1\n  sbci r23, 0\n  brne 2b\n"
+      "  rjmp 6f\n"
+      "4:\n"
+      "  mov r21, r20\n"
+      "  mov r20, r19\n"
+      "  rjmp 6f\n"
+      "5:\n"
+      "  mov r20, r21\n"
+      "  mov r21, r19\n"
+      "6:\n"
+      "  movw r24, r20\n"
+      "  ret\n");
+}
+#endif
+
+/* Fold n bytes at p (all in one segment) into that segment's check value, and store it (low
+ * byte first, section 1.2) unless `keep`: then only return it (a PAD's value, which closing
+ * stores after the bytes that follow the PAD). */
+static NOINLINE uint16_t fold(const uint8_t *p, uint16_t n, uint8_t keep) {
   uint16_t off = (uint16_t)(p - __wsn_trace.data);
-  volatile uint8_t *c = __wsn_trace.check[off / SEG];
-  uint8_t lo = 0xFFu, hi = 0xFFu, x;
-  if (off % SEG) {
+  volatile uint8_t *c = __wsn_trace.check[seg_index(off)];
+  uint8_t lo = 0xFFu, hi = 0xFFu;
+  if (seg_offset(off)) {
     lo = c[0];
     hi = c[1];
   }
+#ifdef crc_run
+  {
+    uint16_t v = crc_run(p, n, (uint16_t)(lo | ((uint16_t)hi << 8)));
+    lo = (uint8_t)v;
+    hi = (uint8_t)(v >> 8);
+  }
+#else
+  uint8_t x;
   while (n--) {
     x = (uint8_t)(hi ^ *p++);
     x ^= (uint8_t)(x >> 4);
     hi = (uint8_t)(lo ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
     lo = (uint8_t)(x ^ (uint8_t)(x << 5));
   }
-  c[0] = lo;
-  c[1] = hi;
+#endif
+  if (!keep) {
+    c[0] = lo;
+    c[1] = hi;
+  }
+  return (uint16_t)(lo | ((uint16_t)hi << 8));
 }
 
 /* Seal and close the open record (no-op when emit opened none: frozen, too large).
@@ -632,8 +758,26 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
     return;
   at = (uint16_t)(OPEN_LO | ((uint16_t)(hi & 0x7Fu) << 8));
   if (__wsn_trace.data[at] == WSN_REC_PAD) {
-    fold(&__wsn_trace.data[at], (uint16_t)(SEG - at % SEG));
-    at = (uint16_t)(at - at % SEG + SEG);
+    /* The segment is left: its value covers all of it. With two bytes or more after the
+     * PAD, they become the CRC so far (high byte first) and zeros, which brings the value to
+     * 0 and keeps it there: a few cycles a byte instead of folding stale bytes. */
+    uint16_t rest = (uint16_t)(SEG - 1 - seg_offset(at));
+    if (rest >= 2) {
+      uint16_t v = fold(&__wsn_trace.data[at], 1, 1);
+      volatile uint8_t *z = &__wsn_trace.data[at + 1];
+      volatile uint8_t *c = __wsn_trace.check[seg_index(at)];
+      z[0] = (uint8_t)(v >> 8);
+      z[1] = (uint8_t)v;
+      z += 2;
+      rest = (uint16_t)(rest - 2);
+      while (rest--)
+        *z++ = 0;
+      c[0] = 0;
+      c[1] = 0;
+    } else {
+      fold(&__wsn_trace.data[at], (uint16_t)(rest + 1), 0);
+    }
+    at = (uint16_t)(at - seg_offset(at) + SEG);
     if (at == WSN_TRACE_BUF_SIZE)
       at = 0;
   }
@@ -641,19 +785,21 @@ __attribute__((used)) NOINLINE void __wsn_rt_close(void) {
   n = (uint16_t)(head - at);
   if (head < at)
     n = (uint16_t)(n + WSN_TRACE_BUF_SIZE);
-  fold(&__wsn_trace.data[at], n);
+  fold(&__wsn_trace.data[at], n, 0);
   OPEN_HI = 0;
 }
 
 #elif defined(__AVR__)
 /* The same in AVR assembly (segments of 256 bytes or a larger power of two: a ring offset's
  * segment is its high byte shifted right by WSN_SEG_SHIFT). at = the saved head (r25:24), Z =
- * &data[at]; a PAD there folds the rest of its segment and moves at to the next segment start
- * (0 after the last); then n = head - at (mod seg, 1..seg; 0 stands for seg) bytes are
- * folded. .Lwsn_fold: r22 bytes (256-byte segments: 0 is 256), or r23:22 bytes (larger ones),
- * at Z into check[at / seg] (restarted at 0xFFFF when at is a segment start), CRC in r21:20, x
- * in r0, 22 cycles a byte (23 with the 16-bit count). Uses only call-clobbered registers; r1
- * stays 0. */
+ * &data[at]; a PAD there ends its segment (the CRC through it and zeros after it, or the rest
+ * folded when under two bytes) and moves at to the next segment start (0 after the last);
+ * then n = head - at (mod seg, 1..seg; 0 stands for seg) bytes are folded. .Lwsn_fold: r22
+ * bytes (256-byte segments: 0 is 256), or r23:22 bytes (larger ones), at Z into check[at /
+ * seg] (restarted at 0xFFFF when at is a segment start; with T set the value is left in
+ * r21:20 and not stored); the CRC state moves through r21, r20 and r19 (WSN_AVR_CRC_STEP),
+ * 19 cycles a byte, 20 with the 16-bit count (23 and 24 with a fixed state register pair).
+ * Uses only call-clobbered registers; r1 stays 0. */
 WSN_NAKED void __wsn_rt_close(void) {
   __asm__ __volatile__(
       "  lds r25, __wsn_trace+31\n"
@@ -664,20 +810,58 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  movw r30, r24\n"
       "  subi r30, lo8(-(__wsn_trace+32))\n"
       "  sbci r31, hi8(-(__wsn_trace+32))\n"
+      "  clt\n"                        /* T set: .Lwsn_fold leaves the value to us */
       "  ld r0, Z\n"
       "  tst r0\n"
       "  brne 1f\n"
-      "  mov r22, r24\n"               /* PAD: fold it and the rest, seg - (at % seg) bytes */
+      "  mov r22, r24\n"               /* PAD: rest = seg - 1 - (at % seg) bytes after it */
+      "  com r22\n"
       ".if " S_HMASK "\n"
-      "  mov r23, r25\n"               /* -at, then mod seg (at % seg is not 0 here) */
-      "  neg r23\n"
-      "  neg r22\n"
-      "  sbc r23, r1\n"
+      "  mov r23, r25\n"
+      "  com r23\n"
       "  andi r23, " S_HMASK "\n"
+      "  cpi r22, 2\n"
+      "  cpc r23, r1\n"
       ".else\n"
-      "  neg r22\n"
+      "  cpi r22, 2\n"
       ".endif\n"
+      "  brsh 3f\n"
+      "  inc r22\n"                    /* 0 or 1 byte after it: fold them with the PAD */
       "  rcall .Lwsn_fold\n"
+      "  rjmp 5f\n"
+      "3:\n"                           /* the CRC through the PAD, then zeros: the value is 0 */
+      "  ldi r22, 1\n"
+      ".if " S_HMASK "\n"
+      "  clr r23\n"
+      ".endif\n"
+      "  set\n"
+      "  rcall .Lwsn_fold\n"
+      "  clt\n"
+      "  st Z+, r21\n"                 /* high byte first: CRC(segment) = 0 from here on */
+      "  st Z+, r20\n"
+      "  mov r22, r24\n"               /* rest - 2 zeros (0..seg-3) */
+      "  com r22\n"
+      ".if " S_HMASK "\n"
+      "  mov r23, r25\n"
+      "  com r23\n"
+      "  andi r23, " S_HMASK "\n"
+      "  subi r22, 2\n"
+      "  sbci r23, 0\n"
+      ".else\n"
+      "  subi r22, 2\n"
+      ".endif\n"
+      "  rjmp 4f\n"
+      "6:\n"
+      "  st Z+, r1\n"
+      "4:\n"
+      "  subi r22, 1\n"
+      ".if " S_HMASK "\n"
+      "  sbci r23, 0\n"
+      ".endif\n"
+      "  brcc 6b\n"
+      "  st X+, r1\n"                  /* the value 0, low byte first */
+      "  st X, r1\n"
+      "5:\n"
       "  clr r24\n"                    /* the next segment; Z is at its start */
       ".if " S_HMASK "\n"
       "  ori r25, " S_HMASK "\n"
@@ -726,35 +910,23 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  ld r20, X+\n"
       "  ld r21, X\n"
       "  sbiw r26, 1\n"
-      "2:\n"
-      "  ld r0, Z+\n"                  /* x = hi ^ byte; x ^= x >> 4 */
-      "  eor r0, r21\n"
-      "  mov r18, r0\n"
-      "  swap r18\n"
-      "  andi r18, 0x0f\n"
-      "  eor r0, r18\n"
-      "  mov r21, r20\n"               /* hi = lo ^ (x << 4) ^ (x >> 3) */
-      "  mov r18, r0\n"
-      "  swap r18\n"
-      "  andi r18, 0xf0\n"
-      "  eor r21, r18\n"
-      "  lsl r18\n"                    /* lo = x ^ (x << 5) */
-      "  mov r20, r0\n"
-      "  eor r20, r18\n"
-      "  mov r18, r0\n"
-      "  lsr r18\n"
-      "  lsr r18\n"
-      "  lsr r18\n"
-      "  eor r21, r18\n"
-      ".if " S_HMASK "\n"
-      "  subi r22, 1\n"
-      "  sbci r23, 0\n"
-      ".else\n"
-      "  dec r22\n"
-      ".endif\n"
-      "  brne 2b\n"
+      "2:\n"                          /* three bytes a turn, the state moving on */
+      WSN_AVR_CRC_STEP("r21", "r20", "r19") WSN_AVR_CRC_COUNT "  breq 4f\n"
+      WSN_AVR_CRC_STEP("r20", "r19", "r21") WSN_AVR_CRC_COUNT "  breq 5f\n"
+      WSN_AVR_CRC_STEP("r19", "r21", "r20") WSN_AVR_CRC_COUNT "  brne 2b\n"
+      "  rjmp 6f\n"
+      "4:\n"                          /* state in r20:19 */
+      "  mov r21, r20\n"
+      "  mov r20, r19\n"
+      "  rjmp 6f\n"
+      "5:\n"                          /* state in r19:21 */
+      "  mov r20, r21\n"
+      "  mov r21, r19\n"
+      "6:\n"
+      "  brts 3f\n"
       "  st X+, r20\n"                 /* low byte first */
       "  st X, r21\n"
+      "3:\n"
       "  ret\n");
 }
 #else /* MSP430 */
@@ -771,15 +943,38 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  add #__wsn_trace+32, r13\n"
       "  tst.b 0(r13)\n"
       "  jnz 1f\n"
-      "  mov #" S_SEG ", r14\n"         /* PAD: fold it and the rest, seg - (at % seg) */
-      ".if " S_HMASK "\n"
-      "  mov r12, r15\n"
-      "  and #" S_SEG "-1, r15\n"
-      ".else\n"
-      "  mov.b r12, r15\n"
-      ".endif\n"
-      "  sub r15, r14\n"
+      "  mov r12, r14\n"               /* PAD: rest = seg - 1 - (at % seg) bytes after it */
+      "  inv r14\n"
+      "  and #" S_SEG "-1, r14\n"
+      "  cmp #2, r14\n"
+      "  jhs 3f\n"
+      "  inc r14\n"                    /* 0 or 1 byte after it: fold them with the PAD */
       "  call #.Lwsn_fold\n"
+      "  jmp 5f\n"
+      "3:\n"                           /* the CRC through the PAD, then zeros: the value is 0 */
+      "  mov #1, r14\n"
+      "  bis #0x8000, r12\n"           /* bit 15: .Lwsn_fold leaves the value to us */
+      "  call #.Lwsn_fold\n"
+      "  bic #0x8000, r12\n"
+      "  mov r15, r14\n"
+      "  swpb r14\n"
+      "  mov.b r14, 0(r13)\n"          /* high byte first: CRC(segment) = 0 from here on */
+      "  mov.b r15, 1(r13)\n"
+      "  incd r13\n"
+      "  mov r12, r14\n"               /* rest - 2 zeros (0..seg-3) */
+      "  inv r14\n"
+      "  and #" S_SEG "-1, r14\n"
+      "  decd r14\n"
+      "  jz 7f\n"
+      "6:\n"
+      "  clr.b 0(r13)\n"
+      "  inc r13\n"
+      "  dec r14\n"
+      "  jnz 6b\n"
+      "7:\n"
+      "  clr.b 0(r11)\n"               /* the value 0 */
+      "  clr.b 1(r11)\n"
+      "5:\n"
       "  and #0x10000-" S_SEG ", r12\n" /* the next segment; r13 is at its start */
       "  add #" S_SEG ", r12\n"
       "  cmp #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r12\n"
@@ -801,7 +996,7 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  push r10\n"
       "  mov r12, r11\n"                /* r11 = &check[at / seg] */
       "  swpb r11\n"
-      "  and #0xff, r11\n"
+      "  and #0x7f, r11\n"
       ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
       "  rra r11\n"
       ".endr\n"
@@ -819,18 +1014,17 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  swpb r10\n"
       "  bis r10, r15\n"
       "3:\n"
-      "  mov r15, r12\n"                /* x = (crc >> 8) ^ byte; x ^= x >> 4 */
-      "  swpb r12\n"
-      "  xor.b @r13+, r12\n"
+      "  swpb r15\n"                    /* r12 = crc >> 8; r15 = crc << 8 (xor, 1 cycle) */
+      "  mov.b r15, r12\n"
+      "  xor r12, r15\n"
+      "  xor.b @r13+, r12\n"            /* x = (crc >> 8) ^ byte; x ^= x >> 4 */
       "  mov r12, r10\n"
       "  rra r10\n"
       "  rra r10\n"
       "  rra r10\n"
       "  rra r10\n"
       "  xor r10, r12\n"
-      "  swpb r15\n"                    /* crc = (crc << 8) ^ x ^ (x << 5) ^ (x << 12) */
-      "  and #0xff00, r15\n"
-      "  xor r12, r15\n"
+      "  xor r12, r15\n"                /* crc = (crc << 8) ^ x ^ (x << 5) ^ (x << 12) */
       "  rla r12\n"                     /* x << 4 (x < 256: at most 12 bits) */
       "  rla r12\n"
       "  rla r12\n"
@@ -843,11 +1037,14 @@ WSN_NAKED void __wsn_rt_close(void) {
       "  xor r12, r15\n"
       "  dec r14\n"
       "  jnz 3b\n"
+      "  pop r10\n"
+      "  pop r12\n"
+      "  tst r12\n"                     /* bit 15 of at: the caller stores the value */
+      "  jn 8f\n"
       "  mov.b r15, 0(r11)\n"           /* low byte first */
       "  swpb r15\n"
       "  mov.b r15, 1(r11)\n"
-      "  pop r10\n"
-      "  pop r12\n"
+      "8:\n"
       "  ret\n");
 }
 #endif /* !WSN_ASM_CORE */
@@ -1013,7 +1210,7 @@ static NOINLINE uint8_t key_find(uint16_t len) {
 
 static NOINLINE void key_put(uint16_t len, const uint8_t *p) {
   uint8_t i;
-  if (len > 255 || (uint16_t)(p - __wsn_trace.data) / SEG != HDR.head / SEG)
+  if (len > 255 || seg_index((uint16_t)(p - __wsn_trace.data)) != seg_index(HDR.head))
     return;
   i = key_find(len);
   if (i == WSN_TRACE_EFFECT_KEYS) {
@@ -1459,7 +1656,7 @@ static uintptr_t tbladdr(uintptr_t a) {
 
 /* Walk n (addr, size) pairs at t: copy the bytes to dst, or, with dst NULL, fold them into
  * the CRC. Returns the CRC. Interrupts must be disabled. */
-#if !WSN_ASM_CORE
+#if !WSN_ASM_WALK
 static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
   uint16_t crc = 0xFFFFu;
   uint8_t n = tbl8(t);
@@ -1703,7 +1900,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     uint16_t head = HDR.head;
     /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
     uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
-    uint16_t room = (uint16_t)(SEG - head % SEG);
+    uint16_t room = (uint16_t)(SEG - seg_offset(head));
     /* not the whole form of a short effect: its variables are two tables (pairs, tail) */
     if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !tail && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
         hdr <= room) {

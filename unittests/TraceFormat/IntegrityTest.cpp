@@ -5,8 +5,9 @@
 // pointer in the firmware, a bad read-out, an edited file) is found per segment: every
 // single-byte change and every burst of up to 16 bits in a retained segment is detected (a
 // property of the CRC: its generator has degree 16 and a nonzero constant term). A segment
-// that writing has left is covered whole (also the stale bytes after its PAD), the current
-// one up to the head; the stale rest of the current segment is not covered.
+// that writing has left is covered whole (also the bytes after its PAD, which closing the
+// PAD turns into the CRC so far and zeros when there are two or more), the current one up to
+// the head; the stale rest of the current segment is not covered.
 //
 //===----------------------------------------------------------------------===//
 #include "TraceFormat.h"
@@ -262,12 +263,75 @@ TEST(Integrity, BytesAfterAPadAreCoveredOnceTheSegmentIsLeft) {
   ASSERT_EQ(B[32 + 12], 0);
   const uint8_t *Seg0 = B.data() + 32;
   EXPECT_EQ(B[32 + 64] | (B[32 + 65] << 8), crc16(ArrayRef<uint8_t>(Seg0, 16)));
-  B[32 + 14] ^= 0x80;
+  B[32 + 15] ^= 0x80;
   auto T = TraceFile::parse(B);
   ASSERT_TRUE(bool(T));
   ASSERT_EQ(T->damage().size(), 1u);
   EXPECT_EQ(T->damage()[0].Segment, 0u);
   EXPECT_EQ(T->damage()[0].Covered, 16u);
+}
+
+TEST(Integrity, RestAfterAPadIsTheCrcSoFarThenZeros) {
+  // Section 1.2: closing a PAD with r >= 2 bytes after it writes the CRC of the segment up to
+  // and including the PAD (high byte first) and r - 2 zeros, so the segment's CRC, which
+  // covers all of it, is 0, whatever stale bytes were there. The host runtime (256-byte
+  // segments) and TraceWriter write the same bytes.
+  __wsn_rt_reset();
+  std::vector<uint8_t> Fill(246, 0x5A), Stale(6, 0xEE);
+  auto W = TraceWriter::create();
+  ASSERT_TRUE(bool(W));
+  __wsn_rt_input_bytes(1, Fill.data(), 246); // 08 01 F6 01 + 246 bytes: head 250
+  W->inputBytes(1, Fill);
+  for (unsigned I = 250; I < 256; ++I) // an earlier lap's bytes
+    __wsn_trace.data[I] = 0xEE;
+  __wsn_rt_input_bytes(2, Stale.data(), 6); // 9 bytes: PAD at 250, the record at 256
+  W->inputBytes(2, Stale);
+  const uint8_t *Seg0 = __wsn_trace.data;
+  EXPECT_EQ(Seg0[250], 0);
+  const uint16_t UpToPad = crc16(ArrayRef<uint8_t>(Seg0, 251));
+  EXPECT_EQ(Seg0[251], UpToPad >> 8);
+  EXPECT_EQ(Seg0[252], UpToPad & 0xFF);
+  EXPECT_EQ(Seg0[253] | Seg0[254] | Seg0[255], 0);
+  EXPECT_EQ(crc16(ArrayRef<uint8_t>(Seg0, 256)), 0);
+  EXPECT_EQ(__wsn_trace.check[0][0] | (__wsn_trace.check[0][1] << 8), 0);
+  std::vector<uint8_t> B = W->bytes();
+  EXPECT_TRUE(std::equal(Seg0, Seg0 + 256 + 9, B.begin() + 32));
+  EXPECT_EQ(B[32 + 1024] | (B[32 + 1025] << 8), 0);
+  auto T = TraceFile::parse(B);
+  ASSERT_TRUE(bool(T));
+  EXPECT_TRUE(T->damage().empty());
+  // Every change of a byte of the closed segment (the PAD's rest included) is still damage.
+  for (unsigned I = 0; I < 256; I += 5) {
+    std::vector<uint8_t> D = B;
+    D[32 + I] ^= 0x01;
+    auto TD = TraceFile::parse(D);
+    ASSERT_TRUE(bool(TD));
+    ASSERT_EQ(TD->damage().size(), 1u) << I;
+    EXPECT_EQ(TD->damage()[0].Segment, 0u);
+  }
+}
+
+TEST(Integrity, PadInTheLastTwoBytesFoldsTheRest) {
+  // With fewer than two bytes after the PAD there is no room for the CRC: the PAD and the
+  // byte after it, if any, are folded into the value as they are.
+  for (unsigned Head : {14u, 15u}) {
+    TraceWriter::Options O;
+    O.BufSize = 64;
+    O.SegSize = 16;
+    auto W = TraceWriter::create(O);
+    ASSERT_TRUE(bool(W));
+    W->inputBytes(1, std::vector<uint8_t>(Head - 3, 0x11)); // 08 01 n + n bytes
+    ASSERT_EQ(W->header().Head, Head);
+    W->inputBytes(1, std::vector<uint8_t>(5, 0x22)); // 8 bytes: PAD at Head
+    std::vector<uint8_t> B = W->bytes();
+    const uint8_t *Seg0 = B.data() + 32;
+    EXPECT_EQ(Seg0[Head], 0);
+    EXPECT_EQ(B[32 + 64] | (B[32 + 65] << 8), crc16(ArrayRef<uint8_t>(Seg0, 16))) << Head;
+    EXPECT_NE(crc16(ArrayRef<uint8_t>(Seg0, 16)), 0) << Head;
+    auto T = TraceFile::parse(B);
+    ASSERT_TRUE(bool(T));
+    EXPECT_TRUE(T->damage().empty());
+  }
 }
 
 } // namespace
