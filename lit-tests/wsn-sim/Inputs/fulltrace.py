@@ -5,7 +5,8 @@
 Decodes RUNDIR/full/*.wtr in order with wsn-trace-dump --json and prints: the number of chunk
 files, whether every chunk is an unwrapped trace, the records and CHECK/VIOLATION records in
 the capture, and whether its last records equal the records of the ring (RUNDIR/trace.wtr),
-field for field apart from their offsets.
+field for field apart from their offsets and call depth; then the last chunk's header: its
+check count and whether it says a record is open.
 """
 import json
 import os
@@ -30,7 +31,9 @@ for n in names:
     unwrapped &= d["header"]["wraps"] == 0
     recs += d["records"]
 ring = decode(os.path.join(rundir, "trace.wtr"))
-POS = ("offset", "segment", "ring_offset", "tail_offset")
+# Where a record lies, and its call depth (counted from where decoding began: the capture
+# starts at reset, the ring mid-run), are readings, not fields of the record.
+POS = ("offset", "segment", "ring_offset", "tail_offset", "depth")
 
 
 def key(r):
@@ -44,3 +47,5 @@ print("records %d, checks %d" % (len(recs), sum(r["kind"] in ("CHECK", "VIOLATIO
 print("first %s, tail equals ring: %s" % (recs[0]["kind"] if recs else "-",
                                           [key(r) for r in tail] ==
                                           [key(r) for r in ring["records"]]))
+print("last chunk's header: checks %d, open record %s" % (d["header"]["checks"],
+                                                         d["header"]["open_record"]))

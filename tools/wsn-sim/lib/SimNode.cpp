@@ -299,7 +299,12 @@ void Node::pollFullTrace() {
   const uint8_t *T = dataMemory() + FW.TraceAddr;
   std::optional<RingPos> R = ringPos(T, FW.TraceSize);
   if (!R)
-    return; // the runtime has not initialised the header yet
+    return; // the runtime has not initialised the header yet, or a record is open
+  if (!FullHeaderValid || std::memcmp(FullHeader.data(), T, 32) != 0) {
+    std::memcpy(FullHeader.data(), T, 32);
+    FullTailCheck = rd16(T + 32 + R->Buf + 2 * (R->Head / R->Seg));
+    FullHeaderValid = true;
+  }
   const uint32_t Seg = R->Seg;
   uint64_t Cur = R->Written / Seg; // the segment being written
   uint64_t NSeg = R->Buf / Seg;
@@ -318,17 +323,24 @@ void Node::pollFullTrace() {
   }
 }
 
-Expected<std::vector<uint8_t>> Node::fullTrace(std::vector<uint16_t> &Checks) {
+Expected<Node::FullTrace> Node::fullTrace() {
   const uint8_t *T = dataMemory() + FW.TraceAddr;
-  if (!ringPos(T, FW.TraceSize))
+  uint32_t Len;
+  if (!validHeader(T, FW.TraceSize, Len))
     return createStringError(inconvertibleErrorCode(),
-                             "--full-trace: the trace header in SRAM is not initialised or "
-                             "not valid");
-  // At a stop hook no record is open; at the cycle bound the core may be
-  // inside the runtime with one open: then the last consistent copy stands and
-  // the current segment's tail is left out.
-  bool Consistent = !(T[31] & 0x80);
-  if (Consistent)
+                             "--full-trace: the trace header in SRAM is not initialised (no "
+                             "WTRB magic, version 2 or 3 and a ring fitting the " +
+                                 Twine(FW.TraceSize) +
+                                 "-byte object): the firmware wrote no record yet");
+  // A stop can fall inside a record (spec/trace-format.md section 1.1): head, wraps, the
+  // counters and the current segment's check value may be half-updated then. Everything up
+  // to the saved head is what the last poll with no record open saw, and the writer has not
+  // touched those bytes since; the torn record is left out, as a reader of the ring does.
+  FullTrace F;
+  const bool Open = T[31] & 0x80;
+  if (Open)
+    F.OpenAt = uint32_t(T[30] | (T[31] & 0x7F) << 8);
+  else
     pollFullTrace();
   if (FullLost)
     return createStringError(
@@ -336,15 +348,27 @@ Expected<std::vector<uint8_t>> Node::fullTrace(std::vector<uint16_t> &Checks) {
         "--full-trace: " + Twine(FullLost) +
             " segment(s) were overwritten before they could be copied (the ring went "
             "round inside one record); use a larger --trace-buf");
-  std::vector<uint8_t> Out = FullBytes;
-  Checks = FullChecks;
-  std::optional<RingPos> R = ringPos(T, FW.TraceSize);
-  if (Consistent && R && R->Written / R->Seg == FullSegs && R->Head % R->Seg) {
-    uint32_t Cur = uint32_t(FullSegs % (R->Buf / R->Seg)), Start = Cur * R->Seg;
-    Out.insert(Out.end(), T + 32 + Start, T + 32 + R->Head);
-    Checks.push_back(rd16(T + 32 + R->Buf + 2 * Cur));
+  F.Bytes = FullBytes;
+  F.Checks = FullChecks;
+  if (!FullHeaderValid) {
+    // Stopped inside the first record: nothing complete was written. The header as the
+    // runtime initialised it, with no record and no counters.
+    std::memcpy(F.Header.data(), T, 32);
+    F.Header[16] = F.Header[17] = 0;              // head
+    F.Header[18] = F.Header[19] = 0;              // flags
+    std::fill(F.Header.begin() + 20, F.Header.begin() + 28, 0); // wraps, checks
+    F.Header[28] = F.Header[29] = 0xFF;           // no violation
+    F.Header[30] = F.Header[31] = 0;              // no record open
+    return F;
   }
-  return Out;
+  F.Header = FullHeader;
+  const uint32_t Seg = rd16(F.Header.data() + 14), Head = rd16(F.Header.data() + 16);
+  if (Head % Seg) {
+    const uint32_t Start = Head - Head % Seg;
+    F.Bytes.insert(F.Bytes.end(), T + 32 + Start, T + 32 + Head);
+    F.Checks.push_back(FullTailCheck);
+  }
+  return F;
 }
 
 uint32_t Node::sramChecks() const {

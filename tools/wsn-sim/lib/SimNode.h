@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -188,9 +189,18 @@ public:
 
   /// --full-trace: every record written since reset, as the concatenation of
   /// the ring segments in writing order (complete segments, then the written
-  /// part of the current one). Error when a segment was overwritten before it
-  /// could be copied. Checks receives the check value of each of those segments.
-  llvm::Expected<std::vector<uint8_t>> fullTrace(std::vector<uint16_t> &Checks);
+  /// part of the current one). Any moment is a valid stop (spec/trace-format.md
+  /// section 1.1): with a record open the copy ends at the saved head, the torn
+  /// record left out, and Header is the header as it was before that record
+  /// opened. Error when a segment was overwritten before it could be copied, or
+  /// when the runtime has not initialised the header yet.
+  struct FullTrace {
+    std::vector<uint8_t> Bytes;          ///< the records since reset
+    std::vector<uint16_t> Checks;        ///< each segment's check value (section 1.2)
+    std::array<uint8_t, 32> Header{};    ///< the header with no record open
+    std::optional<uint32_t> OpenAt;      ///< the saved head of a record open at the stop
+  };
+  llvm::Expected<FullTrace> fullTrace();
 
   /// After a cycle-bound stop: runs on (at most Limit cycles) to the point where replay of
   /// the trace read at the bound ends, the next record the program opens (the header's open
@@ -312,6 +322,11 @@ protected:
   std::vector<uint16_t> FullChecks; ///< their check values (trace-format.md section 1.2)
   uint64_t FullSegs = 0;          ///< absolute index of the next segment to copy
   uint64_t FullLost = 0;          ///< segments overwritten before they were copied
+  /// The header and the current segment's check value at the last poll with no record
+  /// open: what a stop inside a record keeps (the writer changes neither before it opens).
+  std::array<uint8_t, 32> FullHeader{};
+  uint16_t FullTailCheck = 0;
+  bool FullHeaderValid = false;
 };
 
 } // namespace sim

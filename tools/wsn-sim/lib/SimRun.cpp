@@ -376,11 +376,16 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
     if (!FW.HasRuntime)
       return createStringError(inconvertibleErrorCode(),
                                "--full-trace: '" + FW.Path + "' has no trace runtime");
-    std::vector<uint16_t> Checks;
-    Expected<std::vector<uint8_t>> Full = N.fullTrace(Checks);
+    Expected<Node::FullTrace> Full = N.fullTrace();
     if (!Full)
       return Full.takeError();
-    if (Error E = writeFullTrace(Dir, R.Trace, *Full, Checks))
+    if (Full->OpenAt)
+      Warn << "wsn-sim: note: --full-trace: a record was open at the stop (saved head " +
+                  Twine(*Full->OpenAt) +
+                  "): full/ ends before it, as a reader of the ring drops it "
+                  "(spec/trace-format.md section 1.1)\n";
+    std::vector<uint8_t> Header(Full->Header.begin(), Full->Header.end());
+    if (Error E = writeFullTrace(Dir, Header, Full->Bytes, Full->Checks))
       return std::move(E);
   }
   return R;

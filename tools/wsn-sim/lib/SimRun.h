@@ -89,8 +89,8 @@ llvm::Error writeNodeResult(llvm::StringRef Dir, const NodeResult &R, uint64_t S
                             const NodeOptions &Opts);
 
 /// Writes DIR/full/NNNNN.wtr from the bytes and check values Node::fullTrace
-/// returned, with the header of the ring at the stop (Ring).
-llvm::Error writeFullTrace(llvm::StringRef Dir, const std::vector<uint8_t> &Ring,
+/// returned, with Header (Node::FullTrace::Header: the ring's header with no record open).
+llvm::Error writeFullTrace(llvm::StringRef Dir, const std::vector<uint8_t> &Header,
                            const std::vector<uint8_t> &Full,
                            const std::vector<uint16_t> &Checks);
 
