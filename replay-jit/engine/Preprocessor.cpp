@@ -246,6 +246,7 @@ Expected<PreprocessedTrace> preprocessTrace(const TraceFile &File,
                                             const PreprocessOptions &O) {
   PreprocessedTrace P;
   P.TraceName = O.TraceName;
+  P.MapName = O.MapName;
   P.Header = File.header();
   P.Map = O.Map;
   const TraceHeader &H = P.Header;

@@ -112,6 +112,7 @@ struct InterruptEntry {
 
 struct PreprocessedTrace {
   std::string TraceName;
+  std::string MapName; ///< PreprocessOptions::MapName: the map file, for messages
   TraceHeader Header;
   /// Every decoded record of the retained tail (indices in messages refer to
   /// this vector).

@@ -150,6 +150,14 @@ void addEvent(ReplayEvent::Kind K, uint32_t Id, uint32_t Value = 0) {
             "breakpoint at event " + std::to_string(RM.Events.size() - 1), E.Record);
 }
 
+/// Why interrupt Irq has no handler to run, in the map's terms: its irqs[] entry names a
+/// function the replay module lacks, or there is no entry.
+std::string noHandlerWhy(const ReplayMachine &RM, uint32_t Irq) {
+  if (Irq < RM.NoHandlerWhy.size() && !RM.NoHandlerWhy[Irq].empty())
+    return RM.NoHandlerWhy[Irq];
+  return "irqs[] has no entry for irq " + std::to_string(Irq);
+}
+
 /// Runs the handlers of the interrupts that are due now (spec/replay-log.md
 /// section 2.2: after every successful log call). A handler's wsn.irq.entry
 /// consumes its IRQ record, and its own ops drain nested interrupts.
@@ -161,10 +169,13 @@ void drainAndMaybeStop() {
       break;
     void (*Fn)() = *Irq < RM.Handlers.size() ? RM.Handlers[*Irq] : nullptr;
     if (!Fn) {
+      // prepareTrace refuses a trace whose records take such an interrupt; kept for
+      // callers that replay without it.
       setStop(ReplayStop::Error,
-              "the trace takes interrupt " + std::to_string(*Irq) +
-                  " at record " + std::to_string(RM.Log->next()) +
-                  ", but the program has no replayable handler for it",
+              "the trace takes interrupt " + std::to_string(*Irq) + " at record " +
+                  std::to_string(RM.Log->next()) + ", but " +
+                  (RM.MapName.empty() ? std::string("the trace map's ") : RM.MapName + ": ") +
+                  noHandlerWhy(RM, *Irq),
               RM.Log->next());
       break;
     }
@@ -1239,15 +1250,27 @@ Error ReplayRunner::prepareTrace() {
   }
   RM.Handlers.assign(1, nullptr);
   RM.HandlerNames.assign(1, "");
-  for (const TraceMap::Irq &Q : Map.Irqs) {
+  RM.NoHandlerWhy.clear();
+  RM.MapName = Opts.Trace->MapName;
+  // When the map is what disagrees, the message names its entry ("irqs[1] (irq 2)"; the
+  // callers put the map file before errors of prepare, as for the layout checks).
+  for (size_t I = 0; I < Map.Irqs.size(); ++I) {
+    const TraceMap::Irq &Q = Map.Irqs[I];
     if (RM.Handlers.size() <= Q.Id) {
       RM.Handlers.resize(Q.Id + 1, nullptr);
       RM.HandlerNames.resize(Q.Id + 1);
     }
     RM.HandlerNames[Q.Id] = Q.Function;
     auto It = FnArgs.find(Q.Function);
-    if (It == FnArgs.end())
-      continue; // reported if the trace ever takes it
+    if (It == FnArgs.end()) {
+      // An error below if the replayed records take it.
+      if (RM.NoHandlerWhy.size() <= Q.Id)
+        RM.NoHandlerWhy.resize(Q.Id + 1);
+      RM.NoHandlerWhy[Q.Id] = "irqs[" + std::to_string(I) + "] (irq " + std::to_string(Q.Id) +
+                              ") names the handler '" + Q.Function +
+                              "', which is not a function of the replay module";
+      continue;
+    }
     if (It->second != 0)
       return createStringError(inconvertibleErrorCode(),
                                "interrupt handler '%s' takes arguments",
@@ -1256,6 +1279,21 @@ Error ReplayRunner::prepareTrace() {
     if (!Sym)
       return Sym.takeError();
     RM.Handlers[Q.Id] = Sym->toPtr<void (*)()>();
+  }
+  // An interrupt the replayed records take must have a handler to run: say so before
+  // replaying, naming the map entry (or its absence) and the first record that takes it.
+  const PreprocessedTrace &T = *Opts.Trace;
+  for (size_t R = T.Start, End = std::min(T.Coverage.StopRecord + 1, T.Records.size());
+       R < End; ++R) {
+    if (T.Records[R].Kind != RecordKind::Irq)
+      continue;
+    uint32_t Irq = T.Records[R].id();
+    if (Irq < RM.Handlers.size() && RM.Handlers[Irq])
+      continue;
+    return createStringError(inconvertibleErrorCode(),
+                             "%s, but the trace takes interrupt %u at record %zu (the map and "
+                             "the program disagree: rebuild with wsn-cc)",
+                             noHandlerWhy(RM, Irq).c_str(), Irq, R);
   }
   return Error::success();
 }

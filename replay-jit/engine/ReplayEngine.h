@@ -204,6 +204,9 @@ struct ReplayMachine {
   std::vector<uint32_t> EffectRet;           ///< return size by site id
   std::vector<void (*)()> Handlers;          ///< by irq id
   std::vector<std::string> HandlerNames;     ///< by irq id
+  /// By irq id: why there is no handler to run, naming the map entry (or its absence).
+  std::vector<std::string> NoHandlerWhy;
+  std::string MapName; ///< the map's file ("" when it came from the IR), for messages
   uint32_t ResumeAnchor = 0; ///< returned once by __wsn_replay_resume
   /// The status register model (AVR: mem's SREG cell; MSP430: the
   /// lowering's __wsn_sr), set from the start checkpoint; null if none.

@@ -406,8 +406,8 @@ std::optional<std::string> openSkipAtEnd(const PreprocessedTrace &P) {
 void replayNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   if (!N.NotReplayable.empty())
     return;
-  if (Error E = N.Runner->prepare())
-    fail("node " + Twine(N.Node) + ": " + toString(std::move(E)));
+  if (Error E = N.Runner->prepare()) // its messages name entries of the node's map
+    fail("node " + Twine(N.Node) + ": " + N.Wmap + ": " + toString(std::move(E)));
   auto Out = N.Runner->run();
   if (!Out)
     fail("node " + Twine(N.Node) + ": " + toString(Out.takeError()));
