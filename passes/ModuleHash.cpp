@@ -13,22 +13,23 @@ using namespace llvm;
 
 namespace wsn {
 
-uint32_t fnv1a32(StringRef Bytes, uint32_t Seed) {
-  uint32_t H = Seed;
+/// FNV-1a of either width: each byte xored in, then a multiply by the width's prime
+/// (the unsigned type wraps, which is the modulus the algorithm wants).
+template <typename Word, Word Prime> static Word fnv1a(StringRef Bytes, Word Seed) {
+  Word H = Seed;
   for (unsigned char C : Bytes) {
     H ^= C;
-    H *= 0x01000193u;
+    H *= Prime;
   }
   return H;
 }
 
+uint32_t fnv1a32(StringRef Bytes, uint32_t Seed) {
+  return fnv1a<uint32_t, 0x01000193u>(Bytes, Seed);
+}
+
 uint64_t fnv1a64(StringRef Bytes, uint64_t Seed) {
-  uint64_t H = Seed;
-  for (unsigned char C : Bytes) {
-    H ^= C;
-    H *= 0x100000001b3ull;
-  }
-  return H;
+  return fnv1a<uint64_t, 0x100000001b3ull>(Bytes, Seed);
 }
 
 /// Writes V into the stored hash fields that exist; returns the previous
