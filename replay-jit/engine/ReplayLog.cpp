@@ -185,17 +185,9 @@ Expected<ArrayRef<uint8_t>> ReplayLog::takeCheckpoint(uint32_t Anchor) {
   return ArrayRef<uint8_t>((*R)->Payload);
 }
 
-/// The runtime arms the anchor flag whenever head reaches a segment boundary
-/// (trace-format.md section 2), including the boundary the checkpoint itself
-/// may end on and the PAD that moves a record to the next segment. After the
-/// record at Index, the flag is set iff such a boundary was reached since the
-/// last checkpoint: the record lies in another segment, or ends on a boundary.
+/// The runtime's anchor flag after the record at Index (writerArmedAfter).
 bool ReplayLog::armedAfter(size_t Index) const {
-  const TraceRecord &L = P.Records[Index];
-  const TraceRecord &C = P.Records[LastCheckpoint];
-  if (L.Segment != C.Segment)
-    return true;
-  return P.Header.SegSize && (L.RingOffset + L.Size) % P.Header.SegSize == 0;
+  return writerArmedAfter(P.Records[Index], P.Records[LastCheckpoint], P.Header.SegSize);
 }
 
 Expected<const TraceRecord *> ReplayLog::onAnchor(uint32_t Anchor) {
@@ -679,10 +671,7 @@ ReplayFastTable buildFastTable(const PreprocessedTrace &P) {
   size_t LastCk = P.Start;
   bool CkInSkip = false; // a checkpoint the replay does not consume
   auto Armed = [&](size_t Index) {
-    const TraceRecord &L = P.Records[Index];
-    if (L.Segment != P.Records[LastCk].Segment)
-      return true;
-    return P.Header.SegSize && (L.RingOffset + L.Size) % P.Header.SegSize == 0;
+    return writerArmedAfter(P.Records[Index], P.Records[LastCk], P.Header.SegSize);
   };
   uint32_t Pos = 0;
   for (size_t I = P.Start + 1; I <= Stop; ++I) {

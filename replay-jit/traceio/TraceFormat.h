@@ -152,6 +152,19 @@ struct TraceRecord {
   bool operator==(const TraceRecord &O) const;
 };
 
+/// The runtime's anchor flag after record Last (spec/replay-log.md section 2.4): the writer
+/// arms it whenever head reaches a segment boundary (trace-format.md section 2), including
+/// the boundary a record ends on and the PAD that moves one to the next segment. So it is set
+/// iff such a boundary was reached since the checkpoint LastCheckpoint: Last lies in another
+/// segment, or ends on a boundary. The one rule of ReplayLog (replay) and of wsn-sim's
+/// settle (SettleAnchor), which must agree.
+inline bool writerArmedAfter(const TraceRecord &Last, const TraceRecord &LastCheckpoint,
+                             uint32_t SegSize) {
+  if (Last.Segment != LastCheckpoint.Segment)
+    return true;
+  return SegSize && (Last.RingOffset + Last.Size) % SegSize == 0;
+}
+
 /// A whole .wtr file: header, ring and its linearisation.
 class TraceFile {
 public:

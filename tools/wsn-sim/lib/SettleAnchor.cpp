@@ -5,6 +5,10 @@
 // spec/replay-log.md section 2.4): an IRQ record belongs to the handler it
 // starts, IRQ_EXIT to nobody, a skipped call's records are not consumed but
 // its SKIP_END is, and every consumed CHECKPOINT re-arms the reference.
+// The arming rule itself is the shared writerArmedAfter (traceio). The walk is
+// mirrored rather than shared: ReplayLog builds it into its fast table inside
+// the replay engine library (ORC JIT, passes), which the simulator does not
+// link, and keeps per-record state (positions, flags) this question does not need.
 //
 //===----------------------------------------------------------------------===//
 #include "SettleAnchor.h"
@@ -43,11 +47,7 @@ bool replayRunsPastAnchor(ArrayRef<uint8_t> Trace) {
     return false;
   const uint32_t Seg = F->header().SegSize;
   size_t LastCk = Start;
-  auto Armed = [&](size_t I) {
-    if (R[I].Segment != R[LastCk].Segment)
-      return true;
-    return Seg && (R[I].RingOffset + R[I].Size) % Seg == 0;
-  };
+  auto Armed = [&](size_t I) { return writerArmedAfter(R[I], R[LastCk], Seg); };
   std::vector<size_t> Own{Start};
   for (size_t I = Start + 1; I < N; ++I) {
     switch (R[I].Kind) {
