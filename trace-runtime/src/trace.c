@@ -1354,6 +1354,11 @@ uint16_t __wsn_crc16(uint16_t crc, const void *p, uint16_t n) {
   return crc;
 }
 
+/* The entry points N = 8 down to 2 of the region-end helpers below (N = 1 has its own):
+ * each is ENTRY(N), a few instructions that load or add N and branch to the shared tail. */
+#define WSN_REGION_END_ENTRIES(ENTRY)                                                          \
+  ENTRY(8) ENTRY(7) ENTRY(6) ENTRY(5) ENTRY(4) ENTRY(3) ENTRY(2)
+
 #if defined(__AVR__)
 /* Region ends on AVR (spec/instrumentation.md section 10): the lowering emits
  * `call __wsn_rt_countN` (N = 1..8) with interrupts disabled; it adds N to #gv_reference and
@@ -1369,8 +1374,7 @@ WSN_NAKED void __wsn_rt_count(void) {
   "  push r24\n"                                                                               \
   "  ldi r24, " #n "\n"                                                                        \
   "  rjmp 1f\n"
-      WSN_COUNT_ENTRY(8) WSN_COUNT_ENTRY(7) WSN_COUNT_ENTRY(6) WSN_COUNT_ENTRY(5)
-      WSN_COUNT_ENTRY(4) WSN_COUNT_ENTRY(3) WSN_COUNT_ENTRY(2)
+      WSN_REGION_END_ENTRIES(WSN_COUNT_ENTRY)
 #undef WSN_COUNT_ENTRY
       "1:\n"
       "  push r25\n"
@@ -1415,8 +1419,7 @@ WSN_NAKED void __wsn_rt_end(void) {
   "__wsn_rt_end" #n ":\n"                                                                      \
   "  add #" #n ", &__wsn_gv_reference\n"                                                       \
   "  jmp 1f\n"
-      WSN_END_ENTRY(8) WSN_END_ENTRY(7) WSN_END_ENTRY(6) WSN_END_ENTRY(5)
-      WSN_END_ENTRY(4) WSN_END_ENTRY(3) WSN_END_ENTRY(2)
+      WSN_REGION_END_ENTRIES(WSN_END_ENTRY)
 #undef WSN_END_ENTRY
       ".global __wsn_rt_end1\n"
       "__wsn_rt_end1:\n"
