@@ -14,6 +14,7 @@ it compared equal: the test judges that, strictly, on the seed chosen.
   --selected K           exactly K nodes selected
   --min-selected K       at least K nodes selected
   --selects N            node N is among the selected nodes (repeatable)
+  --messages K           exactly K messages followed (the selection's links)
   --payloads K           at least K of the messages checked across nodes had their payloads
                          compared (whatever the comparison found)
   --first-payload        the first message checked across nodes had its payload compared
@@ -42,6 +43,7 @@ def main():
     ap.add_argument("--selected", type=int)
     ap.add_argument("--min-selected", type=int)
     ap.add_argument("--selects", type=int, action="append", default=[])
+    ap.add_argument("--messages", type=int)
     ap.add_argument("--payloads", type=int)
     ap.add_argument("--first-payload", action="store_true")
     ap.add_argument("--no-checkpoint-after-recv", action="store_true")
@@ -50,6 +52,7 @@ def main():
     sim_args = sys.argv[cut + 1:]
     needs_selection = (a.selected is not None or a.min_selected is not None or a.selects
                        or a.payloads is not None or a.first_payload
+                       or a.messages is not None
                        or a.no_checkpoint_after_recv)
     why = {}
     for seed in range(a.first, a.last + 1):
@@ -80,6 +83,9 @@ def main():
                 continue
             if a.min_selected is not None and len(sel) < a.min_selected:
                 why[seed] = "%d selected" % len(sel)
+                continue
+            if a.messages is not None and len(d["messages"]) != a.messages:
+                why[seed] = "%d messages followed" % len(d["messages"])
                 continue
             if any(n not in sel for n in a.selects):
                 why[seed] = "selected %s" % sel
