@@ -73,7 +73,10 @@ uint16_t RadioC$duplicates; /* retransmissions suppressed by the receiver */
 static uint16_t RadioC$histSrc[RADIO_HISTORY], RadioC$histSeq[RADIO_HISTORY];
 static uint8_t RadioC$histNext, RadioC$histUsed;
 static uint16_t RadioC$lfsr;            /* backoff generator */
+/* The receive interrupt's frame buffer; a send builds its frame in RadioC$txFrame, so a frame
+ * that arrives while a send is under way cannot change the one being sent. */
 static uint8_t RadioC$frame[RADIO_MAX_PAYLOAD + 16];
+static uint8_t RadioC$txFrame[RADIO_MAX_PAYLOAD + 16];
 static radio_msg_t RadioC$rxMsg;
 
 /* n iterations of a few cycles each (RADIO_WAIT_* give the counts for the board's clock). */
@@ -169,8 +172,12 @@ static uint8_t RadioC$transmit(void) {
     if (!RADIO_CCA())
       continue; /* channel busy */
     RADIO_SFD_ARM();
-    if (!(RadioC$strobe(CC2420_STXONCCA) & CC2420_TX_ACTIVE) &&
-        !(RadioC$strobe(CC2420_SNOP) & CC2420_TX_ACTIVE))
+    /* Atomic: the receive interrupt uses the SPI bus too (CSn low, bytes in flight). */
+    __nesc_atomic_t s = RadioC$atomicStart();
+    uint8_t active = (RadioC$strobe(CC2420_STXONCCA) & CC2420_TX_ACTIVE) ||
+                     (RadioC$strobe(CC2420_SNOP) & CC2420_TX_ACTIVE);
+    RadioC$atomicEnd(s);
+    if (!active)
       continue; /* STXONCCA refused: CCA turned busy */
     while (!RADIO_SFD_SEEN()) /* SFD rises once the sync header is out */
       ;
@@ -188,28 +195,35 @@ uint8_t RadioC$send(uint16_t dest, uint8_t type, const void *payload, uint8_t le
   if (len > RADIO_MAX_PAYLOAD)
     return RADIO_FAIL;
   ++RadioC$seqno;
-  RadioC$frame[n++] = (uint8_t)(len + 14); /* length: MPDU incl. FCS */
-  RadioC$frame[n++] = (uint8_t)(unicast ? 0x61 : 0x41); /* data, intra-PAN, ACK request */
-  RadioC$frame[n++] = 0x88;                              /* short dest and source addresses */
-  RadioC$frame[n++] = (uint8_t)RadioC$seqno;             /* DSN */
-  RadioC$frame[n++] = (uint8_t)RADIO_PAN;
-  RadioC$frame[n++] = (uint8_t)(RADIO_PAN >> 8);
-  RadioC$frame[n++] = (uint8_t)dest;
-  RadioC$frame[n++] = (uint8_t)(dest >> 8);
-  RadioC$frame[n++] = (uint8_t)src;
-  RadioC$frame[n++] = (uint8_t)(src >> 8);
-  RadioC$frame[n++] = type;
-  RadioC$frame[n++] = (uint8_t)RadioC$seqno;
-  RadioC$frame[n++] = (uint8_t)(RadioC$seqno >> 8);
+  RadioC$txFrame[n++] = (uint8_t)(len + 14); /* length: MPDU incl. FCS */
+  RadioC$txFrame[n++] = (uint8_t)(unicast ? 0x61 : 0x41); /* data, intra-PAN, ACK request */
+  RadioC$txFrame[n++] = 0x88;                              /* short dest and source addresses */
+  RadioC$txFrame[n++] = (uint8_t)RadioC$seqno;             /* DSN */
+  RadioC$txFrame[n++] = (uint8_t)RADIO_PAN;
+  RadioC$txFrame[n++] = (uint8_t)(RADIO_PAN >> 8);
+  RadioC$txFrame[n++] = (uint8_t)dest;
+  RadioC$txFrame[n++] = (uint8_t)(dest >> 8);
+  RadioC$txFrame[n++] = (uint8_t)src;
+  RadioC$txFrame[n++] = (uint8_t)(src >> 8);
+  RadioC$txFrame[n++] = type;
+  RadioC$txFrame[n++] = (uint8_t)RadioC$seqno;
+  RadioC$txFrame[n++] = (uint8_t)(RadioC$seqno >> 8);
   for (i = 0; i < len; ++i)
-    RadioC$frame[n++] = p[i];
+    RadioC$txFrame[n++] = p[i];
 
-  RadioC$strobe(CC2420_SFLUSHTX);
-  RadioC$select();
-  RadioC$spi(CC2420_TXFIFO);
-  for (i = 0; i < n; ++i)
-    RadioC$spi(RadioC$frame[i]);
-  RadioC$deselect();
+  /* The TXFIFO is loaded in one atomic section: the receive interrupt uses the SPI bus too,
+   * and one taken between these bytes would pull CSn high and send its own command into the
+   * middle of the load. */
+  {
+    __nesc_atomic_t s = RadioC$atomicStart();
+    RadioC$strobe(CC2420_SFLUSHTX);
+    RadioC$select();
+    RadioC$spi(CC2420_TXFIFO);
+    for (i = 0; i < n; ++i)
+      RadioC$spi(RadioC$txFrame[i]);
+    RadioC$deselect();
+    RadioC$atomicEnd(s);
+  }
 
   for (attempt = 0; attempt < (unicast ? RADIO_ACK_TRIES : 1); ++attempt) {
     uint16_t wait;
