@@ -520,6 +520,63 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // CHECKPOINT_Z `u anchor, u len, groups` (section 3.2): ceil(len / 8) groups, each a mask
+  // byte and the non-zero bytes it marks; the masks alone give the record's size.
+  auto decodeCheckpointZ = [&]() -> Error {
+    TraceRecord Rec;
+    Rec.Kind = RecordKind::Checkpoint;
+    Rec.Packed = true;
+    Rec.RingOffset = RecStart;
+    Rec.Segment = S.Segment;
+    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    ++Pos;
+    uint32_t Len;
+    if (Error E = ReadVarint("anchor", Rec.Fields[0]))
+      return E;
+    Rec.NumFields = 1;
+    if (Error E = ReadVarint("len", Len))
+      return E;
+    if (Len == 0 || Len > Header.SegSize)
+      return Fail(RecStart, "CHECKPOINT_Z of a " + Twine(Len) + "-byte payload: a packed "
+                            "checkpoint holds 1 to " + Twine(unsigned(Header.SegSize)) +
+                            " bytes");
+    const uint32_t GroupsAt = Pos;
+    Rec.Payload.assign(Len, 0);
+    for (uint32_t G = 0; G * 8 < Len; ++G) {
+      if (Pos >= End)
+        return Fail(Pos, "CHECKPOINT_Z mask of group " + Twine(G) + " (payload bytes " +
+                             Twine(G * 8) + "-" + Twine(std::min(G * 8 + 8, Len) - 1) +
+                             ") cut off by the end of its segment" +
+                             (IsCurrent ? " (the write head is there)" : ""));
+      const uint32_t MaskAt = Pos;
+      const uint8_t Mask = R[Pos++];
+      const uint32_t InGroup = std::min<uint32_t>(8, Len - G * 8);
+      if (InGroup < 8 && (Mask >> InGroup))
+        return Fail(MaskAt, "CHECKPOINT_Z mask 0x" + utohexstr(Mask, false, 2) + " of group " +
+                                Twine(G) + " marks bytes past the " + Twine(Len) +
+                                "-byte payload");
+      for (unsigned I = 0; I < InGroup; ++I) {
+        if (!(Mask >> I & 1))
+          continue;
+        if (Pos >= End)
+          return Fail(Pos, "CHECKPOINT_Z byte " + Twine(G * 8 + I) + " of the payload (group " +
+                               Twine(G) + ") runs past the end of its segment" +
+                               (IsCurrent ? " (the write head is there)" : ""));
+        if (R[Pos] == 0)
+          return Fail(Pos, "CHECKPOINT_Z byte " + Twine(G * 8 + I) + " of the payload is marked "
+                           "non-zero by its group's mask but is 0x00");
+        Rec.Payload[G * 8 + I] = R[Pos++];
+      }
+    }
+    if (Pos - GroupsAt >= Len)
+      return Fail(RecStart, "CHECKPOINT_Z of a " + Twine(Len) + "-byte payload takes " +
+                                Twine(Pos - GroupsAt) + " bytes: the writer packs a checkpoint "
+                                "only when that is smaller than its payload");
+    Rec.Size = Pos - RecStart;
+    Out.push_back(std::move(Rec));
+    return Error::success();
+  };
+
   while (Pos < End) {
     RecStart = Pos;
     uint8_t Tag = R[Pos];
@@ -530,11 +587,19 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
         return E;
       continue;
     }
+    if (Tag == CheckpointZTag && Header.Version >= 4) {
+      if (Error E = decodeCheckpointZ())
+        return E;
+      continue;
+    }
     if (Tag > LastRecordTag)
       return Fail(Pos, Tag == 0xFF ? Twine("record tag 0xFF (erased memory) is never valid")
                                    : "record tag 0x" + utohexstr(Tag, false, 2) +
                                          " is reserved" +
-                                         (Tag == EffectDeltaTag ? " in format 2" : ""));
+                                         (Tag == EffectDeltaTag ? " in format 2"
+                                          : Tag == CheckpointZTag
+                                              ? " in format " + Twine(unsigned(Header.Version))
+                                              : ""));
     ++Pos;
     TraceRecord Rec;
     Rec.Kind = RecordKind(Tag);
@@ -682,7 +747,8 @@ Expected<TraceWriter> TraceWriter::create(const Options &O) {
 
 TraceWriter::TraceWriter(const Options &O)
     : Ring(O.BufSize, 0), Checks(O.BufSize / O.SegSize, 0), BlackBox(O.BlackBox),
-      Keys(O.EffectKeys), EffectKeys(std::min(O.EffectKeys, 8u)) {
+      Keys(O.EffectKeys), EffectKeys(std::min(O.EffectKeys, 8u)),
+      PackCheckpoints(O.PackCheckpoints) {
   Header.Target = O.Target;
   Header.NodeId = O.NodeId;
   Header.ModuleHash = O.ModuleHash;
@@ -786,8 +852,37 @@ void TraceWriter::irq(uint16_t Irq, uint16_t Count) { fields(RecordKind::Irq, {I
 void TraceWriter::irqExit(uint16_t Irq) { fields(RecordKind::IrqExit, {Irq}); }
 void TraceWriter::sched(uint16_t Task) { fields(RecordKind::Sched, {Task}); }
 bool TraceWriter::anchorArmed() const { return Armed && !(Header.Flags & TF_Frozen); }
-void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes) {
-  payload(RecordKind::Checkpoint, Anchor, Bytes);
+std::vector<uint8_t> packZeroGroups(ArrayRef<uint8_t> Bytes) {
+  std::vector<uint8_t> Out;
+  for (size_t G = 0; G < Bytes.size(); G += 8) {
+    size_t MaskAt = Out.size();
+    Out.push_back(0);
+    for (size_t I = 0; I < 8 && G + I < Bytes.size(); ++I)
+      if (Bytes[G + I]) {
+        Out[MaskAt] |= uint8_t(1u << I);
+        Out.push_back(Bytes[G + I]);
+      }
+  }
+  return Out;
+}
+
+void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, bool MayPack) {
+  // As zcheckpoint in trace.c: the packed form when it is smaller; a record goes to the next
+  // segment only when the form written does not fit in the rest of this one.
+  uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
+  std::vector<uint8_t> Rec{uint8_t(RecordKind::Checkpoint)};
+  appendVarint(Rec, Anchor);
+  appendVarint(Rec, Len);
+  const uint32_t Hdr = Rec.size(), Seg = Header.SegSize;
+  if (!MayPack || !PackCheckpoints || !Len || (Header.Flags & TF_Frozen) || Hdr + Len >= Seg)
+    return payload(RecordKind::Checkpoint, Anchor, Bytes);
+  std::vector<uint8_t> Z = packZeroGroups(Bytes.take_front(Len));
+  if (Z.size() >= Len)
+    return payload(RecordKind::Checkpoint, Anchor, Bytes);
+  long At = emit(Rec, uint16_t(Z.size()));
+  Ring[At - Hdr] = CheckpointZTag;
+  std::copy(Z.begin(), Z.end(), Ring.begin() + At);
+  seal();
 }
 void TraceWriter::input(uint16_t Site, uint32_t Value) {
   fields(RecordKind::Input, {Site, Value});

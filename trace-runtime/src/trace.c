@@ -66,6 +66,9 @@ static wsn_irq_state_t rt_open_irq; /* interrupt state saved by the open *_begin
  * assembly), so a key is always a record of the segment being written, before the head. */
 #define rt_keys_valid __wsn_rt_keys_valid
 __attribute__((used)) uint8_t rt_keys_valid;
+#ifndef WSN_TRACE_PACK
+#define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
+#endif
 #if WSN_TRACE_EFFECT_KEYS
 typedef char wsn_check_effect_keys[WSN_TRACE_EFFECT_KEYS <= 8 ? 1 : -1];
 static uint8_t rt_key_len[WSN_TRACE_EFFECT_KEYS];        /* payload length (keys: <= 255) */
@@ -1982,19 +1985,120 @@ void __wsn_rt_check_t(uintptr_t t, uint8_t ok) {
   wsn_port_irq_restore(s);
 }
 
+#if WSN_TRACE_PACK
+/* Packed checkpoints (spec/trace-format.md section 3.2): the variables of the (n, pairs)
+ * table at t, as walk reads them, written at out in groups of 8 payload bytes, each a mask
+ * byte (bit i set: byte i of the group is not 0) followed by the group's non-zero bytes.
+ * Returns the packed size, or 0xFFFF as soon as it would exceed `limit` (nothing is written
+ * past out + limit). Interrupts must be disabled. */
+static NOINLINE uint16_t zwalk(uintptr_t t, uint8_t *out, uint16_t limit) {
+  uint8_t *o = out, *const end = out + limit, *m = 0;
+  uint8_t n = tbl8(t), vsize = 0, bit = 0, mask = 0, b;
+  const uint8_t *src = 0;
+  for (;;) {
+    if (!vsize) { /* the next pair (or link) */
+      if (!n)
+        break;
+      --n;
+      src = (const uint8_t *)tbladdr(t + 1);
+      vsize = tbl8(t + 1 + ASZ);
+      t += 1 + ASZ;
+      if (!vsize) { /* a link: the walk goes on with the table at that address */
+#if defined(__AVR__)
+        t = (uintptr_t)src << 1;
+#else
+        t = (uintptr_t)src;
+#endif
+        n = tbl8(t);
+      }
+      continue;
+    }
+    --vsize;
+    b = *src++;
+    if (!bit) { /* a group starts: its mask byte goes first */
+      if (m)
+        *m = mask;
+      if (o == end)
+        return 0xFFFFu;
+      m = o++;
+      mask = 0;
+      bit = 1;
+    }
+    if (b) {
+      if (o == end)
+        return 0xFFFFu;
+      *o++ = b;
+      mask |= bit;
+    }
+    bit = (uint8_t)(bit << 1);
+  }
+  if (m)
+    *m = mask;
+  return (uint16_t)(o - out);
+}
+
+/* A checkpoint of `len` payload bytes from the variables at `pairs`, written packed
+ * (CHECKPOINT_Z) when that is smaller than the plain CHECKPOINT; a record goes to the next
+ * segment only when the form written does not fit in the rest of this one. Returns the
+ * payload pointer of a plain record still to be filled (NULL: written packed, or nothing may
+ * be written). The record is opened before anything is written after the head. */
+static NOINLINE uint8_t *zcheckpoint(uint16_t anchor, uint16_t len, uintptr_t pairs) {
+  const uint16_t head = HDR.head;
+  const uint16_t room = (uint16_t)(SEG - seg_offset(head));
+  /* tag, anchor and len as varints: the same fields as the plain record's */
+  const uint16_t hdr =
+      (uint16_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) + (len >= 0x4000u));
+  uint16_t c, limit;
+  uint8_t *p;
+  if (!len || (FLAGS & WSN_TRACE_FLAG_FROZEN) || hdr + len >= SEG)
+    return emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len); /* nothing, or DROPPED */
+  if (hdr < room) {
+    OPEN_LO = (uint8_t)head; /* the ring changes after head: the record is open */
+    OPEN_HI = (uint8_t)((head >> 8) | 0x80u);
+    limit = (uint16_t)(len - 1);
+    if ((uint16_t)(room - hdr) < limit)
+      limit = (uint16_t)(room - hdr);
+    c = zwalk(pairs, &__wsn_trace.data[head + hdr], limit);
+    if (c != 0xFFFFu) {
+      /* Reserved as a CHECKPOINT (emit takes 4-bit tags and disarms the anchor flag for
+       * it): it fits, so it starts at head, and its fields end where the groups begin. */
+      emit(anchor, WSN_REC_CHECKPOINT | F_B, len, c);
+      __wsn_trace.data[head] = WSN_REC_CHECKPOINT_Z;
+      return NULL;
+    }
+    if (hdr + len <= room) /* the plain record fits here and is not larger */
+      return emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len);
+  }
+  /* Neither form fits in the rest of this segment: PAD, then the next segment, where the
+   * plain record is reserved and the packed one written over it when smaller (the head
+   * moves back; the plain record never reaches the segment's end, hdr + len <= seg - 8). */
+  p = emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len);
+  if (!p)
+    return NULL;
+  c = zwalk(pairs, p, (uint16_t)(len - 1));
+  if (c == 0xFFFFu || seg_offset(HDR.head) == 0)
+    return p;
+  p[-(int16_t)hdr] = WSN_REC_CHECKPOINT_Z;
+  HDR.head = (uint16_t)(p - __wsn_trace.data + c);
+  return NULL;
+}
+#else
+#define zcheckpoint(anchor, len, pairs) emit((anchor), WSN_REC_CHECKPOINT | F_B, (len), (len))
+#endif
+
 void __wsn_rt_checkpoint_t(uintptr_t t) {
   wsn_irq_state_t s = wsn_port_irq_save();
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
   if (rt_armed && !rt_quiet) {
-    uint16_t len = tbl16(t + 2);
-    uint8_t *p = emit(tbl16(t), WSN_REC_CHECKPOINT | F_B, len, len);
-    if (p) {
+    uint8_t *p = zcheckpoint(tbl16(t), tbl16(t + 2), t + 4);
+    if (p)
       walk(t + 4, p);
-      /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5). */
+    /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5);
+     * a checkpoint was written unless the anchor flag is still armed. */
+    if (!rt_armed)
       __wsn_gv_reference = 0;
-    }
     CLOSE();
   }
   wsn_port_irq_restore(s);
