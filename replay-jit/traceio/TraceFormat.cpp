@@ -867,21 +867,26 @@ std::vector<uint8_t> packZeroGroups(ArrayRef<uint8_t> Bytes) {
 }
 
 void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, bool MayPack) {
-  // As zcheckpoint in trace.c: the packed form when it is smaller; a record goes to the next
-  // segment only when the form written does not fit in the rest of this one.
+  // As zcheckpoint in trace.c: the plain record is placed (PAD first when it does not fit),
+  // then packed over it when that is smaller, unless it ended exactly at the segment's end.
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
   std::vector<uint8_t> Rec{uint8_t(RecordKind::Checkpoint)};
   appendVarint(Rec, Anchor);
   appendVarint(Rec, Len);
-  const uint32_t Hdr = Rec.size(), Seg = Header.SegSize;
-  if (!MayPack || !PackCheckpoints || !Len || (Header.Flags & TF_Frozen) || Hdr + Len >= Seg)
-    return payload(RecordKind::Checkpoint, Anchor, Bytes);
+  long At = emit(Rec, Len);
+  if (At < 0) {
+    seal();
+    return;
+  }
   std::vector<uint8_t> Z = packZeroGroups(Bytes.take_front(Len));
-  if (Z.size() >= Len)
-    return payload(RecordKind::Checkpoint, Anchor, Bytes);
-  long At = emit(Rec, uint16_t(Z.size()));
-  Ring[At - Hdr] = CheckpointZTag;
-  std::copy(Z.begin(), Z.end(), Ring.begin() + At);
+  if (MayPack && PackCheckpoints && Len && Header.Head % Header.SegSize && Z.size() < Len) {
+    // The bytes of the plain reservation after the packed record stay as they were (stale).
+    Ring[At - Rec.size()] = CheckpointZTag;
+    std::copy(Z.begin(), Z.end(), Ring.begin() + At);
+    Header.Head = uint16_t(Header.Head - (Len - Z.size()));
+  } else {
+    std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
+  }
   seal();
 }
 void TraceWriter::input(uint16_t Site, uint32_t Value) {

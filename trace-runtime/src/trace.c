@@ -2037,49 +2037,25 @@ static NOINLINE uint16_t zwalk(uintptr_t t, uint8_t *out, uint16_t limit) {
   return (uint16_t)(o - out);
 }
 
-/* A checkpoint of `len` payload bytes from the variables at `pairs`, written packed
- * (CHECKPOINT_Z) when that is smaller than the plain CHECKPOINT; a record goes to the next
- * segment only when the form written does not fit in the rest of this one. Returns the
- * payload pointer of a plain record still to be filled (NULL: written packed, or nothing may
- * be written). The record is opened before anything is written after the head. */
+/* A checkpoint of `len` payload bytes from the variables at `pairs`: the plain CHECKPOINT is
+ * reserved (after a PAD when it does not fit in the rest of the segment), then the packed
+ * form (CHECKPOINT_Z) is written over its payload and the head moves back when that is
+ * smaller. Not when the plain record ends exactly at the segment's end: writing has then
+ * entered the next segment (wrapped, re-armed), which is not undone. Returns the payload
+ * pointer of a plain record still to be filled (NULL: written packed, or nothing may be
+ * written). */
 static NOINLINE uint8_t *zcheckpoint(uint16_t anchor, uint16_t len, uintptr_t pairs) {
-  const uint16_t head = HDR.head;
-  const uint16_t room = (uint16_t)(SEG - seg_offset(head));
-  /* tag, anchor and len as varints: the same fields as the plain record's */
-  const uint16_t hdr =
-      (uint16_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) + (len >= 0x4000u));
-  uint16_t c, limit;
-  uint8_t *p;
-  if (!len || (FLAGS & WSN_TRACE_FLAG_FROZEN) || hdr + len >= SEG)
-    return emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len); /* nothing, or DROPPED */
-  if (hdr < room) {
-    OPEN_LO = (uint8_t)head; /* the ring changes after head: the record is open */
-    OPEN_HI = (uint8_t)((head >> 8) | 0x80u);
-    limit = (uint16_t)(len - 1);
-    if ((uint16_t)(room - hdr) < limit)
-      limit = (uint16_t)(room - hdr);
-    c = zwalk(pairs, &__wsn_trace.data[head + hdr], limit);
-    if (c != 0xFFFFu) {
-      /* Reserved as a CHECKPOINT (emit takes 4-bit tags and disarms the anchor flag for
-       * it): it fits, so it starts at head, and its fields end where the groups begin. */
-      emit(anchor, WSN_REC_CHECKPOINT | F_B, len, c);
-      __wsn_trace.data[head] = WSN_REC_CHECKPOINT_Z;
-      return NULL;
-    }
-    if (hdr + len <= room) /* the plain record fits here and is not larger */
-      return emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len);
-  }
-  /* Neither form fits in the rest of this segment: PAD, then the next segment, where the
-   * plain record is reserved and the packed one written over it when smaller (the head
-   * moves back; the plain record never reaches the segment's end, hdr + len <= seg - 8). */
-  p = emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len);
-  if (!p)
-    return NULL;
-  c = zwalk(pairs, p, (uint16_t)(len - 1));
-  if (c == 0xFFFFu || seg_offset(HDR.head) == 0)
+  uint8_t *p = emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len);
+  uint16_t c;
+  if (!p || !len || !seg_offset(HDR.head))
     return p;
-  p[-(int16_t)hdr] = WSN_REC_CHECKPOINT_Z;
-  HDR.head = (uint16_t)(p - __wsn_trace.data + c);
+  c = zwalk(pairs, p, (uint16_t)(len - 1));
+  if (c == 0xFFFFu)
+    return p;
+  HDR.head = (uint16_t)(HDR.head - (len - c));
+  /* the tag, before the fields anchor and len (varints) */
+  p[-(int16_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
+               (len >= 0x4000u))] = WSN_REC_CHECKPOINT_Z;
   return NULL;
 }
 #else

@@ -144,10 +144,10 @@ TEST_F(CheckpointZ, RuntimeAndWriterAgree) {
   EXPECT_EQ(Ring[Cks[1]->RingOffset], 0x06);
 }
 
-// Placement: a packed checkpoint that fits in the rest of the segment goes there (where the
-// plain one would not fit: no PAD); one that does not fit goes to the next segment after a
-// PAD, packed there. Over several wraps the runtime and the writer agree, and every segment
-// decodes on its own.
+// Placement: a packed checkpoint goes where the plain one would (after a PAD when the plain
+// one does not fit in the rest of the segment); one whose plain form would end exactly at the
+// segment's end stays plain. Over several wraps the runtime and the writer agree, and every
+// segment decodes on its own.
 TEST_F(CheckpointZ, PlacementAndWraps) {
   TraceWriter W = writer();
   static uint8_t Big[200];
