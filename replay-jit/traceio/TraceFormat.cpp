@@ -866,7 +866,21 @@ std::vector<uint8_t> packZeroGroups(ArrayRef<uint8_t> Bytes) {
   return Out;
 }
 
-void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, bool MayPack) {
+bool packsInPlace(ArrayRef<uint8_t> Bytes) {
+  // As zpack in trace.c: packed bytes so far minus plain bytes read, after every group.
+  long Excess = 0;
+  for (size_t G = 0; G < Bytes.size(); G += 8) {
+    size_t N = std::min<size_t>(8, Bytes.size() - G);
+    Excess += 1 - long(N);
+    for (size_t I = 0; I < N; ++I)
+      Excess += Bytes[G + I] != 0;
+    if (Excess > 0)
+      return false;
+  }
+  return Excess < 0;
+}
+
+void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, CheckpointWay Way) {
   // As zcheckpoint in trace.c: the plain record is placed (PAD first when it does not fit),
   // then packed over it when that is smaller, unless it ended exactly at the segment's end.
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
@@ -879,14 +893,23 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, bool MayP
     return;
   }
   std::vector<uint8_t> Z = packZeroGroups(Bytes.take_front(Len));
-  if (MayPack && PackCheckpoints && Len && Header.Head % Header.SegSize && Z.size() < Len) {
+  const bool Pack = Way != CheckpointWay::Plain && PackCheckpoints && Len &&
+                    Header.Head % Header.SegSize && Z.size() < Len &&
+                    (Way == CheckpointWay::Table || packsInPlace(Bytes.take_front(Len)));
+  if (Pack && Way == CheckpointWay::Table) {
     // The bytes of the plain reservation after the packed record stay as they were (stale).
     Ring[At - Rec.size()] = CheckpointZTag;
     std::copy(Z.begin(), Z.end(), Ring.begin() + At);
-    Header.Head = uint16_t(Header.Head - (Len - Z.size()));
   } else {
+    // Streamed: the plain bytes are written first and packed over (the rest stays).
     std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
+    if (Pack) {
+      Ring[At - Rec.size()] = CheckpointZTag;
+      std::copy(Z.begin(), Z.end(), Ring.begin() + At);
+    }
   }
+  if (Pack)
+    Header.Head = uint16_t(Header.Head - (Len - Z.size()));
   seal();
 }
 void TraceWriter::input(uint16_t Site, uint32_t Value) {

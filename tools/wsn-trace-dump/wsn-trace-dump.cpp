@@ -450,10 +450,10 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
     if (R.Delta) // an EFFECT_DELTA (format 3): its bytes were rebuilt from the key
       OS << " (delta of " << R.Size << " bytes against the key at ring offset "
          << R.KeyRingOffset << ")";
-    if (R.Packed) // a CHECKPOINT_Z (format 4): its zero bytes were left out
-      OS << " (packed in " << R.Size << " bytes)";
     if (Map)
       OS << annotate(*Map, R);
+    if (R.Packed) // a CHECKPOINT_Z (format 4): its zero bytes were left out
+      OS << " (packed in " << R.Size << " bytes)";
     OS << "\n";
   }
 }

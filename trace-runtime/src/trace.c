@@ -69,6 +69,13 @@ __attribute__((used)) uint8_t rt_keys_valid;
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
 #endif
+#if WSN_TRACE_PACK
+/* A checkpoint written in pieces (__wsn_rt_checkpoint_begin, __wsn_rt_put_t, __wsn_rt_put,
+ * __wsn_rt_record_end: an anchor with locals) is packed in place when it is complete
+ * (spec/trace-format.md section 3.2): its tag and payload in the ring, NULL when the open
+ * record is not such a checkpoint. */
+static uint8_t *rt_ck_tag, *rt_ck_at;
+#endif
 #if WSN_TRACE_EFFECT_KEYS
 typedef char wsn_check_effect_keys[WSN_TRACE_EFFECT_KEYS <= 8 ? 1 : -1];
 static uint8_t rt_key_len[WSN_TRACE_EFFECT_KEYS];        /* payload length (keys: <= 255) */
@@ -166,6 +173,9 @@ void __wsn_rt_reset(void) {
   rt_span_irq = 0;
   rt_left = 0;
   rt_keys_valid = 0;
+#if WSN_TRACE_PACK
+  rt_ck_tag = NULL;
+#endif
   __wsn_gv_reference = 0;
   init_locked();
   wsn_port_irq_restore(s);
@@ -1250,8 +1260,226 @@ uint8_t __wsn_rt_anchor_armed(void) {
   return armed;
 }
 
+#if WSN_TRACE_PACK
+/* The len plain payload bytes at p packed in place into mask groups. A first pass counts:
+ * packing is done only when the packed bytes of every group end before the next group's
+ * first byte (a group is read before its packed bytes are written, so no byte is overwritten
+ * before it is read) and the whole is smaller than len. Returns the packed end or NULL
+ * (nothing changed). Interrupts must be disabled. */
+#if !WSN_ASM_WALK
+static NOINLINE uint8_t *zpack(uint8_t *p, uint16_t len) {
+  uint8_t *q = p, *o = p, *m, b[8], n, k, mask;
+  int16_t excess = 0; /* packed bytes so far minus plain bytes read */
+  uint16_t i;
+  for (i = 0; i < len; i = (uint16_t)(i + 8)) {
+    n = (uint8_t)(len - i < 8 ? len - i : 8);
+    excess = (int16_t)(excess + 1 - n);
+    for (k = 0; k < n; ++k)
+      if (p[i + k])
+        ++excess;
+    if (excess > 0)
+      return NULL;
+  }
+  if (!excess)
+    return NULL;
+  for (i = 0; i < len; i = (uint16_t)(i + 8)) {
+    n = (uint8_t)(len - i < 8 ? len - i : 8);
+    for (k = 0; k < n; ++k)
+      b[k] = *q++;
+    m = o++;
+    mask = 0;
+    for (k = 0; k < n; ++k)
+      if (b[k]) {
+        *o++ = b[k];
+        mask |= (uint8_t)(1u << k);
+      }
+    *m = mask;
+  }
+  return o;
+}
+#elif defined(__AVR__)
+/* The same in AVR assembly. Pass 1 (7 cycles a byte): Z reads, X counts the bytes left,
+ * r21:r20 the excess. Pass 2 (10 cycles a zero byte, 12 a non-zero one): Z reads one byte ahead
+ * (into r18: so the packed byte written at X, which may be the next plain byte's place, is
+ * never a byte not yet read), X writes, Y holds the group's mask byte, built in r20 with the
+ * bit in r21. */
+#define zpack __wsn_rt_zpack
+WSN_NAKED uint8_t *__wsn_rt_zpack(WSN_ARG uint8_t *p, WSN_ARG uint16_t len) {
+  __asm__ __volatile__(
+      "  movw r30, r24\n"
+      "  movw r26, r22\n"
+      "  clr r20\n"
+      "  clr r21\n"
+      "1:\n"
+      "  sbiw r26, 0\n"
+      "  breq 3f\n"
+      "  ldi r19, 8\n"                /* n = min(8, left) */
+      "  cpi r26, 8\n"
+      "  cpc r27, r1\n"
+      "  brsh 2f\n"
+      "  mov r19, r26\n"
+      "2:\n"
+      "  sub r26, r19\n"
+      "  sbc r27, r1\n"
+      "  subi r20, 0xff\n"            /* excess += 1 (the mask) - n */
+      "  sbci r21, 0xff\n"
+      "  sub r20, r19\n"
+      "  sbc r21, r1\n"
+      "  clr r18\n"
+      "4:\n"
+      "  ld r0, Z+\n"
+      "  cpse r0, r1\n"
+      "  inc r18\n"
+      "  dec r19\n"
+      "  brne 4b\n"
+      "  add r20, r18\n"              /* + the non-zero bytes */
+      "  adc r21, r1\n"
+      "  cp r1, r20\n"                /* excess > 0: this group's packed bytes would pass */
+      "  cpc r1, r21\n"               /* the next group's first byte */
+      "  brlt 9f\n"
+      "  rjmp 1b\n"
+      "3:\n"
+      "  sbrs r21, 7\n"               /* excess 0: not smaller */
+      "  rjmp 9f\n"
+      "  push r28\n"
+      "  push r29\n"
+      "  movw r30, r24\n"
+      "  movw r26, r24\n"
+      "  ld r18, Z+\n"
+      "5:\n"
+      "  cp r22, r1\n"
+      "  cpc r23, r1\n"
+      "  breq 8f\n"
+      "  ldi r19, 8\n"
+      "  cpi r22, 8\n"
+      "  cpc r23, r1\n"
+      "  brsh 6f\n"
+      "  mov r19, r22\n"
+      "6:\n"
+      "  sub r22, r19\n"
+      "  sbc r23, r1\n"
+      "  movw r28, r26\n"             /* the group's mask byte */
+      "  adiw r26, 1\n"
+      "  clr r20\n"
+      "  ldi r21, 1\n"
+      "7:\n"
+      "  mov r0, r18\n"
+      "  ld r18, Z+\n"
+      "  tst r0\n"
+      "  breq 10f\n"
+      "  st X+, r0\n"
+      "  or r20, r21\n"
+      "10:\n"
+      "  lsl r21\n"
+      "  dec r19\n"
+      "  brne 7b\n"
+      "  st Y, r20\n"
+      "  rjmp 5b\n"
+      "8:\n"
+      "  movw r24, r26\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  ret\n"
+      "9:\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "  ret\n");
+}
+#else /* MSP430 */
+/* The same for MSP430: pass 1 reads with r15 (bytes left r14, excess r11, group r10, its
+ * non-zero bytes r9); pass 2 reads one byte ahead (r9) with r15, writes with r14, the group's
+ * mask byte at r11, built in r8 with the bit in r7; bytes left r13. */
+#define zpack __wsn_rt_zpack
+WSN_NAKED uint8_t *__wsn_rt_zpack(WSN_ARG uint8_t *p, WSN_ARG uint16_t len) {
+  __asm__ __volatile__(
+      "  push r10\n"
+      "  push r9\n"
+      "  push r8\n"
+      "  push r7\n"
+      "  mov r12, r15\n"
+      "  mov r13, r14\n"
+      "  clr r11\n"
+      "1:\n"
+      "  tst r14\n"
+      "  jz 3f\n"
+      "  mov #8, r10\n"                 /* n = min(8, left) */
+      "  cmp #8, r14\n"
+      "  jhs 2f\n"
+      "  mov r14, r10\n"
+      "2:\n"
+      "  sub r10, r14\n"
+      "  inc r11\n"                     /* excess += 1 (the mask) - n */
+      "  sub r10, r11\n"
+      "  clr r9\n"
+      "4:\n"
+      "  mov.b @r15+, r8\n"
+      "  tst.b r8\n"
+      "  jz 5f\n"
+      "  inc r9\n"
+      "5:\n"
+      "  dec r10\n"
+      "  jnz 4b\n"
+      "  add r9, r11\n"                 /* + the non-zero bytes */
+      "  cmp #1, r11\n"                 /* excess > 0: this group's packed bytes would pass */
+      "  jge 9f\n"                      /* the next group's first byte */
+      "  jmp 1b\n"
+      "3:\n"
+      "  tst r11\n"                     /* excess 0: not smaller */
+      "  jge 9f\n"
+      "  mov r12, r15\n"
+      "  mov r12, r14\n"
+      "  mov.b @r15+, r9\n"
+      "6:\n"
+      "  tst r13\n"
+      "  jz 8f\n"
+      "  mov #8, r10\n"
+      "  cmp #8, r13\n"
+      "  jhs 7f\n"
+      "  mov r13, r10\n"
+      "7:\n"
+      "  sub r10, r13\n"
+      "  mov r14, r11\n"                /* the group's mask byte */
+      "  inc r14\n"
+      "  clr r8\n"
+      "  mov #1, r7\n"
+      "10:\n"
+      "  mov.b r9, r12\n"
+      "  mov.b @r15+, r9\n"
+      "  tst.b r12\n"
+      "  jz 11f\n"
+      "  mov.b r12, 0(r14)\n"
+      "  inc r14\n"
+      "  bis r7, r8\n"
+      "11:\n"
+      "  rla r7\n"
+      "  dec r10\n"
+      "  jnz 10b\n"
+      "  mov.b r8, 0(r11)\n"
+      "  jmp 6b\n"
+      "8:\n"
+      "  mov r14, r12\n"
+      "  jmp 12f\n"
+      "9:\n"
+      "  clr r12\n"
+      "12:\n"
+      "  pop r7\n"
+      "  pop r8\n"
+      "  pop r9\n"
+      "  pop r10\n"
+      "  ret\n");
+}
+#endif
+#endif
+
 void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
   open_payload(WSN_REC_CHECKPOINT, anchor, len);
+#if WSN_TRACE_PACK
+  if (rt_cursor) {
+    rt_ck_at = rt_cursor;
+    rt_ck_tag = rt_cursor - (3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
+                             (len >= 0x4000u));
+  }
+#endif
 }
 
 void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
@@ -1278,7 +1506,21 @@ NOINLINE void __wsn_rt_record_end(void) {
       *p++ = 0;
       --rt_left;
     }
+    rt_cursor = (uint8_t *)p;
   }
+#if WSN_TRACE_PACK
+  /* A checkpoint: packed when smaller, unless its plain record ended exactly at the segment's
+   * end (writing has then entered the next segment, which is not undone). */
+  if (rt_ck_tag) {
+    uint8_t *e;
+    if (seg_offset(HDR.head) &&
+        (e = zpack(rt_ck_at, (uint16_t)(rt_cursor - rt_ck_at))) != NULL) {
+      *rt_ck_tag = WSN_REC_CHECKPOINT_Z;
+      HDR.head = (uint16_t)(e - __wsn_trace.data);
+    }
+    rt_ck_tag = NULL;
+  }
+#endif
   CLOSE();
   wsn_port_irq_restore(rt_open_irq);
 }

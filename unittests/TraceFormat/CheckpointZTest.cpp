@@ -195,25 +195,65 @@ TEST_F(CheckpointZ, PlacementAndWraps) {
   EXPECT_GT(Plain, 0u);
 }
 
-// A checkpoint with locals (__wsn_rt_checkpoint_begin/put/record_end) stays plain; a frozen
-// trace writes nothing and leaves the anchor armed.
-TEST_F(CheckpointZ, StreamedIsPlainFrozenWritesNothing) {
+// A checkpoint with locals (__wsn_rt_checkpoint_begin/put_t/put/record_end) is packed in place
+// when smaller and when no group's packed bytes would pass the next group's first byte (a
+// dense first group: plain); a frozen trace writes nothing.
+TEST_F(CheckpointZ, StreamedPacksInPlace) {
   TraceWriter W = writer();
+  using Way = TraceWriter::CheckpointWay;
   uint8_t Z[16] = {};
-  __wsn_rt_checkpoint_begin(2, 16);
-  __wsn_rt_put(Z, 16);
-  __wsn_rt_record_end();
-  W.checkpoint(2, ArrayRef<uint8_t>(Z, 16), /*MayPack=*/false);
+  Z[3] = 9;
+  uint16_t Local = 0x0500;
+  // Globals by table (16 bytes), then a 2-byte local: 18 bytes, 2 non-zero.
+  std::vector<uint8_t> T = {18, 0, 1};
+  uintptr_t A = reinterpret_cast<uintptr_t>(Z);
+  for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+    T.push_back(uint8_t(A >> (8 * I)));
+  T.push_back(16);
+  T[0] = 16;
+  auto Streamed = [&](uint16_t Anchor, ArrayRef<uint8_t> Want) {
+    __wsn_rt_checkpoint_begin(Anchor, 18);
+    __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+    __wsn_rt_put(&Local, 2);
+    __wsn_rt_record_end();
+    W.checkpoint(Anchor, Want, Way::Streamed);
+  };
+  auto Bytes = [&]() {
+    std::vector<uint8_t> P(Z, Z + 16);
+    P.push_back(uint8_t(Local));
+    P.push_back(uint8_t(Local >> 8));
+    return P;
+  };
+  EXPECT_TRUE(packsInPlace(Bytes()));
+  Streamed(2, Bytes());
+  for (unsigned I = 0; I < 8; ++I) // a dense first group: its 9 packed bytes would pass byte 8
+    Z[I] = uint8_t(0x10 + I);
+  EXPECT_FALSE(packsInPlace(Bytes()));
+  EXPECT_LT(packZeroGroups(Bytes()).size(), 18u); // smaller, but not in place
+  for (unsigned I = 0; I < 130; ++I) { // the next segment, armed again
+    __wsn_rt_entry(uint16_t(I));
+    W.entry(uint16_t(I));
+  }
+  ASSERT_TRUE(__wsn_rt_anchor_armed());
+  Streamed(3, Bytes());
   __wsn_rt_check(1, 0, 0x1234);
   W.check(1, false, 0x1234);
   // Frozen now: nothing more is written.
-  CkTable T(5, {{Z, 16}});
-  __wsn_rt_checkpoint_t(T.addr());
+  CkTable Tb(5, {{Z, 16}});
+  __wsn_rt_checkpoint_t(Tb.addr());
   ASSERT_EQ(runtimeBytes(), W.bytes());
   std::vector<TraceRecord> Rs = decodeAll(W.bytes());
-  ASSERT_EQ(Rs.size(), 2u);
-  EXPECT_FALSE(Rs[0].Packed);
-  EXPECT_EQ(Rs[0].Size, 19u);
+  std::vector<const TraceRecord *> Cks;
+  for (const TraceRecord &R : Rs)
+    if (R.Kind == RecordKind::Checkpoint)
+      Cks.push_back(&R);
+  ASSERT_EQ(Cks.size(), 2u);
+  EXPECT_TRUE(Cks[0]->Packed);
+  // 3 masks + 2 bytes after tag, anchor, len
+  EXPECT_EQ(Cks[0]->Size, 3u + 5u);
+  EXPECT_FALSE(Cks[1]->Packed);
+  EXPECT_EQ(Cks[1]->Size, 21u);
+  EXPECT_EQ(Cks[1]->Payload, Bytes());
 }
 
 // Decoder errors (spec section 3.2): each names the file offset of what is wrong and the
@@ -305,7 +345,8 @@ TEST_F(CheckpointZErrors, CountMismatch) {
 TEST_F(CheckpointZErrors, NotSmaller) {
   TraceWriter W = writer();
   W.entry(1);
-  W.checkpoint(5, std::vector<uint8_t>{1, 2, 3}, /*MayPack=*/false); // 06 05 03 01 02 03
+  W.checkpoint(5, std::vector<uint8_t>{1, 2, 3}, TraceWriter::CheckpointWay::Plain);
+  // 06 05 03 01 02 03
   std::vector<uint8_t> B = W.bytes();
   // Rewritten by hand as a packed record of 1 mask + 3 bytes in 3 + ... : 11 05 03 07 01 02
   // 03 takes 4 bytes for a 3-byte payload.

@@ -69,6 +69,12 @@ static TBL struct chk2 ck_a = {2, 2, {{&g2, 2}, {big + 3, 7}}};
 static TBL struct ckp3 cp_a = {1, 3 + 2 + 40, 3, {{g1, 3}, {&g2, 2}, {big, 40}}};
 /* A checkpoint whose variables go on in a linked table (the packing walk follows links as
  * the copying one does, spec/trace-format.md 3.2). */
+struct vars1 {
+  uint16_t bytes;
+  uint8_t n;
+  struct pair p[1];
+} __attribute__((packed));
+static TBL struct vars1 vs_s = {37, 1, {{sparse, 37}}};
 static TBL struct ckp3 cp_l = {
     8, 37 + 3 + 5 + 2, 3, {{sparse, 37}, {g1, 3}, {(const void *)(uintptr_t)&tl_a, 0}}};
 
@@ -159,9 +165,15 @@ int main(void) {
       break;
     case 14:
       if (__wsn_rt_anchor_armed()) {
-        /* globals by table, then a "local" by put, as the lowering of an anchor with locals */
-        __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
-        __wsn_rt_put_t((uintptr_t)&vs_a);
+        /* globals by table, then a "local" by put, as the lowering of an anchor with locals;
+         * over the sparse globals, packed in place (spec/trace-format.md 3.2) */
+        if (v & 4) {
+          __wsn_rt_checkpoint_begin(9, 37 + 2);
+          __wsn_rt_put_t((uintptr_t)&vs_s);
+        } else {
+          __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
+          __wsn_rt_put_t((uintptr_t)&vs_a);
+        }
         __wsn_rt_put(&v, 2);
         __wsn_rt_record_end();
       }
