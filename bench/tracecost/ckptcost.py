@@ -9,7 +9,9 @@ RadioCountToLedsWithSenderID's) per iteration after resetting the trace (1024-by
 512-byte segments, as wsn-cc chooses for that application). It is built for the
 atmega128 (wsn-sim) and the msp430f1611 (msp430-run) against this tree's runtime with
 -DWSN_TRACE_PACK=1 (the default) and 0, each with the assembly writer core and with the C
-record path (-DWSN_TRACE_NO_ASM=1). Cycles per checkpoint = (cycles with the checkpoint -
+record path (-DWSN_TRACE_NO_ASM=1), written by __wsn_rt_checkpoint_t (a table) and as an
+anchor with locals does (__wsn_rt_checkpoint_begin, __wsn_rt_put_t, __wsn_rt_put of a 2-byte
+local, __wsn_rt_record_end: packed in place). Cycles per checkpoint = (cycles with the checkpoint -
 cycles of the same loop without it) / N: reserving, packing or copying, closing (the CRC of the
 bytes written) included. Flash = text + data of the linked image.
 """
@@ -31,27 +33,30 @@ def main():
     bindir = os.path.join(a.build, "bin")
     os.makedirs(a.out, exist_ok=True)
     rt = tracecost.runtime_variant(a.out, "this", None)
-    print("| mcu | writer | checkpoint | cycles/checkpoint | flash |")
-    print("|---|---|---|---:|---:|")
+    print("| mcu | writer | entry | checkpoint | cycles/checkpoint | flash |")
+    print("|---|---|---|---|---:|---:|")
     for mcu in ("atmega128", "msp430f1611"):
         for c_core in (False, True):
+          for streamed in (0, 1):
             for pack in (1, 0):
-                w = os.path.join(a.out, "%s-%s-p%d" % (mcu, "c" if c_core else "asm", pack))
+                w = os.path.join(a.out, "%s-%s-s%d-p%d" % (mcu, "c" if c_core else "asm",
+                                                            streamed, pack))
                 os.makedirs(w, exist_ok=True)
                 extra = ["-DWSN_TRACE_PACK=%d" % pack, "-DWSN_TRACE_SEG_SIZE=512",
                          "-DWSN_TRACE_BUF_SIZE=1024"]
-                base = build(w, rt, mcu, 0, a.iter, c_core, extra)
-                full = build(w, rt, mcu, 1, a.iter, c_core, extra)
+                base = build(w, rt, mcu, 0, a.iter, c_core, extra, streamed)
+                full = build(w, rt, mcu, 1, a.iter, c_core, extra, streamed)
                 c0 = tracecost.cycles(bindir, w, mcu, base)
                 c1 = tracecost.cycles(bindir, w, mcu, full)
                 fl, _ = tracecost.flash(full)
-                print("| %s | %s | %s | %.1f | %d |" % (mcu, "C" if c_core else "assembly",
-                                                        "packed" if pack else "plain",
-                                                        (c1 - c0) / a.iter, fl))
+                print("| %s | %s | %s | %s | %.1f | %d |" % (
+                    mcu, "C" if c_core else "assembly",
+                    "begin/put_t/put/end" if streamed else "checkpoint_t",
+                    "packed" if pack else "plain", (c1 - c0) / a.iter, fl))
                 sys.stdout.flush()
 
 
-def build(work, rt, mcu, records, iters, c_core, rtextra):
+def build(work, rt, mcu, records, iters, c_core, rtextra, streamed):
     """tracecost.build for ckpt.c, with extra runtime defines."""
     saved_here = tracecost.HERE
     out = os.path.join(work, "r%d" % records)
@@ -61,7 +66,7 @@ def build(work, rt, mcu, records, iters, c_core, rtextra):
     d = os.path.join(work, "drv")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "drive.c"), "w") as f:
-        f.write(open(os.path.join(HERE, "ckpt.c")).read())
+        f.write("#define STREAMED %d\n" % streamed + open(os.path.join(HERE, "ckpt.c")).read())
     rtv = os.path.join(work, "rt-%d" % records)
     os.makedirs(os.path.join(rtv, "src"), exist_ok=True)
     os.makedirs(os.path.join(rtv, "include", "wsn"), exist_ok=True)
