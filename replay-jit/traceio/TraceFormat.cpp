@@ -866,23 +866,91 @@ std::vector<uint8_t> packZeroGroups(ArrayRef<uint8_t> Bytes) {
   return Out;
 }
 
-bool packsInPlace(ArrayRef<uint8_t> Bytes) {
-  // As zpack in trace.c: packed bytes so far minus plain bytes read, after every group.
-  long Excess = 0;
-  for (size_t G = 0; G < Bytes.size(); G += 8) {
-    size_t N = std::min<size_t>(8, Bytes.size() - G);
-    Excess += 1 - long(N);
-    for (size_t I = 0; I < N; ++I)
-      Excess += Bytes[G + I] != 0;
-    if (Excess > 0)
-      return false;
+namespace {
+// The runtime's packer (zbytes/zfinish in trace.c) on offsets from the payload's start: the
+// same stores in the same order, and the same refusals at `End`.
+struct Packer {
+  std::vector<uint8_t> Out; // packed bytes written so far, by offset
+  size_t O = 1, M = 0;
+  uint8_t Mask = 0x80;
+  bool bytes(ArrayRef<uint8_t> B, size_t End) {
+    for (uint8_t Byte : B) {
+      if (Byte) {
+        if (O >= End)
+          return false;
+        put(O++, Byte);
+      }
+      bool Outbit = Mask & 1;
+      Mask = uint8_t((Mask >> 1) | (Byte ? 0x80 : 0));
+      if (Outbit) {
+        if (M >= End)
+          return false;
+        put(M, Mask);
+        M = O++;
+        Mask = 0x80;
+      }
+    }
+    return true;
   }
-  return Excess < 0;
+  std::optional<size_t> finish(size_t End) {
+    if (Mask == 0x80)
+      return M;
+    bool Outbit;
+    do {
+      Outbit = Mask & 1;
+      Mask >>= 1;
+    } while (!Outbit);
+    if (M >= End)
+      return std::nullopt;
+    put(M, Mask);
+    return O;
+  }
+  void put(size_t At, uint8_t B) {
+    if (Out.size() <= At)
+      Out.resize(At + 1, 0);
+    Out[At] = B;
+  }
+};
+
+// The packed bytes of a checkpoint written in pieces, or nothing when it is written plain
+// (zlimit/zpieced in trace.c; a single piece, as __wsn_rt_checkpoint_t: FirstPiece ==
+// Bytes.size()).
+std::optional<std::vector<uint8_t>> packPieces(ArrayRef<uint8_t> Bytes, size_t FirstPiece) {
+  const size_t Len = Bytes.size();
+  if (!Len)
+    return std::nullopt;
+  FirstPiece = std::min(FirstPiece, Len); // an empty first piece leaves no room: plain
+  const size_t End = Len - 1, After = Len - FirstPiece, W = After + (After + 7) / 8;
+  if (W >= End)
+    return std::nullopt;
+  Packer P;
+  if (!P.bytes(Bytes.take_front(FirstPiece), End - W))
+    return std::nullopt;
+  std::optional<size_t> E;
+  if (!After) {
+    E = P.finish(End - W);
+  } else {
+    if (!P.bytes(Bytes.drop_front(FirstPiece), End))
+      return std::nullopt; // cannot happen: the first piece left room for the rest
+    E = P.finish(End);
+  }
+  if (!E)
+    return std::nullopt;
+  P.Out.resize(*E);
+  return P.Out;
+}
+} // namespace
+
+bool packsInPieces(ArrayRef<uint8_t> Bytes, size_t FirstPiece) {
+  return packPieces(Bytes, FirstPiece).has_value();
 }
 
-void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, CheckpointWay Way) {
-  // As zcheckpoint in trace.c: the plain record is placed (PAD first when it does not fit),
-  // then packed over it when that is smaller, unless it ended exactly at the segment's end.
+void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, CheckpointWay Way,
+                             size_t FirstPiece) {
+  // As the runtime (spec section 3.2): the plain record is placed (PAD first when it does not
+  // fit), then packed over it when packing applies, unless it ended exactly at the segment's
+  // end. The runtime packs as the bytes come, so a record written packed leaves the rest of
+  // the plain reservation as it was (stale).
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
   std::vector<uint8_t> Rec{uint8_t(RecordKind::Checkpoint)};
   appendVarint(Rec, Anchor);
@@ -892,26 +960,19 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, Checkpoin
     seal();
     return;
   }
-  std::vector<uint8_t> Z = packZeroGroups(Bytes.take_front(Len));
-  const bool Pack = Way != CheckpointWay::Plain && PackCheckpoints && Len &&
-                    Header.Head % Header.SegSize && Z.size() < Len &&
-                    (Way == CheckpointWay::Table || packsInPlace(Bytes.take_front(Len)));
-  if (Pack && Way == CheckpointWay::Table) {
-    // The bytes of the plain reservation after the packed record stay as they were (stale).
+  std::optional<std::vector<uint8_t>> Z;
+  if (Way != CheckpointWay::Plain && PackCheckpoints && Header.Head % Header.SegSize)
+    Z = packPieces(Bytes.take_front(Len), Way == CheckpointWay::Table ? Len : FirstPiece);
+  if (Z) {
     Ring[At - Rec.size()] = CheckpointZTag;
-    std::copy(Z.begin(), Z.end(), Ring.begin() + At);
+    std::copy(Z->begin(), Z->end(), Ring.begin() + At);
+    Header.Head = uint16_t(Header.Head - (Len - Z->size()));
   } else {
-    // Streamed: the plain bytes are written first and packed over (the rest stays).
     std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
-    if (Pack) {
-      Ring[At - Rec.size()] = CheckpointZTag;
-      std::copy(Z.begin(), Z.end(), Ring.begin() + At);
-    }
   }
-  if (Pack)
-    Header.Head = uint16_t(Header.Head - (Len - Z.size()));
   seal();
 }
+
 void TraceWriter::input(uint16_t Site, uint32_t Value) {
   fields(RecordKind::Input, {Site, Value});
 }

@@ -276,13 +276,13 @@ public:
   /// How the runtime writes a checkpoint (spec section 3.2).
   enum class CheckpointWay {
     Table,    ///< __wsn_rt_checkpoint_t: packed when smaller
-    Streamed, ///< __wsn_rt_checkpoint_begin/put/record_end: packed in place when smaller and
-              ///< no group's packed bytes pass the next group's first byte
+    Streamed, ///< __wsn_rt_checkpoint_begin/put/record_end, its first piece FirstPiece bytes:
+              ///< packed when the first piece leaves room for the rest at its largest
     Plain,    ///< never packed (a format 3 writer)
   };
   /// A checkpoint as the runtime writes it: CHECKPOINT_Z when packing applies, else CHECKPOINT.
   void checkpoint(uint16_t Anchor, llvm::ArrayRef<uint8_t> Bytes,
-                  CheckpointWay Way = CheckpointWay::Table);
+                  CheckpointWay Way = CheckpointWay::Table, size_t FirstPiece = 0);
   void input(uint16_t Site, uint32_t Value);
   void inputBytes(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
   void send(uint16_t Site, uint16_t Dest, uint16_t Seq);
@@ -341,10 +341,10 @@ std::vector<uint8_t> effectDeltaRuns(llvm::ArrayRef<uint8_t> Key, llvm::ArrayRef
 /// The groups of a CHECKPOINT_Z (spec section 3.2) holding Bytes: per 8 bytes a mask byte
 /// (bit i: byte i is not 0), then the group's non-zero bytes.
 std::vector<uint8_t> packZeroGroups(llvm::ArrayRef<uint8_t> Bytes);
-/// Whether the runtime packs Bytes in place (a streamed checkpoint, spec section 3.2): the
-/// packed bytes of every group end before the next group's first byte, and the whole is
-/// smaller than Bytes.
-bool packsInPlace(llvm::ArrayRef<uint8_t> Bytes);
+/// Whether the runtime packs a checkpoint of Bytes written in pieces, the first FirstPiece
+/// bytes (spec section 3.2): the first piece packs within len - 1 - (R + ceil(R / 8)) bytes,
+/// R = the bytes after it (a single piece: the whole is smaller than len).
+bool packsInPieces(llvm::ArrayRef<uint8_t> Bytes, size_t FirstPiece);
 
 } // namespace wsn
 

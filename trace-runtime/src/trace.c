@@ -70,11 +70,25 @@ __attribute__((used)) uint8_t rt_keys_valid;
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
 #endif
 #if WSN_TRACE_PACK
-/* A checkpoint written in pieces (__wsn_rt_checkpoint_begin, __wsn_rt_put_t, __wsn_rt_put,
- * __wsn_rt_record_end: an anchor with locals) is packed in place when it is complete
- * (spec/trace-format.md section 3.2): its tag and payload in the ring, NULL when the open
- * record is not such a checkpoint. */
-static uint8_t *rt_ck_tag, *rt_ck_at;
+/* Packed checkpoints (spec/trace-format.md section 3.2). The packer's state, shared with the
+ * assembly: where the next packed byte goes, the open group's mask byte (reserved as soon as
+ * the group before it is complete), and that mask being built behind a sentinel bit. */
+#define rt_z_o __wsn_rt_z_o
+#define rt_z_m __wsn_rt_z_m
+#define rt_z_mask __wsn_rt_z_mask
+__attribute__((used)) uint8_t *rt_z_o, *rt_z_m;
+__attribute__((used)) uint8_t rt_z_mask;
+/* A checkpoint written in pieces (an anchor with locals): its tag (NULL: none, or written
+ * plain), its payload, the last byte a packed record may take (payload + len - 1), whether
+ * no piece came yet, and the packed end once the last piece is in. */
+static uint8_t *rt_ck_tag, *rt_ck_at, *rt_ck_end, *rt_ck_done;
+static uint8_t rt_ck_first;
+#if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
+#define zwalk __wsn_rt_zwalk
+uint8_t __wsn_rt_zwalk(uintptr_t t, const uint8_t *end);
+#else
+static uint8_t zwalk(uintptr_t t, const uint8_t *end);
+#endif
 #endif
 #if WSN_TRACE_EFFECT_KEYS
 typedef char wsn_check_effect_keys[WSN_TRACE_EFFECT_KEYS <= 8 ? 1 : -1];
@@ -1261,223 +1275,102 @@ uint8_t __wsn_rt_anchor_armed(void) {
 }
 
 #if WSN_TRACE_PACK
-/* The len plain payload bytes at p packed in place into mask groups. A first pass counts:
- * packing is done only when the packed bytes of every group end before the next group's
- * first byte (a group is read before its packed bytes are written, so no byte is overwritten
- * before it is read) and the whole is smaller than len. Returns the packed end or NULL
- * (nothing changed). Interrupts must be disabled. */
-#if !WSN_ASM_WALK
-static NOINLINE uint8_t *zpack(uint8_t *p, uint16_t len) {
-  uint8_t *q = p, *o = p, *m, b[8], n, k, mask;
-  int16_t excess = 0; /* packed bytes so far minus plain bytes read */
-  uint16_t i;
-  for (i = 0; i < len; i = (uint16_t)(i + 8)) {
-    n = (uint8_t)(len - i < 8 ? len - i : 8);
-    excess = (int16_t)(excess + 1 - n);
-    for (k = 0; k < n; ++k)
-      if (p[i + k])
-        ++excess;
-    if (excess > 0)
-      return NULL;
+/* The packer (spec/trace-format.md section 3.2): payload bytes go in one at a time; a
+ * non-zero one is stored at rt_z_o, and every byte shifts its "not zero" bit into the mask
+ * from the top; the sentinel bit, put in at bit 7 when the group's mask byte was reserved,
+ * falls out at the eighth byte, leaving byte i's bit at bit i: the mask is stored and the
+ * next group's mask byte reserved. zstart begins the payload at p. */
+static NOINLINE void zstart(uint8_t *p, uint16_t len) {
+  rt_ck_at = p;
+  rt_ck_end = p + len - 1; /* packed, the record must be smaller than plain */
+  rt_ck_first = 1;
+  rt_z_m = p;
+  rt_z_o = p + 1;
+  rt_z_mask = 0x80u;
+}
+
+/* n bytes from src (NULL: zeros) into the packer; 0 as soon as a byte would be stored at or
+ * past `end` (the packed record would not be smaller than allowed). */
+static NOINLINE uint8_t zbytes(const uint8_t *src, uint16_t n, const uint8_t *end) {
+  uint8_t *o = rt_z_o, *m = rt_z_m, mask = rt_z_mask, b, out;
+  while (n--) {
+    b = src ? *src++ : 0;
+    if (b) {
+      if (o >= end)
+        return 0;
+      *o++ = b;
+    }
+    out = (uint8_t)(mask & 1u);
+    mask = (uint8_t)((mask >> 1) | (b ? 0x80u : 0u));
+    if (out) { /* the eighth byte of the group */
+      if (m >= end)
+        return 0;
+      *m = mask;
+      m = o++;
+      mask = 0x80u;
+    }
   }
-  if (!excess)
+  rt_z_o = o;
+  rt_z_m = m;
+  rt_z_mask = mask;
+  return 1;
+}
+
+/* The last group: the missing bytes of a partial one are 0 (shifted in until the sentinel
+ * falls out); a mask byte reserved with no byte after it is given back. Returns the packed
+ * end, or NULL when the mask would be at or past `end`. */
+static NOINLINE uint8_t *zfinish(const uint8_t *end) {
+  uint8_t mask = rt_z_mask, out;
+  if (mask == 0x80u)
+    return rt_z_m;
+  do {
+    out = (uint8_t)(mask & 1u);
+    mask >>= 1;
+  } while (!out);
+  if (rt_z_m >= end)
     return NULL;
-  for (i = 0; i < len; i = (uint16_t)(i + 8)) {
-    n = (uint8_t)(len - i < 8 ? len - i : 8);
-    for (k = 0; k < n; ++k)
-      b[k] = *q++;
-    m = o++;
-    mask = 0;
-    for (k = 0; k < n; ++k)
-      if (b[k]) {
-        *o++ = b[k];
-        mask |= (uint8_t)(1u << k);
-      }
-    *m = mask;
+  *rt_z_m = mask;
+  return rt_z_o;
+}
+
+/* The limit of the next piece of a checkpoint written in pieces, `after` plain bytes still
+ * owed after it. The first piece may take only what leaves room for the rest at its largest
+ * (after + ceil(after / 8) bytes: every byte and a mask per 8), so no later piece can fail;
+ * NULL when not even that is left. */
+static NOINLINE const uint8_t *zlimit(uint16_t after) {
+  uint16_t w;
+  if (!rt_ck_first)
+    return rt_ck_end;
+  rt_ck_first = 0;
+  w = (uint16_t)(after + ((after + 7u) >> 3));
+  if (w >= (uint16_t)(rt_ck_end - rt_ck_at))
+    return NULL;
+  return rt_ck_end - w;
+}
+
+/* After a piece went into the packer (ok), the last one (after 0) also finishes the last
+ * group. Returns 0 when the checkpoint is written plain from this piece on (the caller copies
+ * it at its plain place; only a first piece can fail, so nothing before it was packed). */
+static NOINLINE uint8_t zpieced(uint8_t ok, uint16_t after, const uint8_t *end) {
+  if (ok && !after) {
+    rt_ck_done = zfinish(end);
+    ok = rt_ck_done != NULL;
   }
-  return o;
+  if (!ok)
+    rt_ck_tag = NULL;
+  return ok;
 }
-#elif defined(__AVR__)
-/* The same in AVR assembly. Pass 1 (7 cycles a byte): Z reads, X counts the bytes left,
- * r21:r20 the excess. Pass 2 (10 cycles a zero byte, 12 a non-zero one): Z reads one byte ahead
- * (into r18: so the packed byte written at X, which may be the next plain byte's place, is
- * never a byte not yet read), X writes, Y holds the group's mask byte, built in r20 with the
- * bit in r21. */
-#define zpack __wsn_rt_zpack
-WSN_NAKED uint8_t *__wsn_rt_zpack(WSN_ARG uint8_t *p, WSN_ARG uint16_t len) {
-  __asm__ __volatile__(
-      "  movw r30, r24\n"
-      "  movw r26, r22\n"
-      "  clr r20\n"
-      "  clr r21\n"
-      "1:\n"
-      "  sbiw r26, 0\n"
-      "  breq 3f\n"
-      "  ldi r19, 8\n"                /* n = min(8, left) */
-      "  cpi r26, 8\n"
-      "  cpc r27, r1\n"
-      "  brsh 2f\n"
-      "  mov r19, r26\n"
-      "2:\n"
-      "  sub r26, r19\n"
-      "  sbc r27, r1\n"
-      "  subi r20, 0xff\n"            /* excess += 1 (the mask) - n */
-      "  sbci r21, 0xff\n"
-      "  sub r20, r19\n"
-      "  sbc r21, r1\n"
-      "  clr r18\n"
-      "4:\n"
-      "  ld r0, Z+\n"
-      "  cpse r0, r1\n"
-      "  inc r18\n"
-      "  dec r19\n"
-      "  brne 4b\n"
-      "  add r20, r18\n"              /* + the non-zero bytes */
-      "  adc r21, r1\n"
-      "  cp r1, r20\n"                /* excess > 0: this group's packed bytes would pass */
-      "  cpc r1, r21\n"               /* the next group's first byte */
-      "  brlt 9f\n"
-      "  rjmp 1b\n"
-      "3:\n"
-      "  sbrs r21, 7\n"               /* excess 0: not smaller */
-      "  rjmp 9f\n"
-      "  push r28\n"
-      "  push r29\n"
-      "  movw r30, r24\n"
-      "  movw r26, r24\n"
-      "  ld r18, Z+\n"
-      "5:\n"
-      "  cp r22, r1\n"
-      "  cpc r23, r1\n"
-      "  breq 8f\n"
-      "  ldi r19, 8\n"
-      "  cpi r22, 8\n"
-      "  cpc r23, r1\n"
-      "  brsh 6f\n"
-      "  mov r19, r22\n"
-      "6:\n"
-      "  sub r22, r19\n"
-      "  sbc r23, r1\n"
-      "  movw r28, r26\n"             /* the group's mask byte */
-      "  adiw r26, 1\n"
-      "  clr r20\n"
-      "  ldi r21, 1\n"
-      "7:\n"
-      "  mov r0, r18\n"
-      "  ld r18, Z+\n"
-      "  tst r0\n"
-      "  breq 10f\n"
-      "  st X+, r0\n"
-      "  or r20, r21\n"
-      "10:\n"
-      "  lsl r21\n"
-      "  dec r19\n"
-      "  brne 7b\n"
-      "  st Y, r20\n"
-      "  rjmp 5b\n"
-      "8:\n"
-      "  movw r24, r26\n"
-      "  pop r29\n"
-      "  pop r28\n"
-      "  ret\n"
-      "9:\n"
-      "  ldi r24, 0\n"
-      "  ldi r25, 0\n"
-      "  ret\n");
-}
-#else /* MSP430 */
-/* The same for MSP430: pass 1 reads with r15 (bytes left r14, excess r11, group r10, its
- * non-zero bytes r9); pass 2 reads one byte ahead (r9) with r15, writes with r14, the group's
- * mask byte at r11, built in r8 with the bit in r7; bytes left r13. */
-#define zpack __wsn_rt_zpack
-WSN_NAKED uint8_t *__wsn_rt_zpack(WSN_ARG uint8_t *p, WSN_ARG uint16_t len) {
-  __asm__ __volatile__(
-      "  push r10\n"
-      "  push r9\n"
-      "  push r8\n"
-      "  push r7\n"
-      "  mov r12, r15\n"
-      "  mov r13, r14\n"
-      "  clr r11\n"
-      "1:\n"
-      "  tst r14\n"
-      "  jz 3f\n"
-      "  mov #8, r10\n"                 /* n = min(8, left) */
-      "  cmp #8, r14\n"
-      "  jhs 2f\n"
-      "  mov r14, r10\n"
-      "2:\n"
-      "  sub r10, r14\n"
-      "  inc r11\n"                     /* excess += 1 (the mask) - n */
-      "  sub r10, r11\n"
-      "  clr r9\n"
-      "4:\n"
-      "  mov.b @r15+, r8\n"
-      "  tst.b r8\n"
-      "  jz 5f\n"
-      "  inc r9\n"
-      "5:\n"
-      "  dec r10\n"
-      "  jnz 4b\n"
-      "  add r9, r11\n"                 /* + the non-zero bytes */
-      "  cmp #1, r11\n"                 /* excess > 0: this group's packed bytes would pass */
-      "  jge 9f\n"                      /* the next group's first byte */
-      "  jmp 1b\n"
-      "3:\n"
-      "  tst r11\n"                     /* excess 0: not smaller */
-      "  jge 9f\n"
-      "  mov r12, r15\n"
-      "  mov r12, r14\n"
-      "  mov.b @r15+, r9\n"
-      "6:\n"
-      "  tst r13\n"
-      "  jz 8f\n"
-      "  mov #8, r10\n"
-      "  cmp #8, r13\n"
-      "  jhs 7f\n"
-      "  mov r13, r10\n"
-      "7:\n"
-      "  sub r10, r13\n"
-      "  mov r14, r11\n"                /* the group's mask byte */
-      "  inc r14\n"
-      "  clr r8\n"
-      "  mov #1, r7\n"
-      "10:\n"
-      "  mov.b r9, r12\n"
-      "  mov.b @r15+, r9\n"
-      "  tst.b r12\n"
-      "  jz 11f\n"
-      "  mov.b r12, 0(r14)\n"
-      "  inc r14\n"
-      "  bis r7, r8\n"
-      "11:\n"
-      "  rla r7\n"
-      "  dec r10\n"
-      "  jnz 10b\n"
-      "  mov.b r8, 0(r11)\n"
-      "  jmp 6b\n"
-      "8:\n"
-      "  mov r14, r12\n"
-      "  jmp 12f\n"
-      "9:\n"
-      "  clr r12\n"
-      "12:\n"
-      "  pop r7\n"
-      "  pop r8\n"
-      "  pop r9\n"
-      "  pop r10\n"
-      "  ret\n");
-}
-#endif
 #endif
 
 void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
   open_payload(WSN_REC_CHECKPOINT, anchor, len);
 #if WSN_TRACE_PACK
-  if (rt_cursor) {
-    rt_ck_at = rt_cursor;
+  /* Packed as its pieces come, unless its plain record ended exactly at the segment's end
+   * (writing has then entered the next segment, which is not undone). */
+  if (rt_cursor && len && seg_offset(HDR.head)) {
     rt_ck_tag = rt_cursor - (3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
                              (len >= 0x4000u));
+    zstart(rt_cursor, len);
   }
 #endif
 }
@@ -1492,6 +1385,15 @@ NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
   if (n > rt_left)
     n = rt_left;
   rt_left = (uint16_t)(rt_left - n);
+#if WSN_TRACE_PACK
+  if (rt_ck_tag) {
+    const uint8_t *end = zlimit(rt_left);
+    if (zpieced(end && zbytes(b, n, end), rt_left, end)) {
+      rt_cursor += n;
+      return;
+    }
+  }
+#endif
   while (n--)
     *d++ = *b++;
   rt_cursor = (uint8_t *)d;
@@ -1502,22 +1404,22 @@ NOINLINE void __wsn_rt_record_end(void) {
     /* Fewer bytes than announced: zero-filled (volatile: no memset call, there is no libc). */
     volatile uint8_t *p = rt_cursor;
     FLAGS |= WSN_TRACE_FLAG_DROPPED;
+#if WSN_TRACE_PACK
+    if (rt_ck_tag) {
+      const uint8_t *end = zlimit(0);
+      if (zpieced(end && zbytes(NULL, rt_left, end), 0, end))
+        rt_left = 0;
+    }
+#endif
     while (rt_left) {
       *p++ = 0;
       --rt_left;
     }
-    rt_cursor = (uint8_t *)p;
   }
 #if WSN_TRACE_PACK
-  /* A checkpoint: packed when smaller, unless its plain record ended exactly at the segment's
-   * end (writing has then entered the next segment, which is not undone). */
-  if (rt_ck_tag) {
-    uint8_t *e;
-    if (seg_offset(HDR.head) &&
-        (e = zpack(rt_ck_at, (uint16_t)(rt_cursor - rt_ck_at))) != NULL) {
-      *rt_ck_tag = WSN_REC_CHECKPOINT_Z;
-      HDR.head = (uint16_t)(e - __wsn_trace.data);
-    }
+  if (rt_ck_tag) { /* packed: the tag, and the head moves back to the packed end */
+    *rt_ck_tag = WSN_REC_CHECKPOINT_Z;
+    HDR.head = (uint16_t)(rt_ck_done - __wsn_trace.data);
     rt_ck_tag = NULL;
   }
 #endif
@@ -2210,9 +2112,18 @@ void __wsn_rt_skip_effect32_t(uint16_t site, uintptr_t t, uint32_t ret) {
 void __wsn_rt_put_t(uintptr_t t) {
   uint16_t b = tbl16(t);
   if (rt_cursor && b <= rt_left) {
+    rt_left = (uint16_t)(rt_left - b);
+#if WSN_TRACE_PACK
+    if (rt_ck_tag) { /* a checkpoint being packed (section 3.2) */
+      const uint8_t *end = zlimit(rt_left);
+      if (zpieced(end && zwalk(t + 2, end), rt_left, end)) {
+        rt_cursor += b;
+        return;
+      }
+    }
+#endif
     walk(t + 2, rt_cursor);
     rt_cursor += b;
-    rt_left = (uint16_t)(rt_left - b);
   }
 }
 
@@ -2229,76 +2140,45 @@ void __wsn_rt_check_t(uintptr_t t, uint8_t ok) {
 
 #if WSN_TRACE_PACK
 /* Packed checkpoints (spec/trace-format.md section 3.2): the variables of the (n, pairs)
- * table at t, as walk reads them, written at out in groups of 8 payload bytes, each a mask
- * byte (bit i set: byte i of the group is not 0) followed by the group's non-zero bytes.
- * Returns the end of the packed bytes, or NULL as soon as they would exceed `limit` bytes
- * (nothing is written past out + limit). Interrupts must be disabled. */
+ * table at t, as walk reads them, into the packer (zbytes, above: its state in rt_z_*).
+ * Returns 0 as soon as a byte would be stored at or past `end`. Interrupts must be disabled. */
 #if !WSN_ASM_WALK
-static NOINLINE uint8_t *zwalk(uintptr_t t, uint8_t *out, uint16_t limit) {
-  uint8_t *o = out, *const end = out + limit, *m = 0;
-  uint8_t n = tbl8(t), vsize = 0, bit = 0, mask = 0, b;
-  const uint8_t *src = 0;
-  for (;;) {
-    if (!vsize) { /* the next pair (or link) */
-      if (!n)
-        break;
-      --n;
-      src = (const uint8_t *)tbladdr(t + 1);
-      vsize = tbl8(t + 1 + ASZ);
-      t += 1 + ASZ;
-      if (!vsize) { /* a link: the walk goes on with the table at that address */
+static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
+  uint8_t n = tbl8(t);
+  while (n--) {
+    const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
+    uint8_t size = tbl8(t + 1 + ASZ);
+    t += 1 + ASZ;
+    if (!size) { /* a link: the walk goes on with the table at that address */
 #if defined(__AVR__)
-        t = (uintptr_t)src << 1;
+      t = (uintptr_t)src << 1;
 #else
-        t = (uintptr_t)src;
+      t = (uintptr_t)src;
 #endif
-        n = tbl8(t);
-      }
+      n = tbl8(t);
       continue;
     }
-    --vsize;
-    b = *src++;
-    if (!bit) { /* a group starts: its mask byte goes first */
-      if (m)
-        *m = mask;
-      if (o == end)
-        return NULL;
-      m = o++;
-      mask = 0;
-      bit = 1;
-    }
-    if (b) {
-      if (o == end)
-        return NULL;
-      *o++ = b;
-      mask |= bit;
-    }
-    bit = (uint8_t)(bit << 1);
+    if (!zbytes(src, size, end))
+      return 0;
   }
-  if (m)
-    *m = mask;
-  return o;
+  return 1;
 }
 #elif defined(__AVR__)
 /* The same in AVR assembly (11 cycles a zero byte, 15 a non-zero one, about 14 more a group):
- * table in Z (flash, lpm), variable in Y, packed bytes in X, end (out + limit) r21:r20, the
- * group's mask byte at r25:r24, reserved when the group before it completes (and given back
- * when no byte follows). The mask is built in r19 by rotating each byte's "not zero" (carry)
- * in from the top, behind a sentinel bit that starts at bit 7: the sentinel falls out into
- * carry exactly when the eighth byte is in, and leaves byte i's bit at bit i. */
-#define zwalk __wsn_rt_zwalk
-WSN_NAKED uint8_t *__wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *out,
-                                  WSN_ARG uint16_t limit) {
+ * table in Z (flash, lpm), variable in Y, packed bytes in X, end r21:r20, the open group's
+ * mask byte at r25:r24, the mask with its sentinel in r19 (rotated right: the byte's "not
+ * zero" comes in at bit 7 from carry, the sentinel falls out into carry at the eighth). */
+WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
   __asm__ __volatile__(
       "  push r28\n"
       "  push r29\n"
       "  movw r30, r24\n"
-      "  movw r26, r22\n"
-      "  add r20, r22\n"              /* end = out + limit */
-      "  adc r21, r23\n"
-      "  movw r24, r26\n"             /* the first group's mask */
-      "  adiw r26, 1\n"
-      "  ldi r19, 0x80\n"             /* the sentinel */
+      "  movw r20, r22\n"             /* end */
+      "  lds r26, __wsn_rt_z_o\n"
+      "  lds r27, __wsn_rt_z_o+1\n"
+      "  lds r24, __wsn_rt_z_m\n"
+      "  lds r25, __wsn_rt_z_m+1\n"
+      "  lds r19, __wsn_rt_z_mask\n"
       "  lpm r23, Z+\n"               /* number of pairs */
       "1:\n"
       "  subi r23, 1\n"
@@ -2317,7 +2197,7 @@ WSN_NAKED uint8_t *__wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *out,
       "  ld r0, Y+\n"
       "  cp r1, r0\n"                 /* carry: the byte is not 0 */
       "  brcc 3f\n"
-      "  cp r26, r20\n"               /* no room for it: too large */
+      "  cp r26, r20\n"               /* no room for it */
       "  cpc r27, r21\n"
       "  brsh 6f\n"
       "  st X+, r0\n"                 /* carry is set (X < end) */
@@ -2341,47 +2221,36 @@ WSN_NAKED uint8_t *__wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *out,
       "  brne 2b\n"
       "  rjmp 1b\n"
       "5:\n"
-      "  cpi r19, 0x80\n"             /* no byte after the last complete group */
-      "  brne 7f\n"
-      "  sbiw r26, 1\n"
-      "  rjmp 8f\n"
-      "7:\n"
-      "  lsr r19\n"                   /* the missing bytes of a last partial group: 0 */
-      "  brcc 7b\n"
-      "  cp r24, r20\n"
-      "  cpc r25, r21\n"
-      "  brsh 6f\n"
-      "  movw r30, r24\n"
-      "  st Z, r19\n"
-      "8:\n"
-      "  movw r24, r26\n"
+      "  sts __wsn_rt_z_o, r26\n"
+      "  sts __wsn_rt_z_o+1, r27\n"
+      "  sts __wsn_rt_z_m, r24\n"
+      "  sts __wsn_rt_z_m+1, r25\n"
+      "  sts __wsn_rt_z_mask, r19\n"
+      "  ldi r24, 1\n"
       "  pop r29\n"
       "  pop r28\n"
       "  ret\n"
       "6:\n"
       "  ldi r24, 0\n"
-      "  ldi r25, 0\n"
       "  pop r29\n"
       "  pop r28\n"
       "  ret\n");
 }
 #else /* MSP430 */
 /* The same for MSP430: table r15 (read bytewise), variable r11, packed bytes r13, end r14,
- * the group's mask byte at r10, mask built in r9 behind a sentinel as on the AVR, pairs r8,
- * size r7, byte r12. */
-#define zwalk __wsn_rt_zwalk
-WSN_NAKED uint8_t *__wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *out,
-                                  WSN_ARG uint16_t limit) {
+ * the open group's mask byte at r10, mask with its sentinel in r9, pairs r8, size r7, byte
+ * r12. */
+WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
   __asm__ __volatile__(
       "  push r10\n"
       "  push r9\n"
       "  push r8\n"
       "  push r7\n"
       "  mov r12, r15\n"
-      "  add r13, r14\n"                /* end = out + limit */
-      "  mov r13, r10\n"                /* the first group's mask */
-      "  inc r13\n"
-      "  mov #0x80, r9\n"               /* the sentinel */
+      "  mov r13, r14\n"                /* end */
+      "  mov &__wsn_rt_z_o, r13\n"
+      "  mov &__wsn_rt_z_m, r10\n"
+      "  mov.b &__wsn_rt_z_mask, r9\n"
       "  mov.b @r15+, r8\n"
       "1:\n"
       "  dec r8\n"                      /* borrow (C clear): no pair left */
@@ -2400,7 +2269,7 @@ WSN_NAKED uint8_t *__wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *out,
       "  mov.b @r11+, r12\n"
       "  cmp.b #1, r12\n"               /* C: the byte is not 0 */
       "  jnc 3f\n"
-      "  cmp r14, r13\n"                /* no room for it: too large */
+      "  cmp r14, r13\n"                /* no room for it */
       "  jc 6f\n"
       "  mov.b r12, 0(r13)\n"
       "  inc r13\n"
@@ -2419,26 +2288,14 @@ WSN_NAKED uint8_t *__wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *out,
       "  jnz 2b\n"
       "  jmp 1b\n"
       "5:\n"
-      "  cmp #0x80, r9\n"               /* no byte after the last complete group */
-      "  jne 7f\n"
-      "  dec r13\n"
-      "  jmp 8f\n"
-      "7:\n"
-      "  bic #1, r2\n"                  /* the missing bytes of a last partial group: 0 */
-      "  rrc.b r9\n"
-      "  jnc 7b\n"
-      "  cmp r14, r10\n"
-      "  jc 6f\n"
-      "  mov.b r9, 0(r10)\n"
-      "8:\n"
-      "  mov r13, r12\n"
-      "  pop r7\n"
-      "  pop r8\n"
-      "  pop r9\n"
-      "  pop r10\n"
-      "  ret\n"
+      "  mov r13, &__wsn_rt_z_o\n"
+      "  mov r10, &__wsn_rt_z_m\n"
+      "  mov.b r9, &__wsn_rt_z_mask\n"
+      "  mov #1, r12\n"
+      "  jmp 7f\n"
       "6:\n"
       "  clr r12\n"
+      "7:\n"
       "  pop r7\n"
       "  pop r8\n"
       "  pop r9\n"
@@ -2458,8 +2315,8 @@ static NOINLINE uint8_t *zcheckpoint(uint16_t anchor, uint16_t len, uintptr_t pa
   uint8_t *p = emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len), *e;
   if (!p || !len || !seg_offset(HDR.head))
     return p;
-  e = zwalk(pairs, p, (uint16_t)(len - 1));
-  if (!e)
+  zstart(p, len);
+  if (!zwalk(pairs, rt_ck_end) || !(e = zfinish(rt_ck_end)))
     return p;
   HDR.head = (uint16_t)(e - __wsn_trace.data);
   /* the tag, before the fields anchor and len (varints) */

@@ -195,28 +195,28 @@ TEST_F(CheckpointZ, PlacementAndWraps) {
   EXPECT_GT(Plain, 0u);
 }
 
-// A checkpoint with locals (__wsn_rt_checkpoint_begin/put_t/put/record_end) is packed in place
-// when smaller and when no group's packed bytes would pass the next group's first byte (a
-// dense first group: plain); a frozen trace writes nothing.
-TEST_F(CheckpointZ, StreamedPacksInPlace) {
+// A checkpoint with locals (__wsn_rt_checkpoint_begin/put_t/put/record_end) is packed as its
+// pieces come: when the first piece leaves room for the rest at its largest (R + ceil(R/8)
+// bytes for R more); a dense first piece keeps it plain even when packing the whole would be
+// smaller; a frozen trace writes nothing.
+TEST_F(CheckpointZ, StreamedPacksAsPiecesCome) {
   TraceWriter W = writer();
   using Way = TraceWriter::CheckpointWay;
   uint8_t Z[16] = {};
   Z[3] = 9;
   uint16_t Local = 0x0500;
   // Globals by table (16 bytes), then a 2-byte local: 18 bytes, 2 non-zero.
-  std::vector<uint8_t> T = {18, 0, 1};
+  std::vector<uint8_t> T = {16, 0, 1};
   uintptr_t A = reinterpret_cast<uintptr_t>(Z);
   for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
     T.push_back(uint8_t(A >> (8 * I)));
   T.push_back(16);
-  T[0] = 16;
   auto Streamed = [&](uint16_t Anchor, ArrayRef<uint8_t> Want) {
     __wsn_rt_checkpoint_begin(Anchor, 18);
     __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
     __wsn_rt_put(&Local, 2);
     __wsn_rt_record_end();
-    W.checkpoint(Anchor, Want, Way::Streamed);
+    W.checkpoint(Anchor, Want, Way::Streamed, 16);
   };
   auto Bytes = [&]() {
     std::vector<uint8_t> P(Z, Z + 16);
@@ -224,18 +224,32 @@ TEST_F(CheckpointZ, StreamedPacksInPlace) {
     P.push_back(uint8_t(Local >> 8));
     return P;
   };
-  EXPECT_TRUE(packsInPlace(Bytes()));
+  EXPECT_TRUE(packsInPieces(Bytes(), 16));
   Streamed(2, Bytes());
-  for (unsigned I = 0; I < 8; ++I) // a dense first group: its 9 packed bytes would pass byte 8
+  // 15 of the 16 table bytes non-zero: 2 masks + 15 = 17 > 18 - 1 - (2 + 1); packed whole it
+  // would take 3 masks + 16 = 19: plain either way. 12 non-zero: 14 <= 14, packed.
+  for (unsigned I = 0; I < 15; ++I)
     Z[I] = uint8_t(0x10 + I);
-  EXPECT_FALSE(packsInPlace(Bytes()));
-  EXPECT_LT(packZeroGroups(Bytes()).size(), 18u); // smaller, but not in place
+  EXPECT_FALSE(packsInPieces(Bytes(), 16));
+  for (unsigned I = 12; I < 15; ++I)
+    Z[I] = 0;
+  EXPECT_TRUE(packsInPieces(Bytes(), 16));
+  Z[12] = 1; // 13: 15 > 14, plain, though the whole (3 + 14 = 17) is smaller than 18
+  EXPECT_FALSE(packsInPieces(Bytes(), 16));
+  EXPECT_LT(packZeroGroups(Bytes()).size(), 18u);
   for (unsigned I = 0; I < 130; ++I) { // the next segment, armed again
     __wsn_rt_entry(uint16_t(I));
     W.entry(uint16_t(I));
   }
   ASSERT_TRUE(__wsn_rt_anchor_armed());
   Streamed(3, Bytes());
+  for (unsigned I = 0; I < 130; ++I) {
+    __wsn_rt_entry(uint16_t(I));
+    W.entry(uint16_t(I));
+  }
+  Z[12] = 0;
+  ASSERT_TRUE(__wsn_rt_anchor_armed());
+  Streamed(4, Bytes());
   __wsn_rt_check(1, 0, 0x1234);
   W.check(1, false, 0x1234);
   // Frozen now: nothing more is written.
@@ -247,13 +261,67 @@ TEST_F(CheckpointZ, StreamedPacksInPlace) {
   for (const TraceRecord &R : Rs)
     if (R.Kind == RecordKind::Checkpoint)
       Cks.push_back(&R);
-  ASSERT_EQ(Cks.size(), 2u);
+  ASSERT_EQ(Cks.size(), 3u);
   EXPECT_TRUE(Cks[0]->Packed);
-  // 3 masks + 2 bytes after tag, anchor, len
-  EXPECT_EQ(Cks[0]->Size, 3u + 5u);
+  EXPECT_EQ(Cks[0]->Size, 3u + 5u); // 3 masks + 2 bytes after tag, anchor, len
   EXPECT_FALSE(Cks[1]->Packed);
   EXPECT_EQ(Cks[1]->Size, 21u);
-  EXPECT_EQ(Cks[1]->Payload, Bytes());
+  EXPECT_EQ(Cks[1]->Payload[12], 1);
+  EXPECT_TRUE(Cks[2]->Packed);
+  EXPECT_EQ(Cks[2]->Size, 3u + 3u + 12u + 1u);
+  EXPECT_EQ(Cks[2]->Payload, Bytes());
+}
+
+// Pieces in every order and size (globals by table and locals by put, interleaved, and a
+// record ended early: zero-filled): runtime and writer agree byte for byte.
+TEST_F(CheckpointZ, StreamedPiecesAgree) {
+  TraceWriter W = writer(1024, 256);
+  using Way = TraceWriter::CheckpointWay;
+  static uint8_t G[40];
+  uint32_t Seed = 99;
+  for (unsigned Step = 0; Step < 400; ++Step) {
+    Seed = Seed * 1103515245u + 12345u;
+    uint16_t R = uint16_t(Seed >> 12);
+    for (unsigned I = 0; I < 40; ++I)
+      G[I] = ((R >> (I % 13)) & 3) == 0 ? uint8_t(1 + (R + I) % 200) : 0;
+    uint8_t Loc[5] = {uint8_t(R), 0, uint8_t(R >> 8), 0, 0};
+    unsigned N1 = 1 + R % 40, NL = R % 6;
+    std::vector<uint8_t> T = {uint8_t(N1), 0, 1};
+    uintptr_t A = reinterpret_cast<uintptr_t>(G);
+    for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+      T.push_back(uint8_t(A >> (8 * I)));
+    T.push_back(uint8_t(N1));
+    const bool LocalFirst = R & 0x40;
+    const uint16_t Len = uint16_t(N1 + NL);
+    std::vector<uint8_t> Want;
+    if (__wsn_rt_anchor_armed()) {
+      __wsn_rt_checkpoint_begin(6, Len);
+      if (LocalFirst) {
+        __wsn_rt_put(Loc, uint16_t(NL));
+        __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+        Want.assign(Loc, Loc + NL);
+        Want.insert(Want.end(), G, G + N1);
+      } else {
+        __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+        __wsn_rt_put(Loc, uint16_t(NL));
+        Want.assign(G, G + N1);
+        Want.insert(Want.end(), Loc, Loc + NL);
+      }
+      __wsn_rt_record_end();
+      size_t First = LocalFirst ? NL : N1; // an empty first put leaves it plain
+      W.checkpoint(6, Want, Way::Streamed, First);
+    }
+    for (unsigned I = 0; I < R % 9; ++I) {
+      __wsn_rt_input(uint16_t(I), R);
+      W.input(uint16_t(I), R);
+    }
+    ASSERT_EQ(runtimeBytes(), W.bytes()) << "step " << Step;
+  }
+  std::vector<TraceRecord> Rs = decodeAll(W.bytes());
+  unsigned Packed = 0;
+  for (const TraceRecord &R : Rs)
+    Packed += R.Packed;
+  EXPECT_GT(Packed, 0u);
 }
 
 // Decoder errors (spec section 3.2): each names the file offset of what is wrong and the
