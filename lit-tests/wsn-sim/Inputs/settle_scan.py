@@ -3,16 +3,37 @@
 trace with wsn-replay --expect-sram; prints how the snapshots were found and how many replays
 passed.
 
-usage: settle_scan.py FW OUTDIR FIRST LAST STEP [WSN-SIM-ARGS...]
+usage: settle_scan.py FW OUTDIR FIRST LAST STEP [--around KEY:COARSE:BEFORE:AFTER]
+                      [WSN-SIM-ARGS...]
 FW is wsn-cc's output name (FW.elf, FW.replay.bc, FW.wmap). Prints
   settle KIND AFTER N  (run.json "settle" of the bound stops, AFTER: "ran" when the node ran
-                       on past the bound, "at" when the snapshot is from the bound or before)
+                       on past the bound, "at" when the snapshot is from the bound or before;
+                       "ran past-checkpoint" when it ran on past a CHECKPOINT replay runs past,
+                       run.json settle_past_checkpoint)
   replays N passed P
-  failed BOUND: MESSAGE   (per failing bound)"""
+  failed BOUND: MESSAGE   (per failing bound)
+--around KEY:COARSE:BEFORE:AFTER locates the stretch to scan by what happens there rather than
+by cycle numbers, which move with every change to the runtime's record timing: bounds FIRST,
+FIRST+COARSE, ... up to LAST are run (not replayed) until the first whose stop has the key KEY
+(as printed above, e.g. "check at"; "K1>K2": the first K2 stop after a K1 stop); the scan is
+then that bound -BEFORE .. +AFTER in steps of STEP ("located KEY at B" is printed; none found:
+exit 1)."""
 import json
 import os
 import subprocess
 import sys
+
+
+def stop(fw, d, bound, extra):
+    """One --settle run stopped at the bound: run.json and the stop's key."""
+    subprocess.run(["wsn-sim", "run", fw + ".elf", "--seed", "1", "--max-cycles", str(bound),
+                    "--settle", "-o", d] + extra, check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(d, "run.json")) as f:
+        info = json.load(f)
+    key = "%s %s" % (info["settle"], "ran" if info["settle_cycles"] else "at")
+    if info.get("settle_past_checkpoint"):
+        key += " past-checkpoint"
+    return info, key
 
 
 def main():
@@ -21,15 +42,25 @@ def main():
     fw, out = sys.argv[1:3]
     first, last, step = (int(a) for a in sys.argv[3:6])
     extra = sys.argv[6:]
-    kinds, passed, tried, failed = {}, 0, 0, []
     d = os.path.join(out, "b")
+    if extra[:1] == ["--around"]:
+        want, coarse, before, after = extra[1].rsplit(":", 3)
+        extra = extra[2:]
+        seq, at = want.split(">"), None
+        for b in range(first, last + 1, int(coarse)):
+            if stop(fw, d, b, extra)[1] == seq[0]:
+                seq.pop(0)
+                if not seq:
+                    at = b
+                    break
+        if at is None:
+            sys.exit("no stop '%s' in bounds %d-%d (step %s)" % (want, first, last, coarse))
+        print("located", want, "at", at)
+        first, last = at - int(before), at + int(after)
+    kinds, passed, tried, failed = {}, 0, 0, []
     for b in range(first, last + 1, step):
-        subprocess.run(["wsn-sim", "run", fw + ".elf", "--seed", "1", "--max-cycles", str(b),
-                        "--settle", "-o", d] + extra, check=True, stdout=subprocess.DEVNULL)
-        with open(os.path.join(d, "run.json")) as f:
-            info = json.load(f)
+        info, key = stop(fw, d, b, extra)
         k = info["settle"]
-        key = "%s %s" % (k, "ran" if info["settle_cycles"] else "at")
         kinds[key] = kinds.get(key, 0) + 1
         if k not in ("record", "sleep", "check"):
             continue  # no point replay can name: the harnesses move such a bound

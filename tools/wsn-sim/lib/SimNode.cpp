@@ -180,6 +180,7 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
                               llvm::ArrayRef<uint8_t> BoundTrace) {
   const uint64_t End = cycle() + Limit;
   SkipTrace.reset();
+  PastCheckpoint = false;
   // The trace's last complete record came before a return from an interrupt into the
   // instruction after a sleep (the handler was taken in that sleep): replay delivers such
   // an interrupt where its count comes due, before the sleep hook, and with no record left
@@ -250,6 +251,7 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
     if (T[32 + At] != 0x06 || !PastAnchor)
       return "record";
     // Run on from the closed checkpoint to the record after it (replay's next stop).
+    PastCheckpoint = true;
   }
 }
 

@@ -222,6 +222,9 @@ public:
   /// a sleep (the handler was taken in that sleep and woke the core) and keep the data space
   /// of the last one (spec/wsn-sim.md, --settle). Costs a few comparisons per instruction.
   void watchWakeReturns() { WatchWakes = true; }
+  /// After settle: the node ran on past a CHECKPOINT that replay of the trace runs past
+  /// (run.json settle_past_checkpoint; the tests locate these stops by it).
+  bool settledPastCheckpoint() const { return PastCheckpoint; }
 
 protected:
   uint64_t ActiveCycles = 0;
@@ -277,6 +280,7 @@ protected:
     PcCycles[Pc] += Cycles;
   }
 
+  bool PastCheckpoint = false; ///< settle ran on past a CHECKPOINT (settledPastCheckpoint)
   // --settle: the last return from an interrupt that woke the core from a sleep.
   bool WatchWakes = false;
   bool WakeValid = false;       ///< WakeSram holds the data space right after that return

@@ -152,6 +152,8 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         J.attribute("settle_cycles", R.SettleCycles);
         if (R.SettleAfterSkip)
           J.attribute("settle_after_skip", true);
+        if (R.SettlePastCheckpoint)
+          J.attribute("settle_past_checkpoint", true);
       }
       if (R.Search) {
         const BoundSearchResult &S = *R.Search;
@@ -258,6 +260,7 @@ static Expected<std::unique_ptr<Node>> runToStop(const FirmwareInfo &FW, const S
     std::optional<std::vector<uint8_t>> SkipTrace;
     R.Settle = N.settle(10000000, R.Sram, SkipTrace, R.Trace);
     R.SettleCycles = N.cycle() - At;
+    R.SettlePastCheckpoint = N.settledPastCheckpoint();
     if (SkipTrace && R.HasTrace && SkipTrace->size() >= 32) {
       // The node finished the skipped call it was stopped in: the trace is the one read
       // where the call's span closed (the cycle bound moved there).
@@ -672,6 +675,7 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
       std::optional<std::vector<uint8_t>> SkipTrace;
       R.Settle = N->settle(10000000, R.Sram, SkipTrace, R.Trace);
       R.SettleCycles = N->cycle() - At;
+      R.SettlePastCheckpoint = N->settledPastCheckpoint();
       if (SkipTrace && R.HasTrace && SkipTrace->size() >= 32) {
         // As for `run`: the node finished the skipped call it was stopped in.
         R.Trace = std::move(*SkipTrace);
