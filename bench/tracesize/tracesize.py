@@ -238,7 +238,8 @@ class Bench:
             d = os.path.join(self.a.work_dir, name)
             os.makedirs(d, exist_ok=True)
             out = os.path.join(d, "fw")
-            cmd = [self.cc, "--target=" + target, "--mcu=" + mcu, "-o", out, src]
+            cmd = [self.cc, "--target=" + target, "--mcu=" + mcu, "-o", out, src] + \
+                self.a.wsn_cc_arg
             if os.path.exists(inv):
                 cmd += ["--check-at=writes", inv]
             rc, _, err = run(cmd)
@@ -325,6 +326,9 @@ def main():
     ap.add_argument("--max-cycles", type=int, help="cycle bound of the example runs")
     ap.add_argument("--work")
     ap.add_argument("--json-out")
+    ap.add_argument("--wsn-cc-arg", action="append", default=[],
+                    help="one more wsn-cc argument for the --apps builds (write it with '=' "
+                         "when it starts with a dash: --wsn-cc-arg=--effect-keys=4)")
     a = ap.parse_args()
     if a.seeds < 1:
         ap.error("--seeds must be at least 1")

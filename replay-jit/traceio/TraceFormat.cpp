@@ -520,6 +520,63 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // CHECKPOINT_Z `u anchor, u len, groups` (section 3.2): ceil(len / 8) groups, each a mask
+  // byte and the non-zero bytes it marks; the masks alone give the record's size.
+  auto decodeCheckpointZ = [&]() -> Error {
+    TraceRecord Rec;
+    Rec.Kind = RecordKind::Checkpoint;
+    Rec.Packed = true;
+    Rec.RingOffset = RecStart;
+    Rec.Segment = S.Segment;
+    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    ++Pos;
+    uint32_t Len;
+    if (Error E = ReadVarint("anchor", Rec.Fields[0]))
+      return E;
+    Rec.NumFields = 1;
+    if (Error E = ReadVarint("len", Len))
+      return E;
+    if (Len == 0 || Len > Header.SegSize)
+      return Fail(RecStart, "CHECKPOINT_Z of a " + Twine(Len) + "-byte payload: a packed "
+                            "checkpoint holds 1 to " + Twine(unsigned(Header.SegSize)) +
+                            " bytes");
+    const uint32_t GroupsAt = Pos;
+    Rec.Payload.assign(Len, 0);
+    for (uint32_t G = 0; G * 8 < Len; ++G) {
+      if (Pos >= End)
+        return Fail(Pos, "CHECKPOINT_Z mask of group " + Twine(G) + " (payload bytes " +
+                             Twine(G * 8) + "-" + Twine(std::min(G * 8 + 8, Len) - 1) +
+                             ") cut off by the end of its segment" +
+                             (IsCurrent ? " (the write head is there)" : ""));
+      const uint32_t MaskAt = Pos;
+      const uint8_t Mask = R[Pos++];
+      const uint32_t InGroup = std::min<uint32_t>(8, Len - G * 8);
+      if (InGroup < 8 && (Mask >> InGroup))
+        return Fail(MaskAt, "CHECKPOINT_Z mask 0x" + utohexstr(Mask, false, 2) + " of group " +
+                                Twine(G) + " marks bytes past the " + Twine(Len) +
+                                "-byte payload");
+      for (unsigned I = 0; I < InGroup; ++I) {
+        if (!(Mask >> I & 1))
+          continue;
+        if (Pos >= End)
+          return Fail(Pos, "CHECKPOINT_Z byte " + Twine(G * 8 + I) + " of the payload (group " +
+                               Twine(G) + ") runs past the end of its segment" +
+                               (IsCurrent ? " (the write head is there)" : ""));
+        if (R[Pos] == 0)
+          return Fail(Pos, "CHECKPOINT_Z byte " + Twine(G * 8 + I) + " of the payload is marked "
+                           "non-zero by its group's mask but is 0x00");
+        Rec.Payload[G * 8 + I] = R[Pos++];
+      }
+    }
+    if (Pos - GroupsAt >= Len)
+      return Fail(RecStart, "CHECKPOINT_Z of a " + Twine(Len) + "-byte payload takes " +
+                                Twine(Pos - GroupsAt) + " bytes: the writer packs a checkpoint "
+                                "only when that is smaller than its payload");
+    Rec.Size = Pos - RecStart;
+    Out.push_back(std::move(Rec));
+    return Error::success();
+  };
+
   while (Pos < End) {
     RecStart = Pos;
     uint8_t Tag = R[Pos];
@@ -530,11 +587,19 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
         return E;
       continue;
     }
+    if (Tag == CheckpointZTag && Header.Version >= 4) {
+      if (Error E = decodeCheckpointZ())
+        return E;
+      continue;
+    }
     if (Tag > LastRecordTag)
       return Fail(Pos, Tag == 0xFF ? Twine("record tag 0xFF (erased memory) is never valid")
                                    : "record tag 0x" + utohexstr(Tag, false, 2) +
                                          " is reserved" +
-                                         (Tag == EffectDeltaTag ? " in format 2" : ""));
+                                         (Tag == EffectDeltaTag ? " in format 2"
+                                          : Tag == CheckpointZTag
+                                              ? " in format " + Twine(unsigned(Header.Version))
+                                              : ""));
     ++Pos;
     TraceRecord Rec;
     Rec.Kind = RecordKind(Tag);
@@ -682,7 +747,8 @@ Expected<TraceWriter> TraceWriter::create(const Options &O) {
 
 TraceWriter::TraceWriter(const Options &O)
     : Ring(O.BufSize, 0), Checks(O.BufSize / O.SegSize, 0), BlackBox(O.BlackBox),
-      Keys(O.EffectKeys), EffectKeys(std::min(O.EffectKeys, 8u)) {
+      Keys(O.EffectKeys), EffectKeys(std::min(O.EffectKeys, 8u)),
+      PackCheckpoints(O.PackCheckpoints) {
   Header.Target = O.Target;
   Header.NodeId = O.NodeId;
   Header.ModuleHash = O.ModuleHash;
@@ -786,9 +852,127 @@ void TraceWriter::irq(uint16_t Irq, uint16_t Count) { fields(RecordKind::Irq, {I
 void TraceWriter::irqExit(uint16_t Irq) { fields(RecordKind::IrqExit, {Irq}); }
 void TraceWriter::sched(uint16_t Task) { fields(RecordKind::Sched, {Task}); }
 bool TraceWriter::anchorArmed() const { return Armed && !(Header.Flags & TF_Frozen); }
-void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes) {
-  payload(RecordKind::Checkpoint, Anchor, Bytes);
+std::vector<uint8_t> packZeroGroups(ArrayRef<uint8_t> Bytes) {
+  std::vector<uint8_t> Out;
+  for (size_t G = 0; G < Bytes.size(); G += 8) {
+    size_t MaskAt = Out.size();
+    Out.push_back(0);
+    for (size_t I = 0; I < 8 && G + I < Bytes.size(); ++I)
+      if (Bytes[G + I]) {
+        Out[MaskAt] |= uint8_t(1u << I);
+        Out.push_back(Bytes[G + I]);
+      }
+  }
+  return Out;
 }
+
+namespace {
+// The runtime's packer (zbytes/zfinish in trace.c) on offsets from the payload's start: the
+// same stores in the same order, and the same refusals at `End`.
+struct Packer {
+  std::vector<uint8_t> Out; // packed bytes written so far, by offset
+  size_t O = 1, M = 0;
+  uint8_t Mask = 0x80;
+  bool bytes(ArrayRef<uint8_t> B, size_t End) {
+    for (uint8_t Byte : B) {
+      if (Byte) {
+        if (O >= End)
+          return false;
+        put(O++, Byte);
+      }
+      bool Outbit = Mask & 1;
+      Mask = uint8_t((Mask >> 1) | (Byte ? 0x80 : 0));
+      if (Outbit) {
+        if (M >= End)
+          return false;
+        put(M, Mask);
+        M = O++;
+        Mask = 0x80;
+      }
+    }
+    return true;
+  }
+  std::optional<size_t> finish(size_t End) {
+    if (Mask == 0x80)
+      return M;
+    bool Outbit;
+    do {
+      Outbit = Mask & 1;
+      Mask >>= 1;
+    } while (!Outbit);
+    if (M >= End)
+      return std::nullopt;
+    put(M, Mask);
+    return O;
+  }
+  void put(size_t At, uint8_t B) {
+    if (Out.size() <= At)
+      Out.resize(At + 1, 0);
+    Out[At] = B;
+  }
+};
+
+// The packed bytes of a checkpoint written in pieces, or nothing when it is written plain
+// (zlimit/zpieced in trace.c; a single piece, as __wsn_rt_checkpoint_t: FirstPiece ==
+// Bytes.size()).
+std::optional<std::vector<uint8_t>> packPieces(ArrayRef<uint8_t> Bytes, size_t FirstPiece) {
+  const size_t Len = Bytes.size();
+  if (!Len)
+    return std::nullopt;
+  FirstPiece = std::min(FirstPiece, Len); // an empty first piece leaves no room: plain
+  const size_t End = Len - 1, After = Len - FirstPiece, W = After + (After + 7) / 8;
+  if (W >= End)
+    return std::nullopt;
+  Packer P;
+  if (!P.bytes(Bytes.take_front(FirstPiece), End - W))
+    return std::nullopt;
+  std::optional<size_t> E;
+  if (!After) {
+    E = P.finish(End - W);
+  } else {
+    if (!P.bytes(Bytes.drop_front(FirstPiece), End))
+      return std::nullopt; // cannot happen: the first piece left room for the rest
+    E = P.finish(End);
+  }
+  if (!E)
+    return std::nullopt;
+  P.Out.resize(*E);
+  return P.Out;
+}
+} // namespace
+
+bool packsInPieces(ArrayRef<uint8_t> Bytes, size_t FirstPiece) {
+  return packPieces(Bytes, FirstPiece).has_value();
+}
+
+void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, CheckpointWay Way,
+                             size_t FirstPiece) {
+  // As the runtime (spec section 3.2): the plain record is placed (PAD first when it does not
+  // fit), then packed over it when packing applies, unless it ended exactly at the segment's
+  // end. The runtime packs as the bytes come, so a record written packed leaves the rest of
+  // the plain reservation as it was (stale).
+  uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
+  std::vector<uint8_t> Rec{uint8_t(RecordKind::Checkpoint)};
+  appendVarint(Rec, Anchor);
+  appendVarint(Rec, Len);
+  long At = emit(Rec, Len);
+  if (At < 0) {
+    seal();
+    return;
+  }
+  std::optional<std::vector<uint8_t>> Z;
+  if (Way != CheckpointWay::Plain && PackCheckpoints && Header.Head % Header.SegSize)
+    Z = packPieces(Bytes.take_front(Len), Way == CheckpointWay::Table ? Len : FirstPiece);
+  if (Z) {
+    Ring[At - Rec.size()] = CheckpointZTag;
+    std::copy(Z->begin(), Z->end(), Ring.begin() + At);
+    Header.Head = uint16_t(Header.Head - (Len - Z->size()));
+  } else {
+    std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
+  }
+  seal();
+}
+
 void TraceWriter::input(uint16_t Site, uint32_t Value) {
   fields(RecordKind::Input, {Site, Value});
 }

@@ -24,12 +24,16 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 3;
-/// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records.
+constexpr uint8_t TraceVersion = 4;
+/// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records, format
+/// 3 is format 4 without CHECKPOINT_Z records.
 constexpr uint8_t OldestTraceVersion = 2;
 /// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
 /// record with its full payload (TraceRecord::Delta set).
 constexpr uint8_t EffectDeltaTag = 0x10;
+/// Tag of CHECKPOINT_Z (format 4, spec section 3.2): a checkpoint without its zero bytes,
+/// decoded into a CHECKPOINT record with its full payload (TraceRecord::Packed set).
+constexpr uint8_t CheckpointZTag = 0x11;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -145,6 +149,9 @@ struct TraceRecord {
   /// the key; KeyRingOffset is the ring offset of the key's tag.
   bool Delta = false;
   uint32_t KeyRingOffset = 0;
+  /// A CHECKPOINT written as CHECKPOINT_Z (tag 0x11): Payload is the full payload rebuilt
+  /// from the group masks; Size is the packed record's size.
+  bool Packed = false;
 
   uint32_t id() const { return Fields[0]; } ///< fid/irq/task/anchor/site/inv
   /// Field by name ("count", "seq", ...), or std::nullopt.
@@ -264,6 +271,8 @@ public:
     bool BlackBox = true;
     /// The runtime's WSN_TRACE_EFFECT_KEYS (0: every effect in full).
     unsigned EffectKeys = 4;
+    /// The runtime's WSN_TRACE_PACK (false: every checkpoint plain).
+    bool PackCheckpoints = true;
   };
   /// Fails when the geometry is not one the runtime accepts (>= 2 segments of >= 16 bytes,
   /// buf_size a multiple of seg_size and <= 0x8000).
@@ -277,7 +286,16 @@ public:
   void sched(uint16_t Task);
   /// __wsn_rt_anchor_armed.
   bool anchorArmed() const;
-  void checkpoint(uint16_t Anchor, llvm::ArrayRef<uint8_t> Bytes);
+  /// How the runtime writes a checkpoint (spec section 3.2).
+  enum class CheckpointWay {
+    Table,    ///< __wsn_rt_checkpoint_t: packed when smaller
+    Streamed, ///< __wsn_rt_checkpoint_begin/put/record_end, its first piece FirstPiece bytes:
+              ///< packed when the first piece leaves room for the rest at its largest
+    Plain,    ///< never packed (a format 3 writer)
+  };
+  /// A checkpoint as the runtime writes it: CHECKPOINT_Z when packing applies, else CHECKPOINT.
+  void checkpoint(uint16_t Anchor, llvm::ArrayRef<uint8_t> Bytes,
+                  CheckpointWay Way = CheckpointWay::Table, size_t FirstPiece = 0);
   void input(uint16_t Site, uint32_t Value);
   void inputBytes(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
   void send(uint16_t Site, uint16_t Dest, uint16_t Seq);
@@ -325,12 +343,21 @@ private:
   unsigned KeyNext = 0;
   unsigned keyFind(uint16_t Len) const;
   unsigned EffectKeys = 4;
+  bool PackCheckpoints = true;
   void keyPut(uint16_t Len, uint32_t At);
 };
 
 /// The runs of an EFFECT_DELTA (spec section 3.1) turning Key into Now (same length, at most
 /// 255 bytes).
 std::vector<uint8_t> effectDeltaRuns(llvm::ArrayRef<uint8_t> Key, llvm::ArrayRef<uint8_t> Now);
+
+/// The groups of a CHECKPOINT_Z (spec section 3.2) holding Bytes: per 8 bytes a mask byte
+/// (bit i: byte i is not 0), then the group's non-zero bytes.
+std::vector<uint8_t> packZeroGroups(llvm::ArrayRef<uint8_t> Bytes);
+/// Whether the runtime packs a checkpoint of Bytes written in pieces, the first FirstPiece
+/// bytes (spec section 3.2): the first piece packs within len - 1 - (R + ceil(R / 8)) bytes,
+/// R = the bytes after it (a single piece: the whole is smaller than len).
+bool packsInPieces(llvm::ArrayRef<uint8_t> Bytes, size_t FirstPiece);
 
 } // namespace wsn
 

@@ -452,6 +452,8 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
          << R.KeyRingOffset << ")";
     if (Map)
       OS << annotate(*Map, R);
+    if (R.Packed) // a CHECKPOINT_Z (format 4): its zero bytes were left out
+      OS << " (packed in " << R.Size << " bytes)";
     OS << "\n";
   }
 }
@@ -531,6 +533,10 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
     if (R.Delta) {
       O["delta"] = true;
       O["key_ring_offset"] = R.KeyRingOffset;
+    }
+    if (R.Packed) {
+      O["packed"] = true;
+      O["packed_size"] = R.Size;
     }
     if (Map)
       annotateJSON(*Map, R, O);

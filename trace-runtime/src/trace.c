@@ -66,6 +66,30 @@ static wsn_irq_state_t rt_open_irq; /* interrupt state saved by the open *_begin
  * assembly), so a key is always a record of the segment being written, before the head. */
 #define rt_keys_valid __wsn_rt_keys_valid
 __attribute__((used)) uint8_t rt_keys_valid;
+#ifndef WSN_TRACE_PACK
+#define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
+#endif
+#if WSN_TRACE_PACK
+/* Packed checkpoints (spec/trace-format.md section 3.2). The packer's state, shared with the
+ * assembly: where the next packed byte goes, the open group's mask byte (reserved as soon as
+ * the group before it is complete), and that mask being built behind a sentinel bit. */
+#define rt_z_o __wsn_rt_z_o
+#define rt_z_m __wsn_rt_z_m
+#define rt_z_mask __wsn_rt_z_mask
+__attribute__((used)) uint8_t *rt_z_o, *rt_z_m;
+__attribute__((used)) uint8_t rt_z_mask;
+/* A checkpoint written in pieces (an anchor with locals): its tag (NULL: none, or written
+ * plain), its payload, the last byte a packed record may take (payload + len - 1), whether
+ * no piece came yet, and the packed end once the last piece is in. */
+static uint8_t *rt_ck_tag, *rt_ck_at, *rt_ck_end, *rt_ck_done;
+static uint8_t rt_ck_first;
+#if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
+#define zwalk __wsn_rt_zwalk
+uint8_t __wsn_rt_zwalk(uintptr_t t, const uint8_t *end);
+#else
+static uint8_t zwalk(uintptr_t t, const uint8_t *end);
+#endif
+#endif
 #if WSN_TRACE_EFFECT_KEYS
 typedef char wsn_check_effect_keys[WSN_TRACE_EFFECT_KEYS <= 8 ? 1 : -1];
 static uint8_t rt_key_len[WSN_TRACE_EFFECT_KEYS];        /* payload length (keys: <= 255) */
@@ -163,6 +187,9 @@ void __wsn_rt_reset(void) {
   rt_span_irq = 0;
   rt_left = 0;
   rt_keys_valid = 0;
+#if WSN_TRACE_PACK
+  rt_ck_tag = NULL;
+#endif
   __wsn_gv_reference = 0;
   init_locked();
   wsn_port_irq_restore(s);
@@ -1247,8 +1274,105 @@ uint8_t __wsn_rt_anchor_armed(void) {
   return armed;
 }
 
+#if WSN_TRACE_PACK
+/* The packer (spec/trace-format.md section 3.2): payload bytes go in one at a time; a
+ * non-zero one is stored at rt_z_o, and every byte shifts its "not zero" bit into the mask
+ * from the top; the sentinel bit, put in at bit 7 when the group's mask byte was reserved,
+ * falls out at the eighth byte, leaving byte i's bit at bit i: the mask is stored and the
+ * next group's mask byte reserved. zstart begins the payload at p. */
+static NOINLINE void zstart(uint8_t *p, uint16_t len) {
+  rt_ck_at = p;
+  rt_ck_end = p + len - 1; /* packed, the record must be smaller than plain */
+  rt_ck_first = 1;
+  rt_z_m = p;
+  rt_z_o = p + 1;
+  rt_z_mask = 0x80u;
+}
+
+/* n bytes from src (NULL: zeros) into the packer; 0 as soon as a byte would be stored at or
+ * past `end` (the packed record would not be smaller than allowed). */
+static NOINLINE uint8_t zbytes(const uint8_t *src, uint16_t n, const uint8_t *end) {
+  uint8_t *o = rt_z_o, *m = rt_z_m, mask = rt_z_mask, b, out;
+  while (n--) {
+    b = src ? *src++ : 0;
+    if (b) {
+      if (o >= end)
+        return 0;
+      *o++ = b;
+    }
+    out = (uint8_t)(mask & 1u);
+    mask = (uint8_t)((mask >> 1) | (b ? 0x80u : 0u));
+    if (out) { /* the eighth byte of the group */
+      if (m >= end)
+        return 0;
+      *m = mask;
+      m = o++;
+      mask = 0x80u;
+    }
+  }
+  rt_z_o = o;
+  rt_z_m = m;
+  rt_z_mask = mask;
+  return 1;
+}
+
+/* The last group: the missing bytes of a partial one are 0 (shifted in until the sentinel
+ * falls out); a mask byte reserved with no byte after it is given back. Returns the packed
+ * end, or NULL when the mask would be at or past `end`. */
+static NOINLINE uint8_t *zfinish(const uint8_t *end) {
+  uint8_t mask = rt_z_mask, out;
+  if (mask == 0x80u)
+    return rt_z_m;
+  do {
+    out = (uint8_t)(mask & 1u);
+    mask >>= 1;
+  } while (!out);
+  if (rt_z_m >= end)
+    return NULL;
+  *rt_z_m = mask;
+  return rt_z_o;
+}
+
+/* The limit of the next piece of a checkpoint written in pieces, `after` plain bytes still
+ * owed after it. The first piece may take only what leaves room for the rest at its largest
+ * (after + ceil(after / 8) bytes: every byte and a mask per 8), so no later piece can fail;
+ * NULL when not even that is left. */
+static NOINLINE const uint8_t *zlimit(uint16_t after) {
+  uint16_t w;
+  if (!rt_ck_first)
+    return rt_ck_end;
+  rt_ck_first = 0;
+  w = (uint16_t)(after + ((after + 7u) >> 3));
+  if (w >= (uint16_t)(rt_ck_end - rt_ck_at))
+    return NULL;
+  return rt_ck_end - w;
+}
+
+/* After a piece went into the packer (ok), the last one (after 0) also finishes the last
+ * group. Returns 0 when the checkpoint is written plain from this piece on (the caller copies
+ * it at its plain place; only a first piece can fail, so nothing before it was packed). */
+static NOINLINE uint8_t zpieced(uint8_t ok, uint16_t after, const uint8_t *end) {
+  if (ok && !after) {
+    rt_ck_done = zfinish(end);
+    ok = rt_ck_done != NULL;
+  }
+  if (!ok)
+    rt_ck_tag = NULL;
+  return ok;
+}
+#endif
+
 void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
   open_payload(WSN_REC_CHECKPOINT, anchor, len);
+#if WSN_TRACE_PACK
+  /* Packed as its pieces come, unless its plain record ended exactly at the segment's end
+   * (writing has then entered the next segment, which is not undone). */
+  if (rt_cursor && len && seg_offset(HDR.head)) {
+    rt_ck_tag = rt_cursor - (3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
+                             (len >= 0x4000u));
+    zstart(rt_cursor, len);
+  }
+#endif
 }
 
 void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
@@ -1261,6 +1385,15 @@ NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
   if (n > rt_left)
     n = rt_left;
   rt_left = (uint16_t)(rt_left - n);
+#if WSN_TRACE_PACK
+  if (rt_ck_tag) {
+    const uint8_t *end = zlimit(rt_left);
+    if (zpieced(end && zbytes(b, n, end), rt_left, end)) {
+      rt_cursor += n;
+      return;
+    }
+  }
+#endif
   while (n--)
     *d++ = *b++;
   rt_cursor = (uint8_t *)d;
@@ -1271,11 +1404,25 @@ NOINLINE void __wsn_rt_record_end(void) {
     /* Fewer bytes than announced: zero-filled (volatile: no memset call, there is no libc). */
     volatile uint8_t *p = rt_cursor;
     FLAGS |= WSN_TRACE_FLAG_DROPPED;
+#if WSN_TRACE_PACK
+    if (rt_ck_tag) {
+      const uint8_t *end = zlimit(0);
+      if (zpieced(end && zbytes(NULL, rt_left, end), 0, end))
+        rt_left = 0;
+    }
+#endif
     while (rt_left) {
       *p++ = 0;
       --rt_left;
     }
   }
+#if WSN_TRACE_PACK
+  if (rt_ck_tag) { /* packed: the tag, and the head moves back to the packed end */
+    *rt_ck_tag = WSN_REC_CHECKPOINT_Z;
+    HDR.head = (uint16_t)(rt_ck_done - __wsn_trace.data);
+    rt_ck_tag = NULL;
+  }
+#endif
   CLOSE();
   wsn_port_irq_restore(rt_open_irq);
 }
@@ -1968,9 +2115,18 @@ void __wsn_rt_skip_effect32_t(uint16_t site, uintptr_t t, uint32_t ret) {
 void __wsn_rt_put_t(uintptr_t t) {
   uint16_t b = tbl16(t);
   if (rt_cursor && b <= rt_left) {
+    rt_left = (uint16_t)(rt_left - b);
+#if WSN_TRACE_PACK
+    if (rt_ck_tag) { /* a checkpoint being packed (section 3.2) */
+      const uint8_t *end = zlimit(rt_left);
+      if (zpieced(end && zwalk(t + 2, end), rt_left, end)) {
+        rt_cursor += b;
+        return;
+      }
+    }
+#endif
     walk(t + 2, rt_cursor);
     rt_cursor += b;
-    rt_left = (uint16_t)(rt_left - b);
   }
 }
 
@@ -1985,19 +2141,209 @@ void __wsn_rt_check_t(uintptr_t t, uint8_t ok) {
   wsn_port_irq_restore(s);
 }
 
+#if WSN_TRACE_PACK
+/* Packed checkpoints (spec/trace-format.md section 3.2): the variables of the (n, pairs)
+ * table at t, as walk reads them, into the packer (zbytes, above: its state in rt_z_*).
+ * Returns 0 as soon as a byte would be stored at or past `end`. Interrupts must be disabled. */
+#if !WSN_ASM_WALK
+static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
+  uint8_t n = tbl8(t);
+  while (n--) {
+    const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
+    uint8_t size = tbl8(t + 1 + ASZ);
+    t += 1 + ASZ;
+    if (!size) { /* a link: the walk goes on with the table at that address */
+#if defined(__AVR__)
+      t = (uintptr_t)src << 1;
+#else
+      t = (uintptr_t)src;
+#endif
+      n = tbl8(t);
+      continue;
+    }
+    if (!zbytes(src, size, end))
+      return 0;
+  }
+  return 1;
+}
+#elif defined(__AVR__)
+/* The same in AVR assembly (11 cycles a zero byte, 15 a non-zero one, about 14 more a group):
+ * table in Z (flash, lpm), variable in Y, packed bytes in X, end r21:r20, the open group's
+ * mask byte at r25:r24, the mask with its sentinel in r19 (rotated right: the byte's "not
+ * zero" comes in at bit 7 from carry, the sentinel falls out into carry at the eighth). */
+WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
+  __asm__ __volatile__(
+      "  push r28\n"
+      "  push r29\n"
+      "  movw r30, r24\n"
+      "  movw r20, r22\n"             /* end */
+      "  lds r26, __wsn_rt_z_o\n"
+      "  lds r27, __wsn_rt_z_o+1\n"
+      "  lds r24, __wsn_rt_z_m\n"
+      "  lds r25, __wsn_rt_z_m+1\n"
+      "  lds r19, __wsn_rt_z_mask\n"
+      "  lpm r23, Z+\n"               /* number of pairs */
+      "1:\n"
+      "  subi r23, 1\n"
+      "  brcs 5f\n"
+      "  lpm r28, Z+\n"               /* Y = address */
+      "  lpm r29, Z+\n"
+      "  lpm r22, Z+\n"               /* size */
+      "  cpi r22, 0\n"                /* size 0: a link to another (n, pairs) table */
+      "  brne 2f\n"
+      "  movw r30, r28\n"
+      "  lsl r30\n"                   /* a word address (pm()): Z = 2 * link */
+      "  rol r31\n"
+      "  lpm r23, Z+\n"
+      "  rjmp 1b\n"
+      "2:\n"
+      "  ld r0, Y+\n"
+      "  cp r1, r0\n"                 /* carry: the byte is not 0 */
+      "  brcc 3f\n"
+      "  cp r26, r20\n"               /* no room for it */
+      "  cpc r27, r21\n"
+      "  brsh 6f\n"
+      "  st X+, r0\n"                 /* carry is set (X < end) */
+      "3:\n"
+      "  ror r19\n"
+      "  brcc 4f\n"                   /* the group goes on */
+      "  cp r24, r20\n"               /* a complete group: its mask at r25:r24 */
+      "  cpc r25, r21\n"
+      "  brsh 6f\n"
+      "  mov r18, r30\n"
+      "  mov r0, r31\n"
+      "  movw r30, r24\n"
+      "  st Z, r19\n"
+      "  mov r30, r18\n"
+      "  mov r31, r0\n"
+      "  movw r24, r26\n"             /* the next group's mask */
+      "  adiw r26, 1\n"
+      "  ldi r19, 0x80\n"
+      "4:\n"
+      "  dec r22\n"
+      "  brne 2b\n"
+      "  rjmp 1b\n"
+      "5:\n"
+      "  sts __wsn_rt_z_o, r26\n"
+      "  sts __wsn_rt_z_o+1, r27\n"
+      "  sts __wsn_rt_z_m, r24\n"
+      "  sts __wsn_rt_z_m+1, r25\n"
+      "  sts __wsn_rt_z_mask, r19\n"
+      "  ldi r24, 1\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  ret\n"
+      "6:\n"
+      "  ldi r24, 0\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  ret\n");
+}
+#else /* MSP430 */
+/* The same for MSP430: table r15 (read bytewise), variable r11, packed bytes r13, end r14,
+ * the open group's mask byte at r10, mask with its sentinel in r9, pairs r8, size r7, byte
+ * r12. */
+WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
+  __asm__ __volatile__(
+      "  push r10\n"
+      "  push r9\n"
+      "  push r8\n"
+      "  push r7\n"
+      "  mov r12, r15\n"
+      "  mov r13, r14\n"                /* end */
+      "  mov &__wsn_rt_z_o, r13\n"
+      "  mov &__wsn_rt_z_m, r10\n"
+      "  mov.b &__wsn_rt_z_mask, r9\n"
+      "  mov.b @r15+, r8\n"
+      "1:\n"
+      "  dec r8\n"                      /* borrow (C clear): no pair left */
+      "  jnc 5f\n"
+      "  mov.b @r15+, r11\n"
+      "  mov.b @r15+, r7\n"
+      "  swpb r7\n"
+      "  bis r7, r11\n"
+      "  mov.b @r15+, r7\n"
+      "  tst r7\n"                      /* size 0: a link to another (n, pairs) table */
+      "  jnz 2f\n"
+      "  mov r11, r15\n"
+      "  mov.b @r15+, r8\n"
+      "  jmp 1b\n"
+      "2:\n"
+      "  mov.b @r11+, r12\n"
+      "  cmp.b #1, r12\n"               /* C: the byte is not 0 */
+      "  jnc 3f\n"
+      "  cmp r14, r13\n"                /* no room for it */
+      "  jc 6f\n"
+      "  mov.b r12, 0(r13)\n"
+      "  inc r13\n"
+      "  bis #1, r2\n"                  /* C: not 0 */
+      "3:\n"
+      "  rrc.b r9\n"
+      "  jnc 4f\n"                      /* the group goes on */
+      "  cmp r14, r10\n"                /* a complete group: its mask at r10 */
+      "  jc 6f\n"
+      "  mov.b r9, 0(r10)\n"
+      "  mov r13, r10\n"                /* the next group's mask */
+      "  inc r13\n"
+      "  mov #0x80, r9\n"
+      "4:\n"
+      "  dec r7\n"
+      "  jnz 2b\n"
+      "  jmp 1b\n"
+      "5:\n"
+      "  mov r13, &__wsn_rt_z_o\n"
+      "  mov r10, &__wsn_rt_z_m\n"
+      "  mov.b r9, &__wsn_rt_z_mask\n"
+      "  mov #1, r12\n"
+      "  jmp 7f\n"
+      "6:\n"
+      "  clr r12\n"
+      "7:\n"
+      "  pop r7\n"
+      "  pop r8\n"
+      "  pop r9\n"
+      "  pop r10\n"
+      "  ret\n");
+}
+#endif
+
+/* A checkpoint of `len` payload bytes from the variables at `pairs`: the plain CHECKPOINT is
+ * reserved (after a PAD when it does not fit in the rest of the segment), then the packed
+ * form (CHECKPOINT_Z) is written over its payload and the head moves back when that is
+ * smaller. Not when the plain record ends exactly at the segment's end: writing has then
+ * entered the next segment (wrapped, re-armed), which is not undone. Returns the payload
+ * pointer of a plain record still to be filled (NULL: written packed, or nothing may be
+ * written). */
+static NOINLINE uint8_t *zcheckpoint(uint16_t anchor, uint16_t len, uintptr_t pairs) {
+  uint8_t *p = emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len), *e;
+  if (!p || !len || !seg_offset(HDR.head))
+    return p;
+  zstart(p, len);
+  if (!zwalk(pairs, rt_ck_end) || !(e = zfinish(rt_ck_end)))
+    return p;
+  HDR.head = (uint16_t)(e - __wsn_trace.data);
+  /* the tag, before the fields anchor and len (varints) */
+  p[-(int16_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
+               (len >= 0x4000u))] = WSN_REC_CHECKPOINT_Z;
+  return NULL;
+}
+#else
+#define zcheckpoint(anchor, len, pairs) emit((anchor), WSN_REC_CHECKPOINT | F_B, (len), (len))
+#endif
+
 void __wsn_rt_checkpoint_t(uintptr_t t) {
   wsn_irq_state_t s = wsn_port_irq_save();
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
   if (rt_armed && !rt_quiet) {
-    uint16_t len = tbl16(t + 2);
-    uint8_t *p = emit(tbl16(t), WSN_REC_CHECKPOINT | F_B, len, len);
-    if (p) {
+    uint8_t *p = zcheckpoint(tbl16(t), tbl16(t + 2), t + 4);
+    if (p)
       walk(t + 4, p);
-      /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5). */
+    /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5);
+     * a checkpoint was written unless the anchor flag is still armed. */
+    if (!rt_armed)
       __wsn_gv_reference = 0;
-    }
     CLOSE();
   }
   wsn_port_irq_restore(s);

@@ -51,6 +51,7 @@ struct ckp3 {
 uint8_t g1[3];
 uint16_t g2;
 uint8_t big[40];
+uint8_t sparse[37]; /* about a quarter non-zero: its checkpoints are packed */
 
 /* Effect tables (the site is an argument): 2-byte return value; 1-byte return; no variables
  * at all. */
@@ -66,6 +67,16 @@ static TBL struct eff2 ef_e = {1 + 3 + 5 + 2, 1, 2, {{g1, 3}, {(const void *)(ui
 static TBL struct chk2 ck_b = {3, 2, {{g1 + 1, 2}, {(const void *)(uintptr_t)&tl_a, 0}}};
 static TBL struct chk2 ck_a = {2, 2, {{&g2, 2}, {big + 3, 7}}};
 static TBL struct ckp3 cp_a = {1, 3 + 2 + 40, 3, {{g1, 3}, {&g2, 2}, {big, 40}}};
+/* A checkpoint whose variables go on in a linked table (the packing walk follows links as
+ * the copying one does, spec/trace-format.md 3.2). */
+struct vars1 {
+  uint16_t bytes;
+  uint8_t n;
+  struct pair p[1];
+} __attribute__((packed));
+static TBL struct vars1 vs_s = {37, 1, {{sparse, 37}}};
+static TBL struct ckp3 cp_l = {
+    8, 37 + 3 + 5 + 2, 3, {{sparse, 37}, {g1, 3}, {(const void *)(uintptr_t)&tl_a, 0}}};
 
 #ifdef BIG_RECORDS
 /* -DBIG_RECORDS (segments of 512 bytes or more): records of 280-303 bytes, so that the
@@ -86,6 +97,7 @@ static void mutate(void) {
   g1[r % 3] = (uint8_t)(r >> 3);
   g2 = (uint16_t)(g2 * 31u + r);
   big[r % 40] ^= (uint8_t)(r >> 5);
+  sparse[r % 37] = ((r >> 6) & 3) ? 0 : (uint8_t)(r | 1);
 }
 
 int main(void) {
@@ -149,13 +161,19 @@ int main(void) {
         break;
       }
 #endif
-      __wsn_rt_checkpoint_t((uintptr_t)&cp_a);
+      __wsn_rt_checkpoint_t((uintptr_t)((v & 2) ? &cp_l : &cp_a));
       break;
     case 14:
       if (__wsn_rt_anchor_armed()) {
-        /* globals by table, then a "local" by put, as the lowering of an anchor with locals */
-        __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
-        __wsn_rt_put_t((uintptr_t)&vs_a);
+        /* globals by table, then a "local" by put, as the lowering of an anchor with locals;
+         * over the sparse globals, packed in place (spec/trace-format.md 3.2) */
+        if (v & 4) {
+          __wsn_rt_checkpoint_begin(9, 37 + 2);
+          __wsn_rt_put_t((uintptr_t)&vs_s);
+        } else {
+          __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
+          __wsn_rt_put_t((uintptr_t)&vs_a);
+        }
         __wsn_rt_put(&v, 2);
         __wsn_rt_record_end();
       }

@@ -51,7 +51,7 @@ extern "C" {
 #endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 3
+#define WSN_TRACE_VERSION 4
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -79,7 +79,8 @@ enum {
   WSN_REC_SKIP_END = 0x0D,
   WSN_REC_CHECK = 0x0E,
   WSN_REC_VIOLATION = 0x0F,
-  WSN_REC_EFFECT_DELTA = 0x10 /* format 3: an EFFECT as changes against a key (section 3.1) */
+  WSN_REC_EFFECT_DELTA = 0x10, /* format 3: an EFFECT as changes against a key (section 3.1) */
+  WSN_REC_CHECKPOINT_Z = 0x11  /* format 4: a CHECKPOINT without its zero bytes (section 3.2) */
 };
 
 /* The 32-byte header; all fields little-endian (native on every supported target). */

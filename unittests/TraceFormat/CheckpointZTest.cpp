@@ -1,0 +1,524 @@
+//===- CheckpointZTest.cpp - CHECKPOINT_Z records (trace format 4) --------===//
+//
+// spec/trace-format.md section 3.2: a checkpoint is written without its zero bytes (a mask
+// byte per 8 payload bytes, then the non-zero bytes it marks) when that is smaller than the
+// plain CHECKPOINT. The host runtime and TraceWriter must write the same bytes; the decoder
+// rebuilds the full payload and hands an ordinary CHECKPOINT on; every malformed or cut-off
+// CHECKPOINT_Z is refused with its offsets; a node stopped inside one leaves an open record.
+//
+//===----------------------------------------------------------------------===//
+#include "TraceFormat.h"
+#include "wsn/trace.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <string>
+
+using namespace wsn;
+using llvm::ArrayRef;
+
+namespace {
+
+struct NoAutoTraceFile {
+  NoAutoTraceFile() { setenv("WSN_TRACE_OUT", "", 1); }
+} NoAutoTraceFileInstance;
+
+std::vector<uint8_t> runtimeBytes() {
+  auto *P = reinterpret_cast<const uint8_t *>(&__wsn_trace);
+  return std::vector<uint8_t>(P, P + WSN_TRACE_FILE_SIZE);
+}
+
+TraceWriter writer(uint16_t Buf = WSN_TRACE_BUF_SIZE, uint16_t Seg = WSN_TRACE_SEG_SIZE) {
+  TraceWriter::Options O;
+  O.BufSize = Buf;
+  O.SegSize = Seg;
+  O.ModuleHash = 0xC0FFEE42u;
+  auto W = TraceWriter::create(O);
+  EXPECT_TRUE(bool(W));
+  return std::move(*W);
+}
+
+std::string errorOf(llvm::Error E) { return E ? llvm::toString(std::move(E)) : "success"; }
+
+// A checkpoint table as the lowering emits it: anchor u16, len u16, n u8, (addr, size) pairs.
+struct CkTable {
+  std::vector<uint8_t> B;
+  CkTable(uint16_t Anchor, std::initializer_list<std::pair<const void *, uint8_t>> V) {
+    uint16_t Len = 0;
+    for (auto [P, Size] : V)
+      Len = uint16_t(Len + Size);
+    B = {uint8_t(Anchor), uint8_t(Anchor >> 8), uint8_t(Len), uint8_t(Len >> 8),
+         uint8_t(V.size())};
+    for (auto [P, Size] : V) {
+      uintptr_t A = reinterpret_cast<uintptr_t>(P);
+      for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+        B.push_back(uint8_t(A >> (8 * I)));
+      B.push_back(Size);
+    }
+  }
+  uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
+};
+
+class CheckpointZ : public ::testing::Test {
+protected:
+  void SetUp() override {
+    unsetenv("WSN_NODE_ID");
+    __wsn_node_id = 0;
+    __wsn_rt_reset();
+  }
+};
+
+std::vector<TraceRecord> decodeAll(ArrayRef<uint8_t> File) {
+  auto F = TraceFile::parse(File);
+  EXPECT_TRUE(bool(F)) << (F ? "" : llvm::toString(F.takeError()));
+  if (!F)
+    return {};
+  auto Rs = F->decode();
+  EXPECT_TRUE(bool(Rs)) << (Rs ? "" : llvm::toString(Rs.takeError()));
+  return Rs ? *Rs : std::vector<TraceRecord>{};
+}
+
+// The groups on their own (section 3.2): a mask per 8 bytes, bit i for byte i.
+TEST(CheckpointZGroups, Encoding) {
+  EXPECT_EQ(packZeroGroups({}), std::vector<uint8_t>{});
+  EXPECT_EQ(packZeroGroups(std::vector<uint8_t>(8, 0)), std::vector<uint8_t>{0});
+  EXPECT_EQ(packZeroGroups({0, 7, 0, 0, 0, 0, 0, 0x80, 0, 0, 3}),
+            (std::vector<uint8_t>{0x82, 7, 0x80, 0x04, 3}));
+  std::vector<uint8_t> Dense(9, 0xEE);
+  std::vector<uint8_t> Want = {0xFF, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0x01, 0xEE};
+  EXPECT_EQ(packZeroGroups(Dense), Want);
+}
+
+// The runtime packs a mostly-zero checkpoint, writes a dense one plain (packing would not be
+// smaller), and TraceWriter writes the same bytes; the decoder gives the full payload back.
+TEST_F(CheckpointZ, RuntimeAndWriterAgree) {
+  TraceWriter W = writer();
+  uint8_t Buf[40] = {};
+  uint16_t Count = 0x0102;
+  uint8_t Dense[6] = {1, 2, 3, 4, 5, 6};
+  CkTable T(3, {{Buf, 40}, {&Count, 2}});
+  CkTable TD(4, {{Dense, 6}});
+  auto Payload = [&]() {
+    std::vector<uint8_t> P(Buf, Buf + 40);
+    P.push_back(uint8_t(Count));
+    P.push_back(uint8_t(Count >> 8));
+    return P;
+  };
+  std::vector<std::vector<uint8_t>> Want;
+  auto Both = [&](const CkTable &Tb, std::vector<uint8_t> P) {
+    ASSERT_TRUE(__wsn_rt_anchor_armed());
+    __wsn_rt_checkpoint_t(Tb.addr());
+    W.checkpoint(uint16_t(Tb.B[0]), P);
+    Want.push_back(P);
+  };
+  Buf[5] = 0x55;
+  Both(T, Payload());
+  // Fill the segment so that the next checkpoint comes in the next one.
+  for (unsigned I = 0; I < 125; ++I) {
+    __wsn_rt_entry(uint16_t(I));
+    W.entry(uint16_t(I));
+  }
+  Both(TD, std::vector<uint8_t>(Dense, Dense + 6));
+  ASSERT_EQ(runtimeBytes(), W.bytes());
+
+  std::vector<TraceRecord> Rs = decodeAll(W.bytes());
+  std::vector<const TraceRecord *> Cks;
+  for (const TraceRecord &R : Rs)
+    if (R.Kind == RecordKind::Checkpoint)
+      Cks.push_back(&R);
+  ASSERT_EQ(Cks.size(), 2u);
+  EXPECT_EQ(Cks[0]->Payload, Want[0]);
+  EXPECT_EQ(Cks[1]->Payload, Want[1]);
+  EXPECT_TRUE(Cks[0]->Packed);
+  EXPECT_FALSE(Cks[1]->Packed);
+  // 42 bytes: groups 0 (byte 5), 1-4 (zero), 5 (bytes 40, 41 = Count) -> 6 masks + 3 bytes;
+  // with tag, anchor and len 12 bytes against 45 plain. The dense one: 9 plain (6 + 3),
+  // packed it would take 10.
+  EXPECT_EQ(Cks[0]->Size, 12u);
+  EXPECT_EQ(Cks[1]->Size, 9u);
+  const std::vector<uint8_t> File = W.bytes();
+  auto Ring = ArrayRef<uint8_t>(File).drop_front(TraceHeaderSize);
+  EXPECT_EQ(Ring.slice(Cks[0]->RingOffset, 12).vec(),
+            (std::vector<uint8_t>{0x11, 3, 42, 0x20, 0x55, 0, 0, 0, 0, 0x03, 0x02, 0x01}));
+  EXPECT_EQ(Ring[Cks[1]->RingOffset], 0x06);
+}
+
+// Placement: a packed checkpoint goes where the plain one would (after a PAD when the plain
+// one does not fit in the rest of the segment); one whose plain form would end exactly at the
+// segment's end stays plain. Over several wraps the runtime and the writer agree, and every
+// segment decodes on its own.
+TEST_F(CheckpointZ, PlacementAndWraps) {
+  TraceWriter W = writer();
+  static uint8_t Big[200];
+  CkTable T(9, {{Big, 200}});
+  unsigned Packed = 0, Plain = 0;
+  uint32_t Seed = 7;
+  for (unsigned Step = 0; Step < 600; ++Step) {
+    Seed = Seed * 1103515245u + 12345u;
+    uint16_t R = uint16_t(Seed >> 12);
+    // From mostly zero to dense and back: both forms, and packed sizes of all lengths.
+    unsigned NonZero = (Step / 3) % 2 ? 190u : (R % 60u);
+    for (unsigned I = 0; I < 200; ++I)
+      Big[I] = 0;
+    for (unsigned I = 0; I < NonZero; ++I)
+      Big[(I * 37u + R) % 200u] = uint8_t(1 + (R + I) % 255u);
+    if (__wsn_rt_anchor_armed()) {
+      ASSERT_TRUE(W.anchorArmed());
+      __wsn_rt_checkpoint_t(T.addr());
+      W.checkpoint(9, std::vector<uint8_t>(Big, Big + 200));
+    } else {
+      ASSERT_FALSE(W.anchorArmed());
+    }
+    unsigned N = R % 7;
+    for (unsigned I = 0; I < N; ++I) {
+      __wsn_rt_input(uint16_t(I), R);
+      W.input(uint16_t(I), R);
+    }
+    ASSERT_EQ(runtimeBytes(), W.bytes()) << "step " << Step;
+  }
+  std::vector<uint8_t> File = W.bytes();
+  auto F = TraceFile::parse(File);
+  ASSERT_TRUE(bool(F));
+  EXPECT_GT(F->header().Wraps, 3u);
+  for (unsigned S = 0; S < F->header().numSegments(); ++S) {
+    std::vector<TraceRecord> Out;
+    ASSERT_EQ(errorOf(F->decodeSegment(S, Out)), "success") << "segment " << S;
+    for (const TraceRecord &R : Out)
+      if (R.Kind == RecordKind::Checkpoint) {
+        ++(R.Packed ? Packed : Plain);
+        EXPECT_EQ(R.Payload.size(), 200u);
+        EXPECT_LT(R.Packed ? R.Size : 0u, 200u + 3u);
+      }
+  }
+  EXPECT_GT(Packed, 0u);
+  EXPECT_GT(Plain, 0u);
+}
+
+// A checkpoint with locals (__wsn_rt_checkpoint_begin/put_t/put/record_end) is packed as its
+// pieces come: when the first piece leaves room for the rest at its largest (R + ceil(R/8)
+// bytes for R more); a dense first piece keeps it plain even when packing the whole would be
+// smaller; a frozen trace writes nothing.
+TEST_F(CheckpointZ, StreamedPacksAsPiecesCome) {
+  TraceWriter W = writer();
+  using Way = TraceWriter::CheckpointWay;
+  uint8_t Z[16] = {};
+  Z[3] = 9;
+  uint16_t Local = 0x0500;
+  // Globals by table (16 bytes), then a 2-byte local: 18 bytes, 2 non-zero.
+  std::vector<uint8_t> T = {16, 0, 1};
+  uintptr_t A = reinterpret_cast<uintptr_t>(Z);
+  for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+    T.push_back(uint8_t(A >> (8 * I)));
+  T.push_back(16);
+  auto Streamed = [&](uint16_t Anchor, ArrayRef<uint8_t> Want) {
+    __wsn_rt_checkpoint_begin(Anchor, 18);
+    __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+    __wsn_rt_put(&Local, 2);
+    __wsn_rt_record_end();
+    W.checkpoint(Anchor, Want, Way::Streamed, 16);
+  };
+  auto Bytes = [&]() {
+    std::vector<uint8_t> P(Z, Z + 16);
+    P.push_back(uint8_t(Local));
+    P.push_back(uint8_t(Local >> 8));
+    return P;
+  };
+  EXPECT_TRUE(packsInPieces(Bytes(), 16));
+  Streamed(2, Bytes());
+  // 15 of the 16 table bytes non-zero: 2 masks + 15 = 17 > 18 - 1 - (2 + 1); packed whole it
+  // would take 3 masks + 16 = 19: plain either way. 12 non-zero: 14 <= 14, packed.
+  for (unsigned I = 0; I < 15; ++I)
+    Z[I] = uint8_t(0x10 + I);
+  EXPECT_FALSE(packsInPieces(Bytes(), 16));
+  for (unsigned I = 12; I < 15; ++I)
+    Z[I] = 0;
+  EXPECT_TRUE(packsInPieces(Bytes(), 16));
+  Z[12] = 1; // 13: 15 > 14, plain, though the whole (3 + 14 = 17) is smaller than 18
+  EXPECT_FALSE(packsInPieces(Bytes(), 16));
+  EXPECT_LT(packZeroGroups(Bytes()).size(), 18u);
+  for (unsigned I = 0; I < 130; ++I) { // the next segment, armed again
+    __wsn_rt_entry(uint16_t(I));
+    W.entry(uint16_t(I));
+  }
+  ASSERT_TRUE(__wsn_rt_anchor_armed());
+  Streamed(3, Bytes());
+  for (unsigned I = 0; I < 130; ++I) {
+    __wsn_rt_entry(uint16_t(I));
+    W.entry(uint16_t(I));
+  }
+  Z[12] = 0;
+  ASSERT_TRUE(__wsn_rt_anchor_armed());
+  Streamed(4, Bytes());
+  __wsn_rt_check(1, 0, 0x1234);
+  W.check(1, false, 0x1234);
+  // Frozen now: nothing more is written.
+  CkTable Tb(5, {{Z, 16}});
+  __wsn_rt_checkpoint_t(Tb.addr());
+  ASSERT_EQ(runtimeBytes(), W.bytes());
+  std::vector<TraceRecord> Rs = decodeAll(W.bytes());
+  std::vector<const TraceRecord *> Cks;
+  for (const TraceRecord &R : Rs)
+    if (R.Kind == RecordKind::Checkpoint)
+      Cks.push_back(&R);
+  ASSERT_EQ(Cks.size(), 3u);
+  EXPECT_TRUE(Cks[0]->Packed);
+  EXPECT_EQ(Cks[0]->Size, 3u + 5u); // 3 masks + 2 bytes after tag, anchor, len
+  EXPECT_FALSE(Cks[1]->Packed);
+  EXPECT_EQ(Cks[1]->Size, 21u);
+  EXPECT_EQ(Cks[1]->Payload[12], 1);
+  EXPECT_TRUE(Cks[2]->Packed);
+  EXPECT_EQ(Cks[2]->Size, 3u + 3u + 12u + 1u);
+  EXPECT_EQ(Cks[2]->Payload, Bytes());
+}
+
+// Pieces in every order and size (globals by table and locals by put, interleaved, and a
+// record ended early: zero-filled): runtime and writer agree byte for byte.
+TEST_F(CheckpointZ, StreamedPiecesAgree) {
+  TraceWriter W = writer(1024, 256);
+  using Way = TraceWriter::CheckpointWay;
+  static uint8_t G[40];
+  uint32_t Seed = 99;
+  for (unsigned Step = 0; Step < 400; ++Step) {
+    Seed = Seed * 1103515245u + 12345u;
+    uint16_t R = uint16_t(Seed >> 12);
+    for (unsigned I = 0; I < 40; ++I)
+      G[I] = ((R >> (I % 13)) & 3) == 0 ? uint8_t(1 + (R + I) % 200) : 0;
+    uint8_t Loc[5] = {uint8_t(R), 0, uint8_t(R >> 8), 0, 0};
+    unsigned N1 = 1 + R % 40, NL = R % 6;
+    std::vector<uint8_t> T = {uint8_t(N1), 0, 1};
+    uintptr_t A = reinterpret_cast<uintptr_t>(G);
+    for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+      T.push_back(uint8_t(A >> (8 * I)));
+    T.push_back(uint8_t(N1));
+    const bool LocalFirst = R & 0x40;
+    const uint16_t Len = uint16_t(N1 + NL);
+    std::vector<uint8_t> Want;
+    if (__wsn_rt_anchor_armed()) {
+      __wsn_rt_checkpoint_begin(6, Len);
+      if (LocalFirst) {
+        __wsn_rt_put(Loc, uint16_t(NL));
+        __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+        Want.assign(Loc, Loc + NL);
+        Want.insert(Want.end(), G, G + N1);
+      } else {
+        __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+        __wsn_rt_put(Loc, uint16_t(NL));
+        Want.assign(G, G + N1);
+        Want.insert(Want.end(), Loc, Loc + NL);
+      }
+      __wsn_rt_record_end();
+      size_t First = LocalFirst ? NL : N1; // an empty first put leaves it plain
+      W.checkpoint(6, Want, Way::Streamed, First);
+    }
+    for (unsigned I = 0; I < R % 9; ++I) {
+      __wsn_rt_input(uint16_t(I), R);
+      W.input(uint16_t(I), R);
+    }
+    ASSERT_EQ(runtimeBytes(), W.bytes()) << "step " << Step;
+  }
+  std::vector<TraceRecord> Rs = decodeAll(W.bytes());
+  unsigned Packed = 0;
+  for (const TraceRecord &R : Rs)
+    Packed += R.Packed;
+  EXPECT_GT(Packed, 0u);
+}
+
+// Decoder errors (spec section 3.2): each names the file offset of what is wrong and the
+// record's ring offset. The check values are rewritten for the edited bytes, so the decoder
+// sees them as the writer's own (not as damage).
+class CheckpointZErrors : public ::testing::Test {
+protected:
+  // ENTRY 1 at ring 0 (2 bytes), then a 20-byte checkpoint at ring 2 with bytes 1, 9 and 19
+  // non-zero: 11 05 14 | 02 AA | 02 BB | 08 CC (9 bytes), then EXIT 1.
+  std::vector<uint8_t> base() {
+    TraceWriter W = writer();
+    W.entry(1);
+    std::vector<uint8_t> P(20, 0);
+    P[1] = 0xAA;
+    P[9] = 0xBB;
+    P[19] = 0xCC;
+    W.checkpoint(5, P);
+    W.exit(1);
+    std::vector<uint8_t> B = W.bytes();
+    EXPECT_EQ(ArrayRef<uint8_t>(B).slice(C, 9).vec(),
+              (std::vector<uint8_t>{0x11, 5, 20, 0x02, 0xAA, 0x02, 0xBB, 0x08, 0xCC}));
+    return B;
+  }
+  std::string decodeError(std::vector<uint8_t> B) {
+    llvm::consumeError(resealTrace(B));
+    auto F = TraceFile::parse(B);
+    if (!F)
+      return llvm::toString(F.takeError());
+    EXPECT_TRUE(F->damage().empty());
+    std::vector<TraceRecord> Out;
+    return errorOf(F->decode(Out));
+  }
+  static constexpr size_t C = TraceHeaderSize + 2; // the checkpoint's tag in the file
+};
+
+TEST_F(CheckpointZErrors, IntactDecodes) {
+  std::vector<uint8_t> B = base();
+  EXPECT_EQ(decodeError(B), "success");
+  std::vector<TraceRecord> Rs = decodeAll(B);
+  ASSERT_EQ(Rs.size(), 3u);
+  EXPECT_EQ(Rs[1].Kind, RecordKind::Checkpoint);
+  EXPECT_TRUE(Rs[1].Packed);
+  EXPECT_EQ(Rs[1].Size, 9u);
+  std::vector<uint8_t> P(20, 0);
+  P[1] = 0xAA;
+  P[9] = 0xBB;
+  P[19] = 0xCC;
+  EXPECT_EQ(Rs[1].Payload, P);
+  EXPECT_EQ(Rs[2].Kind, RecordKind::Exit);
+}
+
+TEST_F(CheckpointZErrors, MaskPastPayload) {
+  std::vector<uint8_t> B = base();
+  B[C + 7] = 0x18; // the last group holds bytes 16-19: bit 4 is byte 20
+  EXPECT_EQ(decodeError(B),
+            "offset 41: CHECKPOINT_Z mask 0x18 of group 2 marks bytes past the 20-byte payload "
+            "(record at ring offset 2, tail offset 2, segment 0)");
+}
+
+TEST_F(CheckpointZErrors, MarkedByteIsZero) {
+  std::vector<uint8_t> B = base();
+  B[C + 6] = 0; // byte 9
+  EXPECT_EQ(decodeError(B),
+            "offset 40: CHECKPOINT_Z byte 9 of the payload is marked non-zero by its group's "
+            "mask but is 0x00 (record at ring offset 2, tail offset 2, segment 0)");
+}
+
+TEST_F(CheckpointZErrors, CountMismatch) {
+  // More bits in a mask than the writer set: the record's bytes are read differently; the
+  // masks then take the next record's bytes as theirs, and the last group's mask is EXIT's
+  // tag 0x02 -- here it is caught as a byte marked non-zero that is 0x00 or a mask past the
+  // payload; a packed record that is not smaller than its payload is refused too.
+  std::vector<uint8_t> B = base();
+  B[C + 2] = 6; // len 6: one group, mask 02 AA, then stray bytes read as the next records
+  EXPECT_NE(decodeError(B).find("offset "), std::string::npos);
+  B = base();
+  B[C + 2] = 8;    // len 8: group 0 only
+  B[C + 3] = 0xFF; // all 8 marked: 1 + 8 bytes for an 8-byte payload
+  B[C + 5] = 0x11; // the bytes it takes are non-zero
+  B[C + 7] = 0x22;
+  B[C + 11] = 0x33; // and one more byte, before the head
+  B[16] = uint8_t(B[16] + 1);
+  EXPECT_EQ(decodeError(B),
+            "offset 34: CHECKPOINT_Z of a 8-byte payload takes 9 bytes: the writer packs a "
+            "checkpoint only when that is smaller than its payload (record at ring offset 2, "
+            "tail offset 2, segment 0)");
+}
+
+TEST_F(CheckpointZErrors, NotSmaller) {
+  TraceWriter W = writer();
+  W.entry(1);
+  W.checkpoint(5, std::vector<uint8_t>{1, 2, 3}, TraceWriter::CheckpointWay::Plain);
+  // 06 05 03 01 02 03
+  std::vector<uint8_t> B = W.bytes();
+  // Rewritten by hand as a packed record of 1 mask + 3 bytes in 3 + ... : 11 05 03 07 01 02
+  // 03 takes 4 bytes for a 3-byte payload.
+  B[C] = 0x11;
+  B[C + 3] = 0x07;
+  B[C + 4] = 1;
+  B[C + 5] = 2;
+  B[C + 6] = 3;
+  B[16] = uint8_t(B[16] + 1); // head after the longer record
+  EXPECT_EQ(decodeError(B),
+            "offset 34: CHECKPOINT_Z of a 3-byte payload takes 4 bytes: the writer packs a "
+            "checkpoint only when that is smaller than its payload (record at ring offset 2, "
+            "tail offset 2, segment 0)");
+}
+
+TEST_F(CheckpointZErrors, LengthOutOfRange) {
+  std::vector<uint8_t> B = base();
+  B[C + 2] = 0; // len 0
+  EXPECT_EQ(decodeError(B),
+            "offset 34: CHECKPOINT_Z of a 0-byte payload: a packed checkpoint holds 1 to 256 "
+            "bytes (record at ring offset 2, tail offset 2, segment 0)");
+}
+
+TEST_F(CheckpointZErrors, Truncated) {
+  // The write head cuts the record: inside a group's bytes, at a mask, in its len.
+  std::vector<uint8_t> B = base();
+  B[16] = 2 + 6; // after the second mask: its byte is cut off
+  EXPECT_EQ(decodeError(B),
+            "offset 40: CHECKPOINT_Z byte 9 of the payload (group 1) runs past the end of its "
+            "segment (the write head is there) (record at ring offset 2, tail offset 2, "
+            "segment 0)");
+  B = base();
+  B[16] = 2 + 5; // before the second mask
+  EXPECT_EQ(decodeError(B),
+            "offset 39: CHECKPOINT_Z mask of group 1 (payload bytes 8-15) cut off by the end "
+            "of its segment (the write head is there) (record at ring offset 2, tail offset "
+            "2, segment 0)");
+  B = base();
+  B[16] = 2 + 2; // before len
+  EXPECT_NE(decodeError(B).find("(the write head is there)"), std::string::npos);
+}
+
+// A segment that is not the current one ends its records with PAD; a packed record running
+// into the end of the segment (an edit moved its last mask) is refused without the head.
+TEST_F(CheckpointZErrors, PastSegmentEnd) {
+  TraceWriter W = writer(1024, 256);
+  W.entry(1);
+  for (unsigned I = 0; I < 126; ++I)
+    W.sched(1); // 2 + 252: 2 bytes left in segment 0
+  W.entry(2);   // fills it: the segment is left
+  W.entry(3);
+  std::vector<uint8_t> B = W.bytes();
+  // The last 2 bytes of segment 0 become the start of a packed record cut off there.
+  B[TraceHeaderSize + 254] = 0x11;
+  B[TraceHeaderSize + 255] = 5;
+  std::string E = decodeError(B);
+  EXPECT_EQ(E, "offset 288: record runs past the end of its segment while reading len (record "
+               "at ring offset 254, tail offset 254, segment 0)");
+}
+
+TEST_F(CheckpointZErrors, ReservedInFormat3) {
+  std::vector<uint8_t> B = base();
+  B[4] = 3;
+  EXPECT_EQ(decodeError(B),
+            "offset 34: record tag 0x11 is reserved in format 3 (record at ring offset 2, "
+            "tail offset 2, segment 0)");
+  B[4] = 2;
+  EXPECT_EQ(decodeError(B),
+            "offset 34: record tag 0x11 is reserved in format 2 (record at ring offset 2, "
+            "tail offset 2, segment 0)");
+}
+
+// A node stopped inside the packed record (section 1.1): `open` holds the head before it, the
+// stored head is wherever the writer was (past the plain reservation, or moved back); the
+// decoder drops the record and keeps what precedes it.
+TEST_F(CheckpointZErrors, StoppedInside) {
+  for (unsigned RawHead : {2u + 9u, 2u + 23u, 2u + 4u}) {
+    std::vector<uint8_t> B = base();
+    B[16] = uint8_t(RawHead);
+    B[30] = 2;    // open: saved head 2
+    B[31] = 0x80; // bit 15
+    llvm::consumeError(resealTrace(B));
+    auto F = TraceFile::parse(B);
+    ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+    EXPECT_TRUE(F->damage().empty());
+    auto Rs = F->decode();
+    ASSERT_TRUE(bool(Rs)) << llvm::toString(Rs.takeError());
+    ASSERT_EQ(Rs->size(), 1u) << RawHead;
+    EXPECT_EQ((*Rs)[0].Kind, RecordKind::Entry);
+  }
+}
+
+// Closing had begun when the node stopped: the check value already covers the packed record
+// (C1) and the decoder accepts it (section 1.2), since the masks give its size.
+TEST_F(CheckpointZErrors, StoppedWhileClosing) {
+  std::vector<uint8_t> B = base();
+  // Drop EXIT: head right after the checkpoint, its value folded (the writer's), then open.
+  B[16] = 2 + 9;
+  llvm::consumeError(resealTrace(B)); // value over 11 bytes = C1 for saved head 2
+  B[30] = 2;
+  B[31] = 0x80;
+  auto F = TraceFile::parse(B);
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  EXPECT_TRUE(F->damage().empty());
+}
+
+} // namespace
