@@ -8,6 +8,7 @@
 #include "AvrNode.h"
 #include "Msp430Node.h"
 #include "SettleAnchor.h"
+#include "TraceFormat.h"
 #include "TraceTail.h"
 
 #include "llvm/ADT/Twine.h"
@@ -245,10 +246,15 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
       if (At >= Buf)
         At = 0;
     }
-    // Tags (spec/trace-format.md 3): 0x03 IRQ, 0x06 CHECKPOINT.
-    if (T[32 + At] == 0x03)
+    // Tags (spec/trace-format.md 3): 0x03 IRQ, 0x06 CHECKPOINT, 0x11 CHECKPOINT_Z (the same
+    // checkpoint without its zero bytes, format 4, section 3.2: the closed record carries
+    // this tag whenever packing made it smaller).
+    const uint8_t Tag = T[32 + At];
+    if (Tag == 0x03)
       return "interrupt";
-    if (T[32 + At] != 0x06 || !PastAnchor)
+    const bool IsCheckpoint =
+        Tag == static_cast<uint8_t>(RecordKind::Checkpoint) || Tag == CheckpointZTag;
+    if (!IsCheckpoint || !PastAnchor)
       return "record";
     // Run on from the closed checkpoint to the record after it (replay's next stop).
     PastCheckpoint = true;
