@@ -357,15 +357,25 @@ StepKind Msp430Node::stepWatched(bool &WakeReturn) {
   const bool Reti = !IrqFrames.empty() && Pc + 1 < C.memorySize() && Word(Pc) == 0x1300;
   StepKind K = C.step();
   if (K == StepKind::Interrupt) {
-    // The SR the CPU stacked (at the new SP, SLAU049 §2.2.3) says whether it slept.
+    // The SR the CPU stacked (at the new SP, SLAU049 §2.2.3) says whether it slept. An
+    // interrupt pending at a wake's RETI is taken before the instruction after the sleep
+    // runs (its stacked SR has the LPM bits the first handler cleared): replay delivers it
+    // at the same sleep hook, so it counts as taken in the sleep (TelosB TmoteSkyRadioBlink,
+    // two TIMERB1 interrupts back to back: without this the bound stop after the second
+    // ran on to the next anchor, SchedulerBasicP__m_head mote 0xFF, replay 0x4).
     const uint32_t Sp = C.reg(msp430::SP);
-    IrqFrames.push_back(Sp + 1 < C.memorySize() && (Word(Sp) & msp430::SR_CPUOFF));
+    IrqFrames.push_back(JustWoke ||
+                        (Sp + 1 < C.memorySize() && (Word(Sp) & msp430::SR_CPUOFF)));
+    JustWoke = false;
   } else if (Reti && K == StepKind::Instruction) {
     bool Slept = IrqFrames.back();
     IrqFrames.pop_back();
     // Taken in a low-power mode and returning with the CPU on: the handler cleared the
     // stacked LPM bits, so the core goes on after the instruction that entered the mode.
     WakeReturn = Slept && !(C.sr() & msp430::SR_CPUOFF);
+    JustWoke = WakeReturn;
+  } else {
+    JustWoke = false;
   }
   return K;
 }

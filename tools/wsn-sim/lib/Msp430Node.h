@@ -93,6 +93,9 @@ private:
   Scheduler Sched;
   /// Handlers being run, innermost last: whether each was taken with CPUOFF set.
   std::vector<bool> IrqFrames;
+  /// The previous step was a wake return (stepWatched): an interrupt taken right after it,
+  /// before the instruction after the sleep ran, belongs to the same sleep.
+  bool JustWoke = false;
   std::optional<SimRng> AdcRng, SwitchRng, UartRng;
   std::vector<SimRng> IrqRngs;
 };
