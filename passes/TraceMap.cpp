@@ -67,6 +67,107 @@ bool TraceMap::operator==(const TraceMap &O) const {
                   O.Invariants, O.Effects, O.Tasks);
 }
 
+static std::string describe(const TraceMap::Var &V) {
+  std::string S = V.IsStatus ? "status" : V.IsGlobal ? "global" : "local";
+  S += " '" + V.Name + "' (" + std::to_string(V.Size) + " bytes";
+  if (!V.CType.empty())
+    S += ", " + V.CType;
+  return S + ")";
+}
+
+/// The first difference of two variable lists, "NAME[i]: ... where the program has ...".
+static std::optional<std::string> varsDiffer(llvm::StringRef What,
+                                             const std::vector<TraceMap::Var> &Mine,
+                                             const std::vector<TraceMap::Var> &Theirs) {
+  for (size_t I = 0; I < std::min(Mine.size(), Theirs.size()); ++I)
+    if (!(Mine[I] == Theirs[I]))
+      return (What + "[" + llvm::Twine(I) + "]: " + describe(Mine[I]) +
+              " where the program has " + describe(Theirs[I]))
+          .str();
+  if (Mine.size() != Theirs.size())
+    return (What + ": " + llvm::Twine(Mine.size()) + " entries where the program has " +
+            llvm::Twine(Theirs.size()))
+        .str();
+  return std::nullopt;
+}
+
+static std::string label(const TraceMap::Function &E) { return "function " + std::to_string(E.Id) + " '" + E.Name + "'"; }
+static std::string label(const TraceMap::Irq &E) { return "irq " + std::to_string(E.Id) + " '" + E.Function + "'"; }
+static std::string label(const TraceMap::Site &E) { return "site " + std::to_string(E.Id) + " (" + E.Kind + " in '" + E.Function + "')"; }
+static std::string label(const TraceMap::Anchor &E) { return "anchor " + std::to_string(E.Id) + " in '" + E.Function + "'"; }
+static std::string label(const TraceMap::Invariant &E) { return "invariant " + std::to_string(E.Id) + " '" + E.Function + "'"; }
+static std::string label(const TraceMap::Effect &E) { return "effect of site " + std::to_string(E.Site) + " (callee '" + E.Callee + "')"; }
+static std::string label(const TraceMap::Task &E) { return "task " + std::to_string(E.Id) + " '" + E.Function + "'"; }
+
+/// What differs inside two entries of the same kind whose operator== said "not equal".
+static std::string inside(const TraceMap::Anchor &A, const TraceMap::Anchor &B) {
+  if (auto D = varsDiffer("vars", A.Vars, B.Vars))
+    return *D;
+  return "";
+}
+static std::string inside(const TraceMap::Invariant &A, const TraceMap::Invariant &B) {
+  if (auto D = varsDiffer("inputs", A.Inputs, B.Inputs))
+    return *D;
+  if (A.Recvs != B.Recvs)
+    return "recvs differ";
+  return "";
+}
+static std::string inside(const TraceMap::Effect &A, const TraceMap::Effect &B) {
+  if (A.ReturnSize != B.ReturnSize)
+    return "return_size " + std::to_string(A.ReturnSize) + " where the program has " +
+           std::to_string(B.ReturnSize);
+  if (auto D = varsDiffer("writes", A.Writes, B.Writes))
+    return *D;
+  if (A.ShortWrites != B.ShortWrites)
+    return "short_writes differ";
+  return "";
+}
+template <typename T> static std::string inside(const T &, const T &) { return ""; }
+
+template <typename T>
+static std::optional<std::string> listDiffers(llvm::StringRef Key, const std::vector<T> &Mine,
+                                              const std::vector<T> &Theirs) {
+  for (size_t I = 0; I < std::min(Mine.size(), Theirs.size()); ++I) {
+    if (Mine[I] == Theirs[I])
+      continue;
+    std::string S = (Key + "[" + llvm::Twine(I) + "] (" + label(Mine[I]) + ")").str();
+    std::string In = inside(Mine[I], Theirs[I]);
+    if (!In.empty())
+      return S + " " + In;
+    return S + " where the program has " + label(Theirs[I]);
+  }
+  if (Mine.size() != Theirs.size())
+    return (Key + ": " + llvm::Twine(Mine.size()) + " entries where the program has " +
+            llvm::Twine(Theirs.size()))
+        .str();
+  return std::nullopt;
+}
+
+std::optional<std::string> TraceMap::differenceFrom(const TraceMap &P) const {
+  auto Num = [](llvm::StringRef Key, uint64_t Mine, uint64_t Theirs) {
+    return (Key + " " + llvm::Twine(Mine) + " where the program has " + llvm::Twine(Theirs))
+        .str();
+  };
+  if (Target != P.Target)
+    return "target '" + Target + "' where the program has '" + P.Target + "'";
+  if (ModuleHash != P.ModuleHash)
+    return Num("module_hash", ModuleHash, P.ModuleHash);
+  if (FormatVersion != P.FormatVersion)
+    return Num("version", FormatVersion, P.FormatVersion);
+  if (BufSize != P.BufSize)
+    return Num("buf_size", BufSize, P.BufSize);
+  if (SegSize != P.SegSize)
+    return Num("seg_size", SegSize, P.SegSize);
+  std::optional<std::string> D;
+  if ((D = listDiffers("functions", Functions, P.Functions)) ||
+      (D = listDiffers("irqs", Irqs, P.Irqs)) || (D = listDiffers("sites", Sites, P.Sites)) ||
+      (D = listDiffers("anchors", Anchors, P.Anchors)) ||
+      (D = listDiffers("invariants", Invariants, P.Invariants)) ||
+      (D = listDiffers("effects", Effects, P.Effects)) || (D = listDiffers("tasks", Tasks, P.Tasks)))
+    return D;
+  return std::nullopt;
+}
+
 uint32_t TraceMap::Anchor::recordSize() const {
   uint32_t S = 0;
   for (const Var &V : Vars)

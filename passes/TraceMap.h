@@ -131,6 +131,12 @@ struct TraceMap {
   const Task *task(uint32_t Id) const;
 
   bool operator==(const TraceMap &O) const;
+  /// The first entry replay would read differently from \p Program's map (the replay IR's
+  /// own, TraceMap::fromModule): e.g. "anchors[0] (anchor 1) vars[3]: global 'X' (2 bytes)
+  /// where the program has global 'Y' (2 bytes)"; std::nullopt when the two agree. A map
+  /// file is checked against the replay IR with it, so that a map edited and resealed (its
+  /// digest recomputed) cannot move a checkpoint's bytes into other globals.
+  std::optional<std::string> differenceFrom(const TraceMap &Program) const;
   bool operator!=(const TraceMap &O) const { return !(*this == O); }
 
   /// From the `!wsn.*` metadata of an instrumented module.

@@ -11,6 +11,8 @@
 #include "TraceMap.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -326,6 +328,19 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   Expected<TraceMap> M = TraceMap::readFile(N.Wmap);
   if (!M)
     fail("node " + Twine(N.Node) + ": " + toString(M.takeError()));
+  // The map beside the firmware must be the replay module's own (single-trace replay checks
+  // a --map file the same way): an edited, resealed map would move checkpoint bytes.
+  Expected<ParsedProgram> Program = parseProgramIR(N.Bc);
+  if (!Program)
+    fail("node " + Twine(N.Node) + ": " + toString(Program.takeError()));
+  {
+    Expected<TraceMap> Own = traceMapOfProgram(*Program);
+    if (!Own)
+      fail("node " + Twine(N.Node) + ": " + N.Bc + ": " + toString(Own.takeError()));
+    if (std::optional<std::string> D = M->differenceFrom(*Own))
+      fail("node " + Twine(N.Node) + ": " + N.Wmap + ": " + *D + " (" + N.Bc +
+           "'s own trace map): the map was edited or is of another build");
+  }
   N.Map = std::move(*M);
   PreprocessOptions PO;
   PO.Map = &*N.Map;
@@ -371,7 +386,7 @@ void loadNode(NodeReplay &N, const NetRun &Run, const NetOptions &O) {
   RO.TimeoutSeconds = O.Timeout;
   if (!O.NoJitCache)
     RO.JitCacheDir = O.JitCache.empty() ? defaultJitCacheDir() : O.JitCache;
-  auto R = loadForReplay(N.Bc, LO, RO);
+  auto R = loadForReplay(std::move(*Program), N.Bc, LO, RO);
   if (!R)
     fail("node " + Twine(N.Node) + ": " + toString(R.takeError()));
   N.Runner = std::move(*R);

@@ -306,6 +306,14 @@ int main(int argc, char **argv) {
         if (!MapPath.empty() || Map) {
           Runner = std::move(H->Runner);
           ProgramHash = H->ModuleHash;
+          // The program's own map, to check a --map file against (below).
+          if (!MapPath.empty()) {
+            auto Own = wsn::TraceMap::parseJSON(H->MapJSON, Input);
+            if (Own)
+              ProgramMap = std::move(*Own);
+            else
+              consumeError(Own.takeError());
+          }
         }
       }
     if (!Runner) {
@@ -327,6 +335,13 @@ int main(int argc, char **argv) {
         badInput(MapPath + ": trace map of module 0x" + utohexstr(FromFile->ModuleHash) +
                  ", but " + Input + " is module 0x" + utohexstr(ProgramHash) +
                  ": the map does not belong to this program");
+      // Same program, but an entry replay reads differs: an edited map whose digest was
+      // recomputed would otherwise move checkpoint or effect bytes into other globals
+      // (spec/trace-map.md, "Checked against the program").
+      if (ProgramMap)
+        if (std::optional<std::string> D = FromFile->differenceFrom(*ProgramMap))
+          badInput(MapPath + ": " + *D + " (" + Input +
+                   "'s own trace map): the map was edited or is of another build");
       Map = std::move(*FromFile);
     } else if (!Map) {
       Map = *ProgramMap;

@@ -186,6 +186,53 @@ TEST(TraceMap, JSONRoundTrip) {
   EXPECT_FALSE(Other == *Map);
 }
 
+// differenceFrom (spec/trace-map.md, "Against the program"): nothing for an equal map; else
+// the first entry replay would read differently, named against the program's.
+TEST(TraceMap, DifferenceFromNamesTheFirstEntry) {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, Instrumented);
+  ASSERT_TRUE(M);
+  auto Map = TraceMap::fromModule(*M);
+  ASSERT_TRUE(!!Map) << toString(Map.takeError());
+  EXPECT_EQ(Map->differenceFrom(*Map), std::nullopt);
+
+  TraceMap Renamed = *Map; // a global renamed to another of the same size
+  Renamed.Anchors[0].Vars[0].Name = "flag2";
+  std::optional<std::string> D = Renamed.differenceFrom(*Map);
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->rfind("anchors[0] (anchor 1 in 'main') vars[0]: global 'flag2' (", 0), 0u) << *D;
+  EXPECT_NE(D->find("where the program has global '"), std::string::npos) << *D;
+
+  TraceMap Shorter = *Map; // a variable dropped
+  Shorter.Invariants[0].Inputs.pop_back();
+  D = Shorter.differenceFrom(*Map);
+  ASSERT_TRUE(D);
+  EXPECT_NE(D->find("invariants[0] (invariant 1 "), std::string::npos) << *D;
+  EXPECT_NE(D->find("inputs: 1 entries where the program has 2"), std::string::npos) << *D;
+
+  TraceMap Ret = *Map; // an effect's return size
+  Ret.Effects[0].ReturnSize = 2;
+  D = Ret.differenceFrom(*Map);
+  ASSERT_TRUE(D);
+  EXPECT_NE(D->find("effects[0] (effect of site 3"), std::string::npos) << *D;
+  EXPECT_NE(D->find("return_size 2 where the program has 0"), std::string::npos) << *D;
+
+  TraceMap Irq = *Map; // an interrupt handler renamed
+  Irq.Irqs[0].Function = "other";
+  D = Irq.differenceFrom(*Map);
+  ASSERT_TRUE(D);
+  EXPECT_EQ(*D, "irqs[0] (irq 1 'other') where the program has irq 1 'isr'");
+
+  TraceMap Geo = *Map; // geometry before entries
+  Geo.SegSize = 128;
+  Geo.Functions.clear();
+  EXPECT_EQ(Geo.differenceFrom(*Map), "seg_size 128 where the program has 64");
+
+  TraceMap Fewer = *Map; // an entry missing at the end of a list
+  Fewer.Tasks.clear();
+  EXPECT_EQ(Fewer.differenceFrom(*Map), "tasks: 0 entries where the program has 1");
+}
+
 // R_OP (spec/trace-map.md `recvs`): from !wsn.invariant_recvs, through JSON and back; absent
 // without the metadata; a bad site id is a located error.
 TEST(TraceMap, InvariantRecvs) {
