@@ -1634,10 +1634,13 @@ WSN_NAKED void __wsn_rt_in_at(void) {
  * callee's (at most four, 1-2 byte) arguments in r24, r22, r20, r18 as for the call itself,
  * `call __wsn_rt_skip_call` is followed by three words in flash: site, effect table (its
  * flash byte address, as the table argument of __wsn_rt_skip_effect_t) and the callee's byte
- * address. The helper records SKIP_BEGIN, calls the callee with the arguments, records
- * SKIP_END and the EFFECT through __wsn_rt_skip_effect_t, and returns the callee's value in
- * r24-r25, past the words; it may change what a call may (r18-r27, r30-r31, r0, SREG) and
- * RAMPZ. 10 bytes at a site where the two record calls took about 22. */
+ * address. The helper records SKIP_BEGIN, takes the snapshot of the effect's variables on the
+ * stack (__wsn_rt_snap's size, spec/trace-format.md section 3.3), calls the callee with the
+ * arguments, records SKIP_END and the EFFECT (or EFFECT_C) through __wsn_rt_skip_effect_c,
+ * and returns the callee's value in r24-r25, past the words; it may change what a call may
+ * (r18-r27, r30-r31, r0, SREG) and RAMPZ. Y (saved) holds the frame: Y+1..2 site, Y+3..4
+ * table, Y+5..6 callee (high byte first), Y+7..14 the arguments; the snapshot lies below
+ * it, from SP+1. 10 bytes at a site where the two record calls took about 22. */
 WSN_NAKED void __wsn_rt_skip_call(void) {
   __asm__ __volatile__(
       "  push r25\n"              /* the callee's arguments */
@@ -1648,13 +1651,15 @@ WSN_NAKED void __wsn_rt_skip_call(void) {
       "  push r20\n"
       "  push r19\n"
       "  push r18\n"
+      "  push r29\n"
+      "  push r28\n"
       "  in r30, 0x3d\n"          /* Z = SP */
       "  in r31, 0x3e\n"
-      "  ldd r27, Z+9\n"          /* the return address (a word address): the words */
-      "  ldd r26, Z+10\n"
+      "  ldd r27, Z+11\n"         /* the return address (a word address): the words */
+      "  ldd r26, Z+12\n"
       "  adiw r26, 3\n"           /* return past them */
-      "  std Z+9, r27\n"
-      "  std Z+10, r26\n"
+      "  std Z+11, r27\n"
+      "  std Z+12, r26\n"
       "  sbiw r26, 3\n"
       "  movw r30, r26\n"
       "  lsl r30\n"               /* their byte address, bit 16 into RAMPZ */
@@ -1674,43 +1679,65 @@ WSN_NAKED void __wsn_rt_skip_call(void) {
       "  push r23\n"
       "  push r24\n"
       "  push r25\n"
+      "  in r28, 0x3d\n"          /* Y = the frame */
+      "  in r29, 0x3e\n"
       "  call __wsn_rt_skip_begin\n"
-      "  in r30, 0x3d\n"          /* SP+1..6: site, table, callee; SP+7..14: arguments */
-      "  in r31, 0x3e\n"
-      "  ldd r26, Z+6\n"          /* callee: byte address -> word address */
-      "  ldd r27, Z+5\n"
-      "  ldd r18, Z+7\n"
-      "  ldd r19, Z+8\n"
-      "  ldd r20, Z+9\n"
-      "  ldd r21, Z+10\n"
-      "  ldd r22, Z+11\n"
-      "  ldd r23, Z+12\n"
-      "  ldd r24, Z+13\n"
-      "  ldd r25, Z+14\n"
+      "  ldd r24, Y+4\n"          /* table */
+      "  ldd r25, Y+3\n"
+      "  clr r22\n"               /* no destination: its size */
+      "  clr r23\n"
+      "  call __wsn_rt_snap\n"
+      "  movw r26, r28\n"         /* SP = Y - snapshot size */
+      "  sub r26, r24\n"
+      "  sbc r27, r25\n"
+      "  in r0, 0x3f\n"
+      "  cli\n"
+      "  out 0x3e, r27\n"
+      "  out 0x3f, r0\n"
+      "  out 0x3d, r26\n"
+      "  movw r22, r26\n"         /* the snapshot at SP+1 */
+      "  subi r22, 0xff\n"
+      "  sbci r23, 0xff\n"
+      "  ldd r24, Y+4\n"
+      "  ldd r25, Y+3\n"
+      "  call __wsn_rt_snap\n"
+      "  ldd r26, Y+6\n"          /* callee: byte address -> word address */
+      "  ldd r27, Y+5\n"
+      "  ldd r18, Y+7\n"
+      "  ldd r19, Y+8\n"
+      "  ldd r20, Y+9\n"
+      "  ldd r21, Y+10\n"
+      "  ldd r22, Y+11\n"
+      "  ldd r23, Y+12\n"
+      "  ldd r24, Y+13\n"
+      "  ldd r25, Y+14\n"
       "  movw r30, r26\n"
       "  lsr r31\n"
       "  ror r30\n"
       "  icall\n"                 /* the callee */
-      "  movw r20, r24\n"         /* its return value */
-      "  pop r25\n"               /* site */
-      "  pop r24\n"
-      "  pop r23\n"               /* table */
-      "  pop r22\n"
-      "  pop r0\n"                /* callee */
-      "  pop r0\n"
-      "  in r30, 0x3d\n"          /* drop the arguments (8 bytes) */
-      "  in r31, 0x3e\n"
-      "  adiw r30, 8\n"
+      "  movw r20, r24\n"         /* its return value, also kept in the frame */
+      "  std Y+7, r24\n"
+      "  std Y+8, r25\n"
+      "  ldd r24, Y+2\n"          /* site */
+      "  ldd r25, Y+1\n"
+      "  ldd r22, Y+4\n"          /* table */
+      "  ldd r23, Y+3\n"
+      "  in r18, 0x3d\n"          /* the snapshot */
+      "  in r19, 0x3e\n"
+      "  subi r18, 0xff\n"
+      "  sbci r19, 0xff\n"
+      "  call __wsn_rt_skip_effect_c\n"
+      "  ldd r24, Y+7\n"
+      "  ldd r25, Y+8\n"
+      "  movw r30, r28\n"         /* SP = Y + 14: drop the snapshot, the words, the arguments */
+      "  adiw r30, 14\n"
       "  in r0, 0x3f\n"
       "  cli\n"
       "  out 0x3e, r31\n"
       "  out 0x3f, r0\n"
       "  out 0x3d, r30\n"
-      "  push r21\n"
-      "  push r20\n"
-      "  call __wsn_rt_skip_effect_t\n"
-      "  pop r24\n"
-      "  pop r25\n"
+      "  pop r28\n"
+      "  pop r29\n"
       "  ret\n");
 }
 #endif
@@ -1718,34 +1745,53 @@ WSN_NAKED void __wsn_rt_skip_call(void) {
 #if defined(__MSP430__)
 /* Skipped calls on MSP430 (spec/instrumentation.md section 10): the lowering emits, with the
  * callee's arguments in r12-r15 as for the call itself, `call #__wsn_rt_skip_call` followed by
- * three words: site, effect table, callee. The helper records SKIP_BEGIN site, calls the
- * callee with the arguments, and records SKIP_END and the EFFECT through
- * __wsn_rt_skip_effect_t (the same calls, in the same order, as the inline lowering); it
- * returns the callee's return value (at most 16 bits) in r12, past the words, and may change
- * r11-r15 and the flags like any call. 10 bytes at a site where the two record calls took
- * about 20. */
+ * three words: site, effect table, callee. The helper records SKIP_BEGIN site, takes the
+ * snapshot of the effect's variables on the stack (__wsn_rt_snap's size rounded up to a
+ * word, spec/trace-format.md section 3.3), calls the callee with the arguments, and records
+ * SKIP_END and the EFFECT (or EFFECT_C) through __wsn_rt_skip_effect_c; it returns the callee's
+ * return value (at most 16 bits) in r12, past the words, and may change r11-r15 and the flags
+ * like any call. r10 (saved) holds the frame: 0..7(r10) the arguments, 10(r10) the return
+ * address; the snapshot lies below it, from SP. 10 bytes at a site where the two record calls
+ * took about 20. */
 WSN_NAKED void __wsn_rt_skip_call(void) {
   __asm__ __volatile__(
+      "  push r10\n"
       "  push r15\n"              /* the callee's arguments */
       "  push r14\n"
       "  push r13\n"
       "  push r12\n"
-      "  mov 8(r1), r12\n"        /* -> site, table, callee */
+      "  mov r1, r10\n"           /* the frame */
+      "  mov 10(r10), r12\n"      /* -> site, table, callee */
       "  mov @r12, r12\n"
       "  call #__wsn_rt_skip_begin\n"
-      "  pop r12\n"
-      "  pop r13\n"
-      "  pop r14\n"
-      "  pop r15\n"
-      "  mov @r1, r11\n"
+      "  mov 10(r10), r12\n"
+      "  mov 2(r12), r12\n"       /* table */
+      "  clr r13\n"               /* no destination: its size */
+      "  call #__wsn_rt_snap\n"
+      "  inc r12\n"               /* a whole number of words */
+      "  bic #1, r12\n"
+      "  sub r12, r1\n"
+      "  mov 10(r10), r12\n"
+      "  mov 2(r12), r12\n"
+      "  mov r1, r13\n"           /* the snapshot at SP */
+      "  call #__wsn_rt_snap\n"
+      "  mov 0(r10), r12\n"
+      "  mov 2(r10), r13\n"
+      "  mov 4(r10), r14\n"
+      "  mov 6(r10), r15\n"
+      "  mov 10(r10), r11\n"
       "  call 4(r11)\n"           /* the callee */
-      "  push r12\n"              /* its return value */
-      "  mov 2(r1), r15\n"
-      "  mov @r15, r12\n"         /* site */
-      "  mov 2(r15), r13\n"       /* table */
-      "  mov @r1, r14\n"          /* return value */
-      "  call #__wsn_rt_skip_effect_t\n"
-      "  pop r12\n"
+      "  mov r12, 0(r10)\n"       /* its return value */
+      "  mov r12, r14\n"
+      "  mov 10(r10), r11\n"
+      "  mov @r11, r12\n"         /* site */
+      "  mov 2(r11), r13\n"       /* table */
+      "  mov r1, r15\n"           /* the snapshot */
+      "  call #__wsn_rt_skip_effect_c\n"
+      "  mov 0(r10), r12\n"
+      "  mov r10, r1\n"           /* drop the snapshot and the arguments */
+      "  add #8, r1\n"
+      "  pop r10\n"
       "  add #6, 0(r1)\n"         /* return past the three words */
       "  ret\n");
 }
@@ -2000,13 +2046,90 @@ static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, u
 }
 #endif
 
+/* Effects of changes (spec/trace-format.md section 3.3). The payload's bytes (ret's rbytes
+ * low bytes, then the variables of the (n, pairs) table at t, as walk reads them) against
+ * their values before the call: 0 for the return bytes, the snapshot `snap` for the
+ * variables. With out NULL, returns how many differ; else writes the groups at out (per 8
+ * payload bytes a mask byte, bit i: byte 8g + i differs, then those bytes) and returns their
+ * size. Interrupts must be disabled. */
+static NOINLINE uint16_t changes(uintptr_t t, uint8_t rbytes, uint32_t ret, const uint8_t *snap,
+                                 uint8_t *out) {
+  uint8_t *o = out, *m = out, bit = 0, n = tbl8(t), vsize = rbytes, inret = rbytes, b, was;
+  const uint8_t *src = (const uint8_t *)&ret; /* little-endian on every target */
+  uint16_t c = 0;
+  for (;;) {
+    if (!vsize) { /* the next pair (or link) */
+      if (!n)
+        break;
+      --n;
+      src = (const uint8_t *)tbladdr(t + 1);
+      vsize = tbl8(t + 1 + ASZ);
+      t += 1 + ASZ;
+      if (!vsize) { /* a link: the walk goes on with the table at that address */
+#if defined(__AVR__)
+        t = (uintptr_t)src << 1;
+#else
+        t = (uintptr_t)src;
+#endif
+        n = tbl8(t);
+      }
+      continue;
+    }
+    --vsize;
+    b = *src++;
+    if (inret) {
+      --inret;
+      was = 0;
+    } else {
+      was = *snap++;
+    }
+    if (out) {
+      if (!bit) { /* a group starts: its mask byte */
+        m = o++;
+        *m = 0;
+      }
+      if (b != was) {
+        *m |= (uint8_t)(1u << bit);
+        *o++ = b;
+      }
+      bit = (uint8_t)((bit + 1) & 7u);
+    } else if (b != was) {
+      ++c;
+    }
+  }
+  return out ? (uint16_t)(o - out) : c;
+}
+
+/* The snapshot of effect table t's variables (section 3.3): those of the form written when no
+ * handler runs inside the skipped call (the short form when the table has one, section 2.1).
+ * Returns its size, 0 above WSN_TRACE_SNAP_MAX; with dst, copies them there. Interrupts may
+ * be enabled: a handler that changes a variable meanwhile sets rt_span_irq (the span is open),
+ * and the effect is then written whole. `used`: called from __wsn_rt_skip_call's assembly. */
+__attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
+  uint16_t n;
+  if (tbl8(t + 2) & 0x80u) {
+    t = tbladdr(t + 3);
+#if defined(__AVR__)
+    t <<= 1;
+#endif
+  }
+  n = (uint16_t)(tbl16(t) - (tbl8(t + 2) & 0x7Fu));
+  if (n > WSN_TRACE_SNAP_MAX)
+    return 0;
+  if (dst && n)
+    walk(t + 3, dst);
+  return n;
+}
+
 /* One effect table serves every call site with the same record layout (callee return size
  * and variables), so the site id comes as an argument; `skip` writes SKIP_END site first.
  * When the segment holds a key of the same length, the changes against it are written
  * straight into the ring after the head (the record is opened first), where an EFFECT_DELTA's
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
+static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
+  const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint16_t len;
@@ -2036,6 +2159,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
   }
   len = tbl16(t); /* the chosen form's length */
+  rt_snap = NULL;
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
     return;
@@ -2043,6 +2167,27 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   if (skip) {
     emit(site, WSN_REC_SKIP_END, 0, 0);
     CLOSE(); /* complete; the EFFECT opens its own record */
+  }
+  /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
+   * (the short form is then the chosen one, whose variables the snapshot holds) and no key
+   * applies; counted first, so the record is reserved at its exact size. */
+  if (snap && skip && !rt_span_irq && len >= 2 && len - rbytes <= WSN_TRACE_SNAP_MAX
+#if WSN_TRACE_EFFECT_KEYS
+      && key_find(len) == WSN_TRACE_EFFECT_KEYS
+#endif
+  ) {
+    uint16_t g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, rbytes, ret, snap, NULL));
+    if (g < len) {
+      p = emit(site, WSN_REC_EFFECT | F_B, len, g);
+      if (p) {
+        changes(pairs, rbytes, ret, snap, p);
+        /* the tag, before the fields site and len (varints) */
+        p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
+                     (len >= 0x4000u))] =
+            WSN_REC_EFFECT_C;
+      }
+      goto close;
+    }
   }
 #if WSN_TRACE_EFFECT_KEYS
   {
@@ -2085,9 +2230,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     if (tail)
       walk(tail, p + own);
   }
-#if WSN_TRACE_EFFECT_KEYS
 close:
-#endif
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
     --rt_skip_depth;
@@ -2099,6 +2242,13 @@ void __wsn_rt_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
 }
 
 __attribute__((used)) void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
+  effect_t(site, t, ret, 1);
+}
+
+/* `used`: called from the assembly of __wsn_rt_skip_call (below). */
+__attribute__((used)) void __wsn_rt_skip_effect_c(uint16_t site, uintptr_t t, uint16_t ret,
+                                                  const uint8_t *snap) {
+  rt_snap = snap; /* interrupts: a handler's effect_t would clear it, and set rt_span_irq */
   effect_t(site, t, ret, 1);
 }
 
