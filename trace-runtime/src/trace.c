@@ -1643,6 +1643,8 @@ WSN_NAKED void __wsn_rt_in_at(void) {
  * it, from SP+1. 10 bytes at a site where the two record calls took about 22. */
 WSN_NAKED void __wsn_rt_skip_call(void) {
   __asm__ __volatile__(
+      "  push r29\n"
+      "  push r28\n"
       "  push r25\n"              /* the callee's arguments */
       "  push r24\n"
       "  push r23\n"
@@ -1651,8 +1653,6 @@ WSN_NAKED void __wsn_rt_skip_call(void) {
       "  push r20\n"
       "  push r19\n"
       "  push r18\n"
-      "  push r29\n"
-      "  push r28\n"
       "  in r30, 0x3d\n"          /* Z = SP */
       "  in r31, 0x3e\n"
       "  ldd r27, Z+11\n"         /* the return address (a word address): the words */
