@@ -2046,16 +2046,17 @@ static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, u
 }
 #endif
 
+static uint8_t rt_c_rbytes; /* the return bytes of the effect being written (changes) */
 /* Effects of changes (spec/trace-format.md section 3.3). The payload's bytes (ret's rbytes
  * low bytes, then the variables of the (n, pairs) table at t, as walk reads them) against
  * their values before the call: 0 for the return bytes, the snapshot `snap` for the
  * variables. With out NULL, returns how many differ; else writes the groups at out (per 8
  * payload bytes a mask byte, bit i: byte 8g + i differs, then those bytes) and returns their
  * size. Interrupts must be disabled. */
-static NOINLINE uint16_t changes(uintptr_t t, uint8_t rbytes, uint32_t ret, const uint8_t *snap,
+static NOINLINE uint16_t changes(uintptr_t t, const uint8_t *ret, const uint8_t *snap,
                                  uint8_t *out) {
-  uint8_t *o = out, *m = out, bit = 0, n = tbl8(t), vsize = rbytes, inret = rbytes, b, was;
-  const uint8_t *src = (const uint8_t *)&ret; /* little-endian on every target */
+  uint8_t *o = out, *m = out, bit = 0, n = tbl8(t), vsize = rt_c_rbytes, inret = vsize, b, was;
+  const uint8_t *src = ret; /* little-endian on every target */
   uint16_t c = 0;
   for (;;) {
     if (!vsize) { /* the next pair (or link) */
@@ -2176,11 +2177,13 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       && key_find(len) == WSN_TRACE_EFFECT_KEYS
 #endif
   ) {
-    uint16_t g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, rbytes, ret, snap, NULL));
+    uint16_t g;
+    rt_c_rbytes = rbytes;
+    g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)&ret, snap, NULL));
     if (g < len) {
       p = emit(site, WSN_REC_EFFECT | F_B, len, g);
       if (p) {
-        changes(pairs, rbytes, ret, snap, p);
+        changes(pairs, (const uint8_t *)&ret, snap, p);
         /* the tag, before the fields site and len (varints) */
         p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
                      (len >= 0x4000u))] =
