@@ -2046,7 +2046,10 @@ static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, u
 }
 #endif
 
-static uint8_t rt_c_rbytes; /* the return bytes of the effect being written (changes) */
+/* The return bytes of the effect being written, for changes (shared with its assembly). */
+#define rt_c_rbytes __wsn_rt_c_rbytes
+__attribute__((used)) uint8_t rt_c_rbytes;
+#if !WSN_ASM_WALK || !defined(__AVR__)
 /* Effects of changes (spec/trace-format.md section 3.3). The payload's bytes (ret's rbytes
  * low bytes, then the variables of the (n, pairs) table at t, as walk reads them) against
  * their values before the call: 0 for the return bytes, the snapshot `snap` for the
@@ -2100,6 +2103,114 @@ static NOINLINE uint16_t changes(uintptr_t t, const uint8_t *ret, const uint8_t 
   }
   return out ? (uint16_t)(o - out) : c;
 }
+#else
+/* The same in AVR assembly: table r15:r14 (in Z, lpm, while a pair is read), the return
+ * value's bytes and then each variable in Y, the snapshot in Z, the groups (or the count) in
+ * X, the open group's mask byte at r25:r24 and its bits in r17, the byte's bit r18, the return
+ * bytes left r19, the variable's bytes left r22, pairs left r23; T: writing (out != NULL). */
+#define changes __wsn_rt_changes
+WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *ret,
+                                    WSN_ARG const uint8_t *snap, WSN_ARG uint8_t *out) {
+  __asm__ __volatile__(
+      "  push r28\n"
+      "  push r29\n"
+      "  push r14\n"
+      "  push r15\n"
+      "  push r16\n"
+      "  push r17\n"
+      "  movw r28, r22\n"             /* Y = the return value's bytes */
+      "  movw r26, r18\n"             /* X = out */
+      "  clt\n"
+      "  cp r18, r1\n"
+      "  cpc r19, r1\n"
+      "  breq 1f\n"
+      "  set\n"
+      "1:\n"
+      "  movw r30, r24\n"
+      "  lpm r23, Z+\n"               /* number of pairs */
+      "  movw r14, r30\n"
+      "  movw r30, r20\n"             /* Z = snapshot */
+      "  lds r22, __wsn_rt_c_rbytes\n"
+      "  mov r19, r22\n"
+      "  ldi r18, 1\n"
+      "  clr r17\n"
+      "  rjmp 8f\n"
+      "2:\n"                          /* a payload byte */
+      "  ld r0, Y+\n"
+      "  clr r16\n"                   /* a return byte: against 0 */
+      "  tst r19\n"
+      "  breq 3f\n"
+      "  dec r19\n"
+      "  rjmp 4f\n"
+      "3:\n"
+      "  ld r16, Z+\n"                /* a variable byte: against the snapshot */
+      "4:\n"
+      "  brtc 5f\n"
+      "  cpi r18, 1\n"                /* a group starts: its mask byte */
+      "  brne 5f\n"
+      "  movw r24, r26\n"
+      "  adiw r26, 1\n"
+      "5:\n"
+      "  cp r0, r16\n"
+      "  breq 6f\n"
+      "  or r17, r18\n"
+      "  brtc 9f\n"
+      "  st X+, r0\n"
+      "  rjmp 6f\n"
+      "9:\n"
+      "  adiw r26, 1\n"               /* counting */
+      "6:\n"
+      "  lsl r18\n"
+      "  brne 7f\n"
+      "  ldi r18, 1\n"                /* a complete group: its mask */
+      "  brtc 10f\n"
+      "  movw r20, r30\n"
+      "  movw r30, r24\n"
+      "  st Z, r17\n"
+      "  movw r30, r20\n"
+      "10:\n"
+      "  clr r17\n"
+      "7:\n"
+      "  dec r22\n"
+      "8:\n"
+      "  tst r22\n"
+      "  brne 2b\n"
+      "11:\n"                         /* the next pair */
+      "  subi r23, 1\n"
+      "  brcs 12f\n"
+      "  movw r20, r30\n"
+      "  movw r30, r14\n"
+      "  lpm r28, Z+\n"               /* Y = address */
+      "  lpm r29, Z+\n"
+      "  lpm r22, Z+\n"               /* size */
+      "  movw r14, r30\n"
+      "  movw r30, r20\n"
+      "  cpi r22, 0\n"                /* size 0: a link to another (n, pairs) table */
+      "  brne 2b\n"
+      "  movw r30, r28\n"
+      "  lsl r30\n"                   /* a word address (pm()): Z = 2 * link */
+      "  rol r31\n"
+      "  lpm r23, Z+\n"
+      "  movw r14, r30\n"
+      "  movw r30, r20\n"
+      "  rjmp 11b\n"
+      "12:\n"
+      "  brtc 13f\n"                  /* a partial last group's mask */
+      "  cpi r18, 1\n"
+      "  breq 13f\n"
+      "  movw r30, r24\n"
+      "  st Z, r17\n"
+      "13:\n"
+      "  movw r24, r26\n"             /* the count (writing: unused) */
+      "  pop r17\n"
+      "  pop r16\n"
+      "  pop r15\n"
+      "  pop r14\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  ret\n");
+}
+#endif
 
 /* The snapshot of effect table t's variables (section 3.3): those of the form written when no
  * handler runs inside the skipped call (the short form when the table has one, section 2.1).
