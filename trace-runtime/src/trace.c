@@ -2049,7 +2049,7 @@ static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, u
 /* The return bytes of the effect being written, for changes (shared with its assembly). */
 #define rt_c_rbytes __wsn_rt_c_rbytes
 __attribute__((used)) uint8_t rt_c_rbytes;
-#if !WSN_ASM_WALK || !defined(__AVR__)
+#if !WSN_ASM_WALK
 /* Effects of changes (spec/trace-format.md section 3.3). The payload's bytes (ret's rbytes
  * low bytes, then the variables of the (n, pairs) table at t, as walk reads them) against
  * their values before the call: 0 for the return bytes, the snapshot `snap` for the
@@ -2103,7 +2103,7 @@ static NOINLINE uint16_t changes(uintptr_t t, const uint8_t *ret, const uint8_t 
   }
   return out ? (uint16_t)(o - out) : c;
 }
-#else
+#elif defined(__AVR__)
 /* The same in AVR assembly: table r15:r14 (in Z, lpm, while a pair is read), the return
  * value's bytes and then each variable in Y, the snapshot in Z, the groups (or the count) in
  * X, the open group's mask byte at r25:r24 and its bits in r17, the byte's bit r18, the return
@@ -2208,6 +2208,97 @@ WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *
       "  pop r14\n"
       "  pop r29\n"
       "  pop r28\n"
+      "  ret\n");
+}
+#else /* MSP430 */
+/* The same for MSP430: table r12 (read bytewise), the return value's bytes and then each
+ * variable r13, the snapshot r14, the groups (or the count) r15, the open group's mask byte at
+ * r8 and its bits in r9, the byte's bit r10, the byte r11, the return bytes left r5, the
+ * variable's bytes left r7, pairs left r6; r4: writing (out != NULL). */
+#define changes __wsn_rt_changes
+WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *ret,
+                                    WSN_ARG const uint8_t *snap, WSN_ARG uint8_t *out) {
+  __asm__ __volatile__(
+      "  push r10\n"
+      "  push r9\n"
+      "  push r8\n"
+      "  push r7\n"
+      "  push r6\n"
+      "  push r5\n"
+      "  push r4\n"
+      "  mov r15, r4\n"
+      "  mov.b &__wsn_rt_c_rbytes, r7\n"
+      "  mov r7, r5\n"
+      "  mov.b @r12+, r6\n"           /* number of pairs */
+      "  mov #1, r10\n"
+      "  clr r9\n"
+      "  jmp 8f\n"
+      "2:\n"                           /* a payload byte */
+      "  tst r4\n"
+      "  jz 5f\n"
+      "  cmp #1, r10\n"                /* a group starts: its mask byte */
+      "  jne 5f\n"
+      "  mov r15, r8\n"
+      "  inc r15\n"
+      "5:\n"
+      "  mov.b @r13+, r11\n"
+      "  tst r5\n"
+      "  jz 3f\n"
+      "  dec r5\n"
+      "  tst.b r11\n"                  /* a return byte: against 0 */
+      "  jmp 4f\n"
+      "3:\n"
+      "  cmp.b @r14+, r11\n"           /* a variable byte: against the snapshot */
+      "4:\n"
+      "  jz 6f\n"
+      "  bis.b r10, r9\n"
+      "  tst r4\n"
+      "  jz 9f\n"
+      "  mov.b r11, 0(r15)\n"
+      "9:\n"
+      "  inc r15\n"
+      "6:\n"
+      "  rla.b r10\n"
+      "  jnz 7f\n"
+      "  mov #1, r10\n"                /* a complete group: its mask */
+      "  tst r4\n"
+      "  jz 10f\n"
+      "  mov.b r9, 0(r8)\n"
+      "10:\n"
+      "  clr r9\n"
+      "7:\n"
+      "  dec r7\n"
+      "8:\n"
+      "  tst r7\n"
+      "  jnz 2b\n"
+      "11:\n"                          /* the next pair */
+      "  dec r6\n"                     /* borrow (C clear): no pair left */
+      "  jnc 12f\n"
+      "  mov.b @r12+, r13\n"
+      "  mov.b @r12+, r11\n"
+      "  swpb r11\n"
+      "  bis r11, r13\n"
+      "  mov.b @r12+, r7\n"
+      "  tst r7\n"                     /* size 0: a link to another (n, pairs) table */
+      "  jnz 2b\n"
+      "  mov r13, r12\n"
+      "  mov.b @r12+, r6\n"
+      "  jmp 11b\n"
+      "12:\n"
+      "  tst r4\n"                     /* a partial last group's mask */
+      "  jz 13f\n"
+      "  cmp #1, r10\n"
+      "  jeq 13f\n"
+      "  mov.b r9, 0(r8)\n"
+      "13:\n"
+      "  mov r15, r12\n"               /* the count (writing: unused) */
+      "  pop r4\n"
+      "  pop r5\n"
+      "  pop r6\n"
+      "  pop r7\n"
+      "  pop r8\n"
+      "  pop r9\n"
+      "  pop r10\n"
       "  ret\n");
 }
 #endif
