@@ -267,6 +267,22 @@ void storeVars(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> By
   });
 }
 
+/// storeVars for an EFFECT_C (spec/trace-format.md 3.3): only the bytes Given marks; the
+/// others keep what memory holds, which is what the mote held before the call.
+void storeGiven(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
+                ArrayRef<uint8_t> Given) {
+  size_t Off = 0;
+  forEachVar(Vars, nullptr, 0, [&](uint32_t Addr, uint32_t Size) {
+    if (Off + Size > Bytes.size())
+      return false;
+    for (uint32_t I = 0; I < Size; ++I)
+      if (Given[Off + I])
+        Current->Mem[Addr + I] = Bytes[Off + I];
+    Off += Size;
+    return true;
+  });
+}
+
 std::vector<uint8_t> loadVars(const std::vector<ReplayMachine::Var> &Vars,
                               const uint32_t *Locals, uint32_t NLocals) {
   std::vector<uint8_t> Out;
@@ -429,20 +445,22 @@ void doAnchor(uint32_t Anchor, uint32_t N, const uint32_t *Locals) {
   }
 }
 
-uint64_t applyEffect(uint32_t Site, bool HasValue, ArrayRef<uint8_t> Bytes);
+uint64_t applyEffect(uint32_t Site, bool HasValue, const TraceRecord &R);
 
 uint64_t doEffect(uint32_t Site, bool HasValue) {
   ReplayMachine &RM = *Current;
-  Expected<ArrayRef<uint8_t>> Bytes = RM.Log->takeEffect(Site);
-  if (!Bytes) {
-    ok(Bytes.takeError());
+  Expected<const TraceRecord *> R = RM.Log->takeEffectRecord(Site);
+  if (!R) {
+    ok(R.takeError());
     return 0;
   }
-  return applyEffect(Site, HasValue, *Bytes);
+  return applyEffect(Site, HasValue, **R);
 }
 
-/// Writes an effect record's bytes back; returns the skipped call's value.
-uint64_t applyEffect(uint32_t Site, bool HasValue, ArrayRef<uint8_t> Bytes) {
+/// Writes an effect record's bytes back; returns the skipped call's value. An EFFECT_C gives
+/// only the bytes the call changed (its return bytes not given are 0, as Payload holds).
+uint64_t applyEffect(uint32_t Site, bool HasValue, const TraceRecord &R) {
+  ArrayRef<uint8_t> Bytes = R.Payload;
   ReplayMachine &RM = *Current;
   uint32_t RetSize = Site < RM.EffectRet.size() ? RM.EffectRet[Site] : 0;
   uint64_t V = 0;
@@ -458,8 +476,12 @@ uint64_t applyEffect(uint32_t Site, bool HasValue, ArrayRef<uint8_t> Bytes) {
     for (const ReplayMachine::Var &V : Vars)
       if (V.Global && uint64_t(V.Addr) + V.Size <= ReplayMemBytes)
         Before.insert(Before.end(), RM.Mem + V.Addr, RM.Mem + V.Addr + V.Size);
-  if (RetSize <= Bytes.size())
-    storeVars(Vars, Bytes.drop_front(RetSize), nullptr, 0);
+  if (RetSize <= Bytes.size()) {
+    if (R.Given.empty())
+      storeVars(Vars, Bytes.drop_front(RetSize), nullptr, 0);
+    else
+      storeGiven(Vars, Bytes.drop_front(RetSize), ArrayRef<uint8_t>(R.Given).drop_front(RetSize));
+  }
   if (RM.Watch.KeepHistory) {
     size_t K = 0;
     for (const ReplayMachine::Var &V : Vars) {
@@ -651,7 +673,7 @@ static void cb_check(uint32_t Inv, uint32_t Ok) {
 static uint64_t effectOp(uint32_t Site, bool HasValue) {
   if (ReplayLog *L = Current->Log.get())
     if (const TraceRecord *R = L->takeFast(RecordKind::Effect, Site))
-      return applyEffect(Site, HasValue, R->Payload);
+      return applyEffect(Site, HasValue, *R);
   uint64_t V = 0;
   if (!noTrace(HasValue ? "wsn.effect" : "wsn.effect.void"))
     V = doEffect(Site, HasValue);

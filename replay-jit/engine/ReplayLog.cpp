@@ -493,8 +493,12 @@ Error ReplayLog::onSkipEnd(uint32_t Site) {
   return R ? Error::success() : R.takeError();
 }
 
+Expected<const TraceRecord *> ReplayLog::takeEffectRecord(uint32_t Site) {
+  return expect(RecordKind::Effect, Site, ::wsn::op("wsn.effect", {{"site", Site}}));
+}
+
 Expected<ArrayRef<uint8_t>> ReplayLog::takeEffect(uint32_t Site) {
-  auto R = expect(RecordKind::Effect, Site, ::wsn::op("wsn.effect", {{"site", Site}}));
+  auto R = takeEffectRecord(Site);
   if (!R)
     return R.takeError();
   return ArrayRef<uint8_t>((*R)->Payload);

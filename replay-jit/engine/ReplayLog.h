@@ -164,6 +164,8 @@ public:
   llvm::Error onSkipBegin(uint32_t Site);
   llvm::Error onSkipEnd(uint32_t Site);
   llvm::Expected<llvm::ArrayRef<uint8_t>> takeEffect(uint32_t Site);
+  /// The EFFECT record itself (an EFFECT_C's Given says which payload bytes it holds).
+  llvm::Expected<const TraceRecord *> takeEffectRecord(uint32_t Site);
 
   // --- invariant checks -------------------------------------------------------
   /// Compares with the recorded CHECK / VIOLATION and checksum. Returns true

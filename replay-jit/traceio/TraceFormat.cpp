@@ -157,7 +157,7 @@ bool TraceRecord::operator==(const TraceRecord &O) const {
          Fields[1] == O.Fields[1] && Fields[2] == O.Fields[2] && Payload == O.Payload &&
          LinearOffset == O.LinearOffset && RingOffset == O.RingOffset &&
          Segment == O.Segment && Size == O.Size && Delta == O.Delta &&
-         KeyRingOffset == O.KeyRingOffset;
+         KeyRingOffset == O.KeyRingOffset && Packed == O.Packed && Given == O.Given;
 }
 
 //===----------------------------------------------------------------------===//
@@ -486,7 +486,8 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     }
     const TraceRecord *Key = nullptr;
     for (size_t I = Out.size(); I-- > FirstOut;)
-      if (Out[I].Kind == RecordKind::Effect && !Out[I].Delta && Out[I].Payload.size() == Len) {
+      if (Out[I].Kind == RecordKind::Effect && !Out[I].Delta && Out[I].Given.empty() &&
+          Out[I].Payload.size() == Len) {
         Key = &Out[I];
         break;
       }
@@ -577,6 +578,60 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // EFFECT_C `u site, u len, groups` (section 3.3): ceil(len / 8) groups, each a mask byte
+  // (bit i: payload byte 8g + i changed in the call) and the bytes it marks.
+  auto decodeEffectC = [&]() -> Error {
+    TraceRecord Rec;
+    Rec.Kind = RecordKind::Effect;
+    Rec.RingOffset = RecStart;
+    Rec.Segment = S.Segment;
+    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    ++Pos;
+    uint32_t Len;
+    if (Error E = ReadVarint("site", Rec.Fields[0]))
+      return E;
+    Rec.NumFields = 1;
+    if (Error E = ReadVarint("len", Len))
+      return E;
+    if (Len < 2 || Len > Header.SegSize)
+      return Fail(RecStart, "EFFECT_C of a " + Twine(Len) + "-byte payload: an effect of "
+                            "changes holds 2 to " + Twine(unsigned(Header.SegSize)) + " bytes");
+    const uint32_t GroupsAt = Pos;
+    Rec.Payload.assign(Len, 0);
+    Rec.Given.assign(Len, 0);
+    for (uint32_t G = 0; G * 8 < Len; ++G) {
+      if (Pos >= End)
+        return Fail(Pos, "EFFECT_C mask of group " + Twine(G) + " (payload bytes " +
+                             Twine(G * 8) + "-" + Twine(std::min(G * 8 + 8, Len) - 1) +
+                             ") cut off by the end of its segment" +
+                             (IsCurrent ? " (the write head is there)" : ""));
+      const uint32_t MaskAt = Pos;
+      const uint8_t Mask = R[Pos++];
+      const uint32_t InGroup = std::min<uint32_t>(8, Len - G * 8);
+      if (InGroup < 8 && (Mask >> InGroup))
+        return Fail(MaskAt, "EFFECT_C mask 0x" + utohexstr(Mask, false, 2) + " of group " +
+                                Twine(G) + " marks bytes past the " + Twine(Len) +
+                                "-byte payload");
+      for (unsigned I = 0; I < InGroup; ++I) {
+        if (!(Mask >> I & 1))
+          continue;
+        if (Pos >= End)
+          return Fail(Pos, "EFFECT_C byte " + Twine(G * 8 + I) + " of the payload (group " +
+                               Twine(G) + ") runs past the end of its segment" +
+                               (IsCurrent ? " (the write head is there)" : ""));
+        Rec.Payload[G * 8 + I] = R[Pos++];
+        Rec.Given[G * 8 + I] = 1;
+      }
+    }
+    if (Pos - GroupsAt >= Len)
+      return Fail(RecStart, "EFFECT_C of a " + Twine(Len) + "-byte payload takes " +
+                                Twine(Pos - GroupsAt) + " bytes: the writer writes the changes "
+                                "only when that is smaller than the whole payload");
+    Rec.Size = Pos - RecStart;
+    Out.push_back(std::move(Rec));
+    return Error::success();
+  };
+
   while (Pos < End) {
     RecStart = Pos;
     uint8_t Tag = R[Pos];
@@ -592,12 +647,17 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
         return E;
       continue;
     }
+    if (Tag == EffectCTag && Header.Version >= 5) {
+      if (Error E = decodeEffectC())
+        return E;
+      continue;
+    }
     if (Tag > LastRecordTag)
       return Fail(Pos, Tag == 0xFF ? Twine("record tag 0xFF (erased memory) is never valid")
                                    : "record tag 0x" + utohexstr(Tag, false, 2) +
                                          " is reserved" +
                                          (Tag == EffectDeltaTag ? " in format 2"
-                                          : Tag == CheckpointZTag
+                                          : Tag == CheckpointZTag || Tag == EffectCTag
                                               ? " in format " + Twine(unsigned(Header.Version))
                                               : ""));
     ++Pos;
@@ -866,6 +926,20 @@ std::vector<uint8_t> packZeroGroups(ArrayRef<uint8_t> Bytes) {
   return Out;
 }
 
+std::vector<uint8_t> packChangeGroups(ArrayRef<uint8_t> Before, ArrayRef<uint8_t> Now) {
+  std::vector<uint8_t> Out;
+  for (size_t G = 0; G < Now.size(); G += 8) {
+    size_t MaskAt = Out.size();
+    Out.push_back(0);
+    for (size_t I = 0; I < 8 && G + I < Now.size(); ++I)
+      if (Now[G + I] != Before[G + I]) {
+        Out[MaskAt] |= uint8_t(1u << I);
+        Out.push_back(Now[G + I]);
+      }
+  }
+  return Out;
+}
+
 namespace {
 // The runtime's packer (zbytes/zfinish in trace.c) on offsets from the payload's start: the
 // same stores in the same order, and the same refusals at `End`.
@@ -1084,6 +1158,26 @@ void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) 
     std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
   }
   seal();
+}
+
+void TraceWriter::effectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint8_t> Bytes) {
+  // As effect_t with a snapshot (spec section 3.3): the changes are counted first, and the
+  // record reserved at its exact size, so nothing is written for a record not taken.
+  uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
+  if (keyFind(Len) == EffectKeys && Len >= 2 && Before.size() == Len) {
+    std::vector<uint8_t> G = packChangeGroups(Before, Bytes.take_front(Len));
+    if (G.size() < Len) {
+      std::vector<uint8_t> Rec{EffectCTag};
+      appendVarint(Rec, Site);
+      appendVarint(Rec, Len);
+      long At = emit(Rec, uint16_t(G.size()));
+      if (At >= 0)
+        std::copy(G.begin(), G.end(), Ring.begin() + At);
+      seal();
+      return;
+    }
+  }
+  effect(Site, Bytes);
 }
 
 void TraceWriter::skipBegin(uint16_t Site) { fields(RecordKind::SkipBegin, {Site}); }

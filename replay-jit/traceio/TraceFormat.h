@@ -24,9 +24,9 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 4;
+constexpr uint8_t TraceVersion = 5;
 /// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records, format
-/// 3 is format 4 without CHECKPOINT_Z records.
+/// 3 is format 4 without CHECKPOINT_Z records, format 4 is format 5 without EFFECT_C records.
 constexpr uint8_t OldestTraceVersion = 2;
 /// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
 /// record with its full payload (TraceRecord::Delta set).
@@ -34,6 +34,9 @@ constexpr uint8_t EffectDeltaTag = 0x10;
 /// Tag of CHECKPOINT_Z (format 4, spec section 3.2): a checkpoint without its zero bytes,
 /// decoded into a CHECKPOINT record with its full payload (TraceRecord::Packed set).
 constexpr uint8_t CheckpointZTag = 0x11;
+/// Tag of EFFECT_C (format 5, spec section 3.3): an effect holding only the bytes the skipped
+/// call changed, decoded into an EFFECT record whose Given marks the bytes it holds.
+constexpr uint8_t EffectCTag = 0x12;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -152,6 +155,13 @@ struct TraceRecord {
   /// A CHECKPOINT written as CHECKPOINT_Z (tag 0x11): Payload is the full payload rebuilt
   /// from the group masks; Size is the packed record's size.
   bool Packed = false;
+  /// An EFFECT written as EFFECT_C (tag 0x12): one byte per payload byte, 1 where the record
+  /// gives it (the call changed it). The others are "as memory held before the call" for the
+  /// variables, and 0 for the return value's bytes; Payload holds 0 there. Empty for every
+  /// other record (all bytes given).
+  std::vector<uint8_t> Given;
+  /// Whether payload byte I is given (always, except in an EFFECT_C).
+  bool given(size_t I) const { return Given.empty() || Given[I]; }
 
   uint32_t id() const { return Fields[0]; } ///< fid/irq/task/anchor/site/inv
   /// Field by name ("count", "seq", ...), or std::nullopt.
@@ -304,6 +314,11 @@ public:
   /// the same length when that is smaller and fits (section 3.1), else a full EFFECT, which
   /// becomes a key. MayDelta false: always full, as __wsn_rt_effect_begin/put/record_end.
   void effect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes, bool MayDelta = true);
+  /// An effect as __wsn_rt_skip_effect_c writes it when no handler ran inside the span (spec
+  /// section 3.3): with no key of its length in the segment, an EFFECT_C of the bytes that
+  /// differ from Before (the payload's value before the call: its return bytes 0) when that is
+  /// smaller than the plain record, else as effect().
+  void effectC(uint16_t Site, llvm::ArrayRef<uint8_t> Before, llvm::ArrayRef<uint8_t> Bytes);
   void skipBegin(uint16_t Site);
   void skipEnd(uint16_t Site);
   void check(uint16_t Inv, bool Ok, uint16_t Crc);
@@ -354,6 +369,10 @@ std::vector<uint8_t> effectDeltaRuns(llvm::ArrayRef<uint8_t> Key, llvm::ArrayRef
 /// The groups of a CHECKPOINT_Z (spec section 3.2) holding Bytes: per 8 bytes a mask byte
 /// (bit i: byte i is not 0), then the group's non-zero bytes.
 std::vector<uint8_t> packZeroGroups(llvm::ArrayRef<uint8_t> Bytes);
+/// The groups of an EFFECT_C (spec section 3.3) turning Before into Now (same length): per 8
+/// bytes a mask byte (bit i: byte i differs), then the group's bytes of Now that differ.
+std::vector<uint8_t> packChangeGroups(llvm::ArrayRef<uint8_t> Before,
+                                      llvm::ArrayRef<uint8_t> Now);
 /// Whether the runtime packs a checkpoint of Bytes written in pieces, the first FirstPiece
 /// bytes (spec section 3.2): the first piece packs within len - 1 - (R + ceil(R / 8)) bytes,
 /// R = the bytes after it (a single piece: the whole is smaller than len).

@@ -13,6 +13,7 @@
 #include "TraceFormat.h"
 #include "TraceMap.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -42,11 +43,17 @@ enum ExitCode { ExitOk = 0, ExitBadTrace = 1, ExitUsage = 2 };
   exit(Code);
 }
 
-std::string hexBytes(ArrayRef<uint8_t> B) {
+/// Given: one flag per byte (EFFECT_C, spec/trace-format.md 3.3); a byte not given (the call
+/// left it as it was) prints as `--`.
+std::string hexBytes(ArrayRef<uint8_t> B, ArrayRef<uint8_t> Given = {}) {
   std::string S;
   for (size_t I = 0; I < B.size(); ++I) {
     if (I)
       S += ' ';
+    if (!Given.empty() && !Given[I]) {
+      S += "--";
+      continue;
+    }
     S += hexdigit(B[I] >> 4, /*LowerCase=*/true);
     S += hexdigit(B[I] & 0xF, /*LowerCase=*/true);
   }
@@ -288,8 +295,21 @@ std::string annotate(const TraceMap &M, const TraceRecord &R) {
     std::string Mismatch;
     if (splitPayload(M, R, Parts, Mismatch)) {
       S += " {";
-      for (size_t I = 0; I < Parts.size(); ++I)
-        S += (I ? ", " : "") + Parts[I].Name + "=" + varValue(Parts[I].Bytes, Parts[I].CType);
+      bool First = true;
+      for (size_t I = 0; I < Parts.size(); ++I) {
+        ArrayRef<uint8_t> G;
+        if (!R.Given.empty())
+          G = ArrayRef<uint8_t>(R.Given).slice(Parts[I].Bytes.data() - R.Payload.data(),
+                                               Parts[I].Bytes.size());
+        // EFFECT_C: a variable the call did not change is left out; one it changed in part
+        // shows its bytes, `--` for those it kept.
+        if (!G.empty() && llvm::none_of(G, [](uint8_t X) { return X != 0; }))
+          continue;
+        S += (First ? "" : ", ") + Parts[I].Name + "=" +
+             (!G.empty() && llvm::is_contained(G, 0) ? hexBytes(Parts[I].Bytes, G)
+                                                      : varValue(Parts[I].Bytes, Parts[I].CType));
+        First = false;
+      }
       S += "}";
     } else if (!Mismatch.empty()) {
       S += " (" + Mismatch + ")";
@@ -445,7 +465,7 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
     if (recordHasPayload(R.Kind)) {
       OS << " len=" << R.Payload.size();
       if (!R.Payload.empty())
-        OS << " bytes=" << hexBytes(R.Payload);
+        OS << " bytes=" << hexBytes(R.Payload, R.Given);
     }
     if (R.Delta) // an EFFECT_DELTA (format 3): its bytes were rebuilt from the key
       OS << " (delta of " << R.Size << " bytes against the key at ring offset "
@@ -454,6 +474,8 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
       OS << annotate(*Map, R);
     if (R.Packed) // a CHECKPOINT_Z (format 4): its zero bytes were left out
       OS << " (packed in " << R.Size << " bytes)";
+    if (!R.Given.empty()) // an EFFECT_C (format 5): only the bytes the call changed
+      OS << " (changes in " << R.Size << " bytes)";
     OS << "\n";
   }
 }
@@ -537,6 +559,13 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
     if (R.Packed) {
       O["packed"] = true;
       O["packed_size"] = R.Size;
+    }
+    if (!R.Given.empty()) { // EFFECT_C: which bytes the record gives (the others: unchanged)
+      O["changes"] = true;
+      json::Array G;
+      for (uint8_t X : R.Given)
+        G.push_back(bool(X));
+      O["given"] = std::move(G);
     }
     if (Map)
       annotateJSON(*Map, R, O);

@@ -1634,12 +1634,17 @@ WSN_NAKED void __wsn_rt_in_at(void) {
  * callee's (at most four, 1-2 byte) arguments in r24, r22, r20, r18 as for the call itself,
  * `call __wsn_rt_skip_call` is followed by three words in flash: site, effect table (its
  * flash byte address, as the table argument of __wsn_rt_skip_effect_t) and the callee's byte
- * address. The helper records SKIP_BEGIN, calls the callee with the arguments, records
- * SKIP_END and the EFFECT through __wsn_rt_skip_effect_t, and returns the callee's value in
- * r24-r25, past the words; it may change what a call may (r18-r27, r30-r31, r0, SREG) and
- * RAMPZ. 10 bytes at a site where the two record calls took about 22. */
+ * address. The helper records SKIP_BEGIN, takes the snapshot of the effect's variables on the
+ * stack (__wsn_rt_snap's size, spec/trace-format.md section 3.3), calls the callee with the
+ * arguments, records SKIP_END and the EFFECT (or EFFECT_C) through __wsn_rt_skip_effect_c,
+ * and returns the callee's value in r24-r25, past the words; it may change what a call may
+ * (r18-r27, r30-r31, r0, SREG) and RAMPZ. Y (saved) holds the frame: Y+1..2 site, Y+3..4
+ * table, Y+5..6 callee (high byte first), Y+7..14 the arguments; the snapshot lies below
+ * it, from SP+1. 10 bytes at a site where the two record calls took about 22. */
 WSN_NAKED void __wsn_rt_skip_call(void) {
   __asm__ __volatile__(
+      "  push r29\n"
+      "  push r28\n"
       "  push r25\n"              /* the callee's arguments */
       "  push r24\n"
       "  push r23\n"
@@ -1650,11 +1655,11 @@ WSN_NAKED void __wsn_rt_skip_call(void) {
       "  push r18\n"
       "  in r30, 0x3d\n"          /* Z = SP */
       "  in r31, 0x3e\n"
-      "  ldd r27, Z+9\n"          /* the return address (a word address): the words */
-      "  ldd r26, Z+10\n"
+      "  ldd r27, Z+11\n"         /* the return address (a word address): the words */
+      "  ldd r26, Z+12\n"
       "  adiw r26, 3\n"           /* return past them */
-      "  std Z+9, r27\n"
-      "  std Z+10, r26\n"
+      "  std Z+11, r27\n"
+      "  std Z+12, r26\n"
       "  sbiw r26, 3\n"
       "  movw r30, r26\n"
       "  lsl r30\n"               /* their byte address, bit 16 into RAMPZ */
@@ -1674,43 +1679,65 @@ WSN_NAKED void __wsn_rt_skip_call(void) {
       "  push r23\n"
       "  push r24\n"
       "  push r25\n"
+      "  in r28, 0x3d\n"          /* Y = the frame */
+      "  in r29, 0x3e\n"
       "  call __wsn_rt_skip_begin\n"
-      "  in r30, 0x3d\n"          /* SP+1..6: site, table, callee; SP+7..14: arguments */
-      "  in r31, 0x3e\n"
-      "  ldd r26, Z+6\n"          /* callee: byte address -> word address */
-      "  ldd r27, Z+5\n"
-      "  ldd r18, Z+7\n"
-      "  ldd r19, Z+8\n"
-      "  ldd r20, Z+9\n"
-      "  ldd r21, Z+10\n"
-      "  ldd r22, Z+11\n"
-      "  ldd r23, Z+12\n"
-      "  ldd r24, Z+13\n"
-      "  ldd r25, Z+14\n"
+      "  ldd r24, Y+4\n"          /* table */
+      "  ldd r25, Y+3\n"
+      "  clr r22\n"               /* no destination: its size */
+      "  clr r23\n"
+      "  call __wsn_rt_snap\n"
+      "  movw r26, r28\n"         /* SP = Y - snapshot size */
+      "  sub r26, r24\n"
+      "  sbc r27, r25\n"
+      "  in r0, 0x3f\n"
+      "  cli\n"
+      "  out 0x3e, r27\n"
+      "  out 0x3f, r0\n"
+      "  out 0x3d, r26\n"
+      "  movw r22, r26\n"         /* the snapshot at SP+1 */
+      "  subi r22, 0xff\n"
+      "  sbci r23, 0xff\n"
+      "  ldd r24, Y+4\n"
+      "  ldd r25, Y+3\n"
+      "  call __wsn_rt_snap\n"
+      "  ldd r26, Y+6\n"          /* callee: byte address -> word address */
+      "  ldd r27, Y+5\n"
+      "  ldd r18, Y+7\n"
+      "  ldd r19, Y+8\n"
+      "  ldd r20, Y+9\n"
+      "  ldd r21, Y+10\n"
+      "  ldd r22, Y+11\n"
+      "  ldd r23, Y+12\n"
+      "  ldd r24, Y+13\n"
+      "  ldd r25, Y+14\n"
       "  movw r30, r26\n"
       "  lsr r31\n"
       "  ror r30\n"
       "  icall\n"                 /* the callee */
-      "  movw r20, r24\n"         /* its return value */
-      "  pop r25\n"               /* site */
-      "  pop r24\n"
-      "  pop r23\n"               /* table */
-      "  pop r22\n"
-      "  pop r0\n"                /* callee */
-      "  pop r0\n"
-      "  in r30, 0x3d\n"          /* drop the arguments (8 bytes) */
-      "  in r31, 0x3e\n"
-      "  adiw r30, 8\n"
+      "  movw r20, r24\n"         /* its return value, also kept in the frame */
+      "  std Y+7, r24\n"
+      "  std Y+8, r25\n"
+      "  ldd r24, Y+2\n"          /* site */
+      "  ldd r25, Y+1\n"
+      "  ldd r22, Y+4\n"          /* table */
+      "  ldd r23, Y+3\n"
+      "  in r18, 0x3d\n"          /* the snapshot */
+      "  in r19, 0x3e\n"
+      "  subi r18, 0xff\n"
+      "  sbci r19, 0xff\n"
+      "  call __wsn_rt_skip_effect_c\n"
+      "  ldd r24, Y+7\n"
+      "  ldd r25, Y+8\n"
+      "  movw r30, r28\n"         /* SP = Y + 14: drop the snapshot, the words, the arguments */
+      "  adiw r30, 14\n"
       "  in r0, 0x3f\n"
       "  cli\n"
       "  out 0x3e, r31\n"
       "  out 0x3f, r0\n"
       "  out 0x3d, r30\n"
-      "  push r21\n"
-      "  push r20\n"
-      "  call __wsn_rt_skip_effect_t\n"
-      "  pop r24\n"
-      "  pop r25\n"
+      "  pop r28\n"
+      "  pop r29\n"
       "  ret\n");
 }
 #endif
@@ -1718,34 +1745,53 @@ WSN_NAKED void __wsn_rt_skip_call(void) {
 #if defined(__MSP430__)
 /* Skipped calls on MSP430 (spec/instrumentation.md section 10): the lowering emits, with the
  * callee's arguments in r12-r15 as for the call itself, `call #__wsn_rt_skip_call` followed by
- * three words: site, effect table, callee. The helper records SKIP_BEGIN site, calls the
- * callee with the arguments, and records SKIP_END and the EFFECT through
- * __wsn_rt_skip_effect_t (the same calls, in the same order, as the inline lowering); it
- * returns the callee's return value (at most 16 bits) in r12, past the words, and may change
- * r11-r15 and the flags like any call. 10 bytes at a site where the two record calls took
- * about 20. */
+ * three words: site, effect table, callee. The helper records SKIP_BEGIN site, takes the
+ * snapshot of the effect's variables on the stack (__wsn_rt_snap's size rounded up to a
+ * word, spec/trace-format.md section 3.3), calls the callee with the arguments, and records
+ * SKIP_END and the EFFECT (or EFFECT_C) through __wsn_rt_skip_effect_c; it returns the callee's
+ * return value (at most 16 bits) in r12, past the words, and may change r11-r15 and the flags
+ * like any call. r10 (saved) holds the frame: 0..7(r10) the arguments, 10(r10) the return
+ * address; the snapshot lies below it, from SP. 10 bytes at a site where the two record calls
+ * took about 20. */
 WSN_NAKED void __wsn_rt_skip_call(void) {
   __asm__ __volatile__(
+      "  push r10\n"
       "  push r15\n"              /* the callee's arguments */
       "  push r14\n"
       "  push r13\n"
       "  push r12\n"
-      "  mov 8(r1), r12\n"        /* -> site, table, callee */
+      "  mov r1, r10\n"           /* the frame */
+      "  mov 10(r10), r12\n"      /* -> site, table, callee */
       "  mov @r12, r12\n"
       "  call #__wsn_rt_skip_begin\n"
-      "  pop r12\n"
-      "  pop r13\n"
-      "  pop r14\n"
-      "  pop r15\n"
-      "  mov @r1, r11\n"
+      "  mov 10(r10), r12\n"
+      "  mov 2(r12), r12\n"       /* table */
+      "  clr r13\n"               /* no destination: its size */
+      "  call #__wsn_rt_snap\n"
+      "  inc r12\n"               /* a whole number of words */
+      "  bic #1, r12\n"
+      "  sub r12, r1\n"
+      "  mov 10(r10), r12\n"
+      "  mov 2(r12), r12\n"
+      "  mov r1, r13\n"           /* the snapshot at SP */
+      "  call #__wsn_rt_snap\n"
+      "  mov 0(r10), r12\n"
+      "  mov 2(r10), r13\n"
+      "  mov 4(r10), r14\n"
+      "  mov 6(r10), r15\n"
+      "  mov 10(r10), r11\n"
       "  call 4(r11)\n"           /* the callee */
-      "  push r12\n"              /* its return value */
-      "  mov 2(r1), r15\n"
-      "  mov @r15, r12\n"         /* site */
-      "  mov 2(r15), r13\n"       /* table */
-      "  mov @r1, r14\n"          /* return value */
-      "  call #__wsn_rt_skip_effect_t\n"
-      "  pop r12\n"
+      "  mov r12, 0(r10)\n"       /* its return value */
+      "  mov r12, r14\n"
+      "  mov 10(r10), r11\n"
+      "  mov @r11, r12\n"         /* site */
+      "  mov 2(r11), r13\n"       /* table */
+      "  mov r1, r15\n"           /* the snapshot */
+      "  call #__wsn_rt_skip_effect_c\n"
+      "  mov 0(r10), r12\n"
+      "  mov r10, r1\n"           /* drop the snapshot and the arguments */
+      "  add #8, r1\n"
+      "  pop r10\n"
       "  add #6, 0(r1)\n"         /* return past the three words */
       "  ret\n");
 }
@@ -2000,13 +2046,293 @@ static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, u
 }
 #endif
 
+/* The return bytes of the effect being written, for changes (shared with its assembly). */
+#define rt_c_rbytes __wsn_rt_c_rbytes
+__attribute__((used)) uint8_t rt_c_rbytes;
+#if !WSN_ASM_WALK
+/* Effects of changes (spec/trace-format.md section 3.3). The payload's bytes (ret's rbytes
+ * low bytes, then the variables of the (n, pairs) table at t, as walk reads them) against
+ * their values before the call: 0 for the return bytes, the snapshot `snap` for the
+ * variables. With out NULL, returns how many differ; else writes the groups at out (per 8
+ * payload bytes a mask byte, bit i: byte 8g + i differs, then those bytes) and returns their
+ * size. Interrupts must be disabled. */
+static NOINLINE uint16_t changes(uintptr_t t, const uint8_t *ret, const uint8_t *snap,
+                                 uint8_t *out) {
+  uint8_t *o = out, *m = out, bit = 0, n = tbl8(t), vsize = rt_c_rbytes, inret = vsize, b, was;
+  const uint8_t *src = ret; /* little-endian on every target */
+  uint16_t c = 0;
+  for (;;) {
+    if (!vsize) { /* the next pair (or link) */
+      if (!n)
+        break;
+      --n;
+      src = (const uint8_t *)tbladdr(t + 1);
+      vsize = tbl8(t + 1 + ASZ);
+      t += 1 + ASZ;
+      if (!vsize) { /* a link: the walk goes on with the table at that address */
+#if defined(__AVR__)
+        t = (uintptr_t)src << 1;
+#else
+        t = (uintptr_t)src;
+#endif
+        n = tbl8(t);
+      }
+      continue;
+    }
+    --vsize;
+    b = *src++;
+    if (inret) {
+      --inret;
+      was = 0;
+    } else {
+      was = *snap++;
+    }
+    if (out) {
+      if (!bit) { /* a group starts: its mask byte */
+        m = o++;
+        *m = 0;
+      }
+      if (b != was) {
+        *m |= (uint8_t)(1u << bit);
+        *o++ = b;
+      }
+      bit = (uint8_t)((bit + 1) & 7u);
+    } else if (b != was) {
+      ++c;
+    }
+  }
+  return out ? (uint16_t)(o - out) : c;
+}
+#elif defined(__AVR__)
+/* The same in AVR assembly: table r15:r14 (in Z, lpm, while a pair is read), the return
+ * value's bytes and then each variable in Y, the snapshot in Z, the groups (or the count) in
+ * X, the open group's mask byte at r25:r24 and its bits in r17, the byte's bit r18, the return
+ * bytes left r19, the variable's bytes left r22, pairs left r23; T: writing (out != NULL). */
+#define changes __wsn_rt_changes
+WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *ret,
+                                    WSN_ARG const uint8_t *snap, WSN_ARG uint8_t *out) {
+  __asm__ __volatile__(
+      "  push r28\n"
+      "  push r29\n"
+      "  push r14\n"
+      "  push r15\n"
+      "  push r16\n"
+      "  push r17\n"
+      "  movw r28, r22\n"             /* Y = the return value's bytes */
+      "  movw r26, r18\n"             /* X = out */
+      "  clt\n"
+      "  cp r18, r1\n"
+      "  cpc r19, r1\n"
+      "  breq 1f\n"
+      "  set\n"
+      "1:\n"
+      "  movw r30, r24\n"
+      "  lpm r23, Z+\n"               /* number of pairs */
+      "  movw r14, r30\n"
+      "  movw r30, r20\n"             /* Z = snapshot */
+      "  lds r22, __wsn_rt_c_rbytes\n"
+      "  mov r19, r22\n"
+      "  ldi r18, 1\n"
+      "  clr r17\n"
+      "  rjmp 8f\n"
+      "2:\n"                          /* a payload byte */
+      "  ld r0, Y+\n"
+      "  clr r16\n"                   /* a return byte: against 0 */
+      "  tst r19\n"
+      "  breq 3f\n"
+      "  dec r19\n"
+      "  rjmp 4f\n"
+      "3:\n"
+      "  ld r16, Z+\n"                /* a variable byte: against the snapshot */
+      "4:\n"
+      "  brtc 5f\n"
+      "  cpi r18, 1\n"                /* a group starts: its mask byte */
+      "  brne 5f\n"
+      "  movw r24, r26\n"
+      "  adiw r26, 1\n"
+      "5:\n"
+      "  cp r0, r16\n"
+      "  breq 6f\n"
+      "  or r17, r18\n"
+      "  brtc 9f\n"
+      "  st X+, r0\n"
+      "  rjmp 6f\n"
+      "9:\n"
+      "  adiw r26, 1\n"               /* counting */
+      "6:\n"
+      "  lsl r18\n"
+      "  brne 7f\n"
+      "  ldi r18, 1\n"                /* a complete group: its mask */
+      "  brtc 10f\n"
+      "  movw r20, r30\n"
+      "  movw r30, r24\n"
+      "  st Z, r17\n"
+      "  movw r30, r20\n"
+      "10:\n"
+      "  clr r17\n"
+      "7:\n"
+      "  dec r22\n"
+      "8:\n"
+      "  tst r22\n"
+      "  brne 2b\n"
+      "11:\n"                         /* the next pair */
+      "  subi r23, 1\n"
+      "  brcs 12f\n"
+      "  movw r20, r30\n"
+      "  movw r30, r14\n"
+      "  lpm r28, Z+\n"               /* Y = address */
+      "  lpm r29, Z+\n"
+      "  lpm r22, Z+\n"               /* size */
+      "  movw r14, r30\n"
+      "  movw r30, r20\n"
+      "  cpi r22, 0\n"                /* size 0: a link to another (n, pairs) table */
+      "  brne 2b\n"
+      "  movw r30, r28\n"
+      "  lsl r30\n"                   /* a word address (pm()): Z = 2 * link */
+      "  rol r31\n"
+      "  lpm r23, Z+\n"
+      "  movw r14, r30\n"
+      "  movw r30, r20\n"
+      "  rjmp 11b\n"
+      "12:\n"
+      "  brtc 13f\n"                  /* a partial last group's mask */
+      "  cpi r18, 1\n"
+      "  breq 13f\n"
+      "  movw r30, r24\n"
+      "  st Z, r17\n"
+      "13:\n"
+      "  movw r24, r26\n"             /* the count (writing: unused) */
+      "  pop r17\n"
+      "  pop r16\n"
+      "  pop r15\n"
+      "  pop r14\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  ret\n");
+}
+#else /* MSP430 */
+/* The same for MSP430: table r12 (read bytewise), the return value's bytes and then each
+ * variable r13, the snapshot r14, the groups (or the count) r15, the open group's mask byte at
+ * r8 and its bits in r9, the byte's bit r10, the byte r11, the return bytes left r5, the
+ * variable's bytes left r7, pairs left r6; r4: writing (out != NULL). */
+#define changes __wsn_rt_changes
+WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *ret,
+                                    WSN_ARG const uint8_t *snap, WSN_ARG uint8_t *out) {
+  __asm__ __volatile__(
+      "  push r10\n"
+      "  push r9\n"
+      "  push r8\n"
+      "  push r7\n"
+      "  push r6\n"
+      "  push r5\n"
+      "  push r4\n"
+      "  mov r15, r4\n"
+      "  mov.b &__wsn_rt_c_rbytes, r7\n"
+      "  mov r7, r5\n"
+      "  mov.b @r12+, r6\n"           /* number of pairs */
+      "  mov #1, r10\n"
+      "  clr r9\n"
+      "  jmp 8f\n"
+      "2:\n"                           /* a payload byte */
+      "  tst r4\n"
+      "  jz 5f\n"
+      "  cmp #1, r10\n"                /* a group starts: its mask byte */
+      "  jne 5f\n"
+      "  mov r15, r8\n"
+      "  inc r15\n"
+      "5:\n"
+      "  mov.b @r13+, r11\n"
+      "  tst r5\n"
+      "  jz 3f\n"
+      "  dec r5\n"
+      "  tst.b r11\n"                  /* a return byte: against 0 */
+      "  jmp 4f\n"
+      "3:\n"
+      "  cmp.b @r14+, r11\n"           /* a variable byte: against the snapshot */
+      "4:\n"
+      "  jz 6f\n"
+      "  bis.b r10, r9\n"
+      "  tst r4\n"
+      "  jz 9f\n"
+      "  mov.b r11, 0(r15)\n"
+      "9:\n"
+      "  inc r15\n"
+      "6:\n"
+      "  rla.b r10\n"
+      "  jnz 7f\n"
+      "  mov #1, r10\n"                /* a complete group: its mask */
+      "  tst r4\n"
+      "  jz 10f\n"
+      "  mov.b r9, 0(r8)\n"
+      "10:\n"
+      "  clr r9\n"
+      "7:\n"
+      "  dec r7\n"
+      "8:\n"
+      "  tst r7\n"
+      "  jnz 2b\n"
+      "11:\n"                          /* the next pair */
+      "  dec r6\n"                     /* borrow (C clear): no pair left */
+      "  jnc 12f\n"
+      "  mov.b @r12+, r13\n"
+      "  mov.b @r12+, r11\n"
+      "  swpb r11\n"
+      "  bis r11, r13\n"
+      "  mov.b @r12+, r7\n"
+      "  tst r7\n"                     /* size 0: a link to another (n, pairs) table */
+      "  jnz 2b\n"
+      "  mov r13, r12\n"
+      "  mov.b @r12+, r6\n"
+      "  jmp 11b\n"
+      "12:\n"
+      "  tst r4\n"                     /* a partial last group's mask */
+      "  jz 13f\n"
+      "  cmp #1, r10\n"
+      "  jeq 13f\n"
+      "  mov.b r9, 0(r8)\n"
+      "13:\n"
+      "  mov r15, r12\n"               /* the count (writing: unused) */
+      "  pop r4\n"
+      "  pop r5\n"
+      "  pop r6\n"
+      "  pop r7\n"
+      "  pop r8\n"
+      "  pop r9\n"
+      "  pop r10\n"
+      "  ret\n");
+}
+#endif
+
+/* The snapshot of effect table t's variables (section 3.3): those of the form written when no
+ * handler runs inside the skipped call (the short form when the table has one, section 2.1).
+ * Returns its size, 0 above WSN_TRACE_SNAP_MAX; with dst, copies them there. Interrupts may
+ * be enabled: a handler that changes a variable meanwhile sets rt_span_irq (the span is open),
+ * and the effect is then written whole. `used`: called from __wsn_rt_skip_call's assembly. */
+__attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
+  uint16_t n;
+  if (tbl8(t + 2) & 0x80u) {
+    t = tbladdr(t + 3);
+#if defined(__AVR__)
+    t <<= 1;
+#endif
+  }
+  n = (uint16_t)(tbl16(t) - (tbl8(t + 2) & 0x7Fu));
+  if (n > WSN_TRACE_SNAP_MAX)
+    return 0;
+  if (dst && n)
+    walk(t + 3, dst);
+  return n;
+}
+
 /* One effect table serves every call site with the same record layout (callee return size
  * and variables), so the site id comes as an argument; `skip` writes SKIP_END site first.
  * When the segment holds a key of the same length, the changes against it are written
  * straight into the ring after the head (the record is opened first), where an EFFECT_DELTA's
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
+static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
+  const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint16_t len;
@@ -2036,6 +2362,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
   }
   len = tbl16(t); /* the chosen form's length */
+  rt_snap = NULL;
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
     return;
@@ -2043,6 +2370,29 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   if (skip) {
     emit(site, WSN_REC_SKIP_END, 0, 0);
     CLOSE(); /* complete; the EFFECT opens its own record */
+  }
+  /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
+   * (the short form is then the chosen one, whose variables the snapshot holds) and no key
+   * applies; counted first, so the record is reserved at its exact size. */
+  if (snap && skip && !rt_span_irq && len >= 2 && len - rbytes <= WSN_TRACE_SNAP_MAX
+#if WSN_TRACE_EFFECT_KEYS
+      && key_find(len) == WSN_TRACE_EFFECT_KEYS
+#endif
+  ) {
+    uint16_t g;
+    rt_c_rbytes = rbytes;
+    g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)&ret, snap, NULL));
+    if (g < len) {
+      p = emit(site, WSN_REC_EFFECT | F_B, len, g);
+      if (p) {
+        changes(pairs, (const uint8_t *)&ret, snap, p);
+        /* the tag, before the fields site and len (varints) */
+        p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
+                     (len >= 0x4000u))] =
+            WSN_REC_EFFECT_C;
+      }
+      goto close;
+    }
   }
 #if WSN_TRACE_EFFECT_KEYS
   {
@@ -2085,9 +2435,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     if (tail)
       walk(tail, p + own);
   }
-#if WSN_TRACE_EFFECT_KEYS
 close:
-#endif
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
     --rt_skip_depth;
@@ -2099,6 +2447,13 @@ void __wsn_rt_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
 }
 
 __attribute__((used)) void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret) {
+  effect_t(site, t, ret, 1);
+}
+
+/* `used`: called from the assembly of __wsn_rt_skip_call (below). */
+__attribute__((used)) void __wsn_rt_skip_effect_c(uint16_t site, uintptr_t t, uint16_t ret,
+                                                  const uint8_t *snap) {
+  rt_snap = snap; /* interrupts: a handler's effect_t would clear it, and set rt_span_irq */
   effect_t(site, t, ret, 1);
 }
 

@@ -730,7 +730,7 @@ TEST(TraceFormatErrors, HeaderFields) {
     return errorOf(TraceFile::parse(B));
   };
   EXPECT_EQ(Mut(0, 'X').rfind("offset 0: bad magic", 0), 0u);
-  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 4)", 0), 0u);
+  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 5)", 0), 0u);
   EXPECT_EQ(Mut(5, 7).rfind("offset 5: unknown target 7", 0), 0u);
   EXPECT_EQ(Mut(14, 0).rfind("offset 12: buf_size 32 is not a multiple of seg_size 0", 0),
             std::string::npos); // seg_size 0 has its own message

@@ -19,6 +19,17 @@ int main(void) {
                        : "r18", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27",
                          "r30", "r31", "memory");
   __wsn_rt_input16(100, result);
+  /* Again with the last argument's low byte changed: the call changes one byte of `seen`
+   * (the snapshot taken before it holds the rest), so the effect is an EFFECT_C. */
+  __asm__ __volatile__("ldi r24, 0x11\n\tldi r25, 0x11\n\tldi r22, 0x22\n\tldi r23, 0x22\n\t"
+                       "ldi r20, 0x33\n\tldi r21, 0x33\n\tldi r18, 0x55\n\tldi r19, 0x44\n\t"
+                       "call __wsn_rt_skip_call\n\t.word 10, effect_table, callee\n\t"
+                       "sts result, r24\n\tsts result+1, r25"
+                       :
+                       :
+                       : "r18", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27",
+                         "r30", "r31", "memory");
+  __wsn_rt_input16(101, result);
   __wsn_rt_check(1, 0, 0);
   for (;;)
     ;

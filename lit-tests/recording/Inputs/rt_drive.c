@@ -142,6 +142,20 @@ int main(void) {
       __wsn_rt_skip_begin(21);
       __wsn_rt_skip_effect_t(21, (uintptr_t)&ef_a, v);
       __wsn_rt_effect_t(300, (uintptr_t)&ef_a, r);
+      if (v & 0x0C) {
+        /* the effect of the bytes the call changed (spec/trace-format.md 3.3), as
+         * __wsn_rt_skip_call writes it: a snapshot after SKIP_BEGIN, one byte changed, a
+         * return value of 0 or not; whole when a handler ran inside the span */
+        uint8_t snap[41];
+        __wsn_rt_skip_begin(22);
+        __wsn_rt_snap((uintptr_t)&ef_b, snap);
+        if ((v & 0x30) == 0x30) {
+          __wsn_rt_irq_entry(3);
+          __wsn_rt_irq_exit(3);
+        }
+        big[v % 40] ^= 0x5A;
+        __wsn_rt_skip_effect_c(22, (uintptr_t)&ef_b, (v & 64) ? v : 0, snap);
+      }
       break;
     case 11:
       __wsn_rt_effect_t(300, (uintptr_t)&ef_b, v);

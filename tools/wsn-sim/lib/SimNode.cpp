@@ -113,7 +113,7 @@ static uint32_t rd32(const uint8_t *P) {
 
 /// Header, ring and one 2-byte check value per segment (trace-format.md section 1.2).
 static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
-  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 4) // format 2, 3 (EFFECT_DELTA) or 4 (CHECKPOINT_Z)
+  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 5) // format 2-5 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C)
     return false;
   uint32_t BufSize = rd16(H + 12), SegSize = rd16(H + 14);
   if (!SegSize)

@@ -50,8 +50,16 @@ extern "C" {
 #define WSN_TRACE_EFFECT_KEYS 4
 #endif
 
+/* The largest snapshot, in bytes, that __wsn_rt_skip_call takes on the stack before a skipped
+ * call so that its effect can be written as the bytes the call changed (EFFECT_C,
+ * spec/trace-format.md section 3.3); an effect with more variable bytes is written as before
+ * (no snapshot). 0: never. */
+#ifndef WSN_TRACE_SNAP_MAX
+#define WSN_TRACE_SNAP_MAX 128
+#endif
+
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 4
+#define WSN_TRACE_VERSION 5
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -80,7 +88,8 @@ enum {
   WSN_REC_CHECK = 0x0E,
   WSN_REC_VIOLATION = 0x0F,
   WSN_REC_EFFECT_DELTA = 0x10, /* format 3: an EFFECT as changes against a key (section 3.1) */
-  WSN_REC_CHECKPOINT_Z = 0x11  /* format 4: a CHECKPOINT without its zero bytes (section 3.2) */
+  WSN_REC_CHECKPOINT_Z = 0x11, /* format 4: a CHECKPOINT without its zero bytes (section 3.2) */
+  WSN_REC_EFFECT_C = 0x12      /* format 5: an EFFECT of the bytes the call changed (section 3.3) */
 };
 
 /* The 32-byte header; all fields little-endian (native on every supported target). */
@@ -209,6 +218,15 @@ void __wsn_rt_skip_effect_t(uint16_t site, uintptr_t t, uint16_t ret);
 /* The same for return values of 3 or 4 bytes. */
 void __wsn_rt_effect32_t(uint16_t site, uintptr_t t, uint32_t ret);
 void __wsn_rt_skip_effect32_t(uint16_t site, uintptr_t t, uint32_t ret);
+/* Effects of the bytes a skipped call changed (EFFECT_C, spec/trace-format.md section 3.3),
+ * what __wsn_rt_skip_call does on the motes: __wsn_rt_snap(t, dst) returns the size of the
+ * snapshot of effect table t's variables (its short form's when it has one; 0 above
+ * WSN_TRACE_SNAP_MAX) and, with dst, takes it there (after SKIP_BEGIN, before the call),
+ * and __wsn_rt_skip_effect_c(site, t, ret, snap) writes as __wsn_rt_skip_effect_t, but as
+ * EFFECT_C, the bytes that differ from the snapshot (return bytes: from 0), when no handler
+ * ran inside the span, no effect key applies and that is smaller. */
+uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst);
+void __wsn_rt_skip_effect_c(uint16_t site, uintptr_t t, uint16_t ret, const uint8_t *snap);
 void __wsn_rt_check_t(uintptr_t t, uint8_t ok);
 void __wsn_rt_put_t(uintptr_t t);
 void __wsn_rt_checkpoint_t(uintptr_t t);
