@@ -495,7 +495,16 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
   }
   FlushRun();
   B.CreateStore(i16(0), counter());
-  B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
+  // A checkpoint the runtime tried to pack into the rest of a segment, where it did not fit,
+  // is given up (the pieces' variables are gone by then): record_end returns 1 and the whole
+  // record is written again, its plain reservation at the next segment (spec/trace-format.md
+  // section 3.2).
+  Value *Again = B.CreateCall(rt("__wsn_rt_record_end", I8, {}), {});
+  BasicBlock *Write = Then->getParent();
+  Instruction *Br = Write->getTerminator();
+  BranchInst::Create(Write, Br->getSuccessor(0),
+                     B.CreateICmpNE(Again, ConstantInt::get(I8, 0)), Br);
+  Br->eraseFromParent();
   return Error::success();
 }
 
@@ -593,7 +602,7 @@ Error RecordLowerer::lowerEffect(EffectOp &Op) {
   for (const TraceVarRef &V : MD.Writes)
     L.push_back({varAddr(V.Global), V.Size});
   emitPuts(B, L, *Op.getFunction());
-  B.CreateCall(rt("__wsn_rt_record_end", VoidTy, {}), {});
+  B.CreateCall(rt("__wsn_rt_record_end", I8, {}), {}); // 0 after an effect
   return Error::success();
 }
 

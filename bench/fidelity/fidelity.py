@@ -158,9 +158,12 @@ MCUS = {
 # the CPU ran nothing but tick handlers after boot, and no check ever ran (seeds 1-4: no
 # violation in 50 M cycles; 383 ticks and 0 checks in the first 3 M cycles). 128-byte segments
 # divide by shifting; 384/128 left one of 100 seeds (52) unwrapped at its violation.
-# radio-sense's (its checkpoint takes 145 bytes): 512/256, two segments of the assembly core's
-# size; with the AVR's 300/150 the slow records let samples pile up and the violation came
-# before the ring wrapped (seeds 1-6 on the F1611).
+# radio-sense's: the AVR's 400/200 (the C core; two segments, so no division). It was 512/256
+# (two segments of the assembly core's size) while the C core divided (with 300/150 the slow
+# records let samples pile up and the violation came before the ring wrapped, seeds 1-6 on the
+# F1611); since checkpoints pack into the rest of a segment (spec/trace-format.md 3.2) fewer
+# PAD bytes are written, and 512/256 no longer wrapped before seed 1's early violation on the
+# F2617. 400/200: seeds 1-30 of wrap-violation and wrap-check pass on both MSP430s.
 # blink's on MSP430: 160/32. Since format 4 (CHECKPOINT_Z, spec/trace-format.md 3.2) its
 # 23-byte checkpoints take 19, and its early violations came before 192/64 or 128/64 wrapped
 # (20 of 20 seeds on the F1611); 96/32 and 128/32 kept no checkpoint on some seeds (moved),
@@ -169,7 +172,6 @@ for _m in ("msp430f1611", "msp430f2617"):
     MCUS[_m].example_cflags["blink"] = ["-DHAL_TIMER_PERIOD=6000"]
     MCUS[_m].wrap["blink"] = (160, 32)
     MCUS[_m].wrap["uart-cmd"] = (512, 128)
-    MCUS[_m].wrap["radio-sense"] = (512, 256)
 PROFILE = MCUS["atmega128"]
 
 

@@ -75,10 +75,11 @@ int main(void) {
     {
       volatile uint16_t local = i;
       uint16_t l = local;
-      __wsn_rt_checkpoint_begin(1, LEN + 2);
-      __wsn_rt_put_t((uintptr_t)&vs);
-      __wsn_rt_put(&l, 2);
-      __wsn_rt_record_end();
+      do { /* as the lowering: again when packing into a segment's rest gave it up */
+        __wsn_rt_checkpoint_begin(1, LEN + 2);
+        __wsn_rt_put_t((uintptr_t)&vs);
+        __wsn_rt_put(&l, 2);
+      } while (__wsn_rt_record_end());
     }
 #elif RECORDS
     __wsn_rt_checkpoint_t((uintptr_t)&cp);

@@ -1029,6 +1029,29 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, Checkpoin
   std::vector<uint8_t> Rec{uint8_t(RecordKind::Checkpoint)};
   appendVarint(Rec, Anchor);
   appendVarint(Rec, Len);
+  // When the plain record would reach the segment's end (or not fit), it is packed into the
+  // rest first, whatever the pieces, with a byte of the segment to spare; only when its masks
+  // alone fit there. Given up, it goes on as below (the runtime's stale bytes of the attempt
+  // are in the rest the PAD then fills).
+  const uint32_t H = Rec.size(), Seg = Header.SegSize,
+                 Room = Seg - Header.Head % Seg;
+  if (Way != CheckpointWay::Plain && PackCheckpoints && Len && !(Header.Flags & TF_Frozen) &&
+      Len <= Seg - H && H + Len >= Room && H + (Len + 7u) / 8 < Room) {
+    const size_t End = Room - H - 1;
+    Packer P;
+    std::optional<size_t> E;
+    if (P.bytes(Bytes.take_front(Len), End))
+      E = P.finish(End);
+    if (E) {
+      P.Out.resize(*E);
+      Rec[0] = CheckpointZTag;
+      Rec.insert(Rec.end(), P.Out.begin(), P.Out.end());
+      emit(Rec, 0);
+      Armed = false;
+      seal();
+      return;
+    }
+  }
   long At = emit(Rec, Len);
   if (At < 0) {
     seal();

@@ -304,6 +304,8 @@ public:
     Plain,    ///< never packed (a format 3 writer)
   };
   /// A checkpoint as the runtime writes it: CHECKPOINT_Z when packing applies, else CHECKPOINT.
+  /// When the plain record would reach the segment's end, first packed into the rest of the
+  /// segment (every way but Plain, whatever the pieces), else placed as before.
   void checkpoint(uint16_t Anchor, llvm::ArrayRef<uint8_t> Bytes,
                   CheckpointWay Way = CheckpointWay::Table, size_t FirstPiece = 0);
   void input(uint16_t Site, uint32_t Value);

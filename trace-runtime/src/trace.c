@@ -83,6 +83,10 @@ __attribute__((used)) uint8_t rt_z_mask;
  * no piece came yet, and the packed end once the last piece is in. */
 static uint8_t *rt_ck_tag, *rt_ck_at, *rt_ck_end, *rt_ck_done;
 static uint8_t rt_ck_first;
+/* A checkpoint whose plain record does not fit in the rest of the segment is packed into the
+ * rest (rt_ck_rest); when that fails too, __wsn_rt_record_end gives the attempt up and the
+ * next __wsn_rt_checkpoint_begin (rt_ck_retry) reserves the plain record, after a PAD. */
+static uint8_t rt_ck_rest, rt_ck_retry;
 #if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
 #define zwalk __wsn_rt_zwalk
 uint8_t __wsn_rt_zwalk(uintptr_t t, const uint8_t *end);
@@ -189,6 +193,7 @@ void __wsn_rt_reset(void) {
   rt_keys_valid = 0;
 #if WSN_TRACE_PACK
   rt_ck_tag = NULL;
+  rt_ck_retry = 0;
 #endif
   __wsn_gv_reference = 0;
   init_locked();
@@ -1253,10 +1258,11 @@ static NOINLINE void key_put(uint16_t len, const uint8_t *p) {
 #endif
 
 /* Open a payload record `tag id len bytes[len]` and leave interrupts disabled until
- * __wsn_rt_record_end. The whole record is reserved (and head moved past it) here. */
-static NOINLINE void open_payload(uint8_t tag, uint16_t id, uint16_t len) {
+ * __wsn_rt_record_end. The record is reserved (and head moved past it) here: its fields and
+ * `extra` payload bytes (len, or 0 for a checkpoint packed into the rest of the segment). */
+static NOINLINE void open_payload(uint8_t tag, uint16_t id, uint16_t len, uint16_t extra) {
   rt_open_irq = wsn_port_irq_save();
-  rt_cursor = rt_quiet ? NULL : emit(id, tag | F_B, len, len);
+  rt_cursor = rt_quiet ? NULL : emit(id, tag | F_B, len, extra);
   rt_left = rt_cursor ? len : 0;
   /* An EFFECT written this way is a key too: the decoder takes the most recent full one. */
   if (tag == WSN_REC_EFFECT && rt_cursor)
@@ -1350,33 +1356,60 @@ static NOINLINE const uint8_t *zlimit(uint16_t after) {
 
 /* After a piece went into the packer (ok), the last one (after 0) also finishes the last
  * group. Returns 0 when the checkpoint is written plain from this piece on (the caller copies
- * it at its plain place; only a first piece can fail, so nothing before it was packed). */
+ * it at its plain place; only a first piece can fail, so nothing before it was packed). In
+ * the rest of a segment there is no plain place: a piece that does not fit gives the attempt
+ * up (rt_ck_end NULL; the later pieces are dropped, __wsn_rt_record_end says "again"). */
 static NOINLINE uint8_t zpieced(uint8_t ok, uint16_t after, const uint8_t *end) {
   if (ok && !after) {
     rt_ck_done = zfinish(end);
     ok = rt_ck_done != NULL;
   }
-  if (!ok)
-    rt_ck_tag = NULL;
-  return ok;
+  if (!ok) {
+    if (!rt_ck_rest) {
+      rt_ck_tag = NULL;
+      return 0;
+    }
+    rt_ck_end = NULL;
+    rt_left = 0;
+  }
+  return 1;
 }
 #endif
 
 void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
-  open_payload(WSN_REC_CHECKPOINT, anchor, len);
 #if WSN_TRACE_PACK
+  /* tag and fields */
+  uint8_t h = (uint8_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
+                        (len >= 0x4000u));
+  uint16_t room;
+#ifdef WSN_PORT_HOST
+  init_locked();
+#endif
+  room = (uint16_t)(SEG - seg_offset(HDR.head));
+  /* The plain record would reach the segment's end (or not fit): packed, it may still fit in
+   * the rest with a byte to spare, when its masks alone do. Only the fields are reserved;
+   * the head moves at the end. Not again right after such an attempt failed. */
+  rt_ck_rest = len && !rt_ck_retry && len <= (uint16_t)(SEG - h) &&
+               (uint16_t)(len + h) >= room && (uint16_t)(h + ((len + 7u) >> 3)) < room;
+  rt_ck_retry = 0;
+  open_payload(WSN_REC_CHECKPOINT, anchor, len, rt_ck_rest ? 0 : len);
   /* Packed as its pieces come, unless its plain record ended exactly at the segment's end
    * (writing has then entered the next segment, which is not undone). */
-  if (rt_cursor && len && seg_offset(HDR.head)) {
-    rt_ck_tag = rt_cursor - (3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
-                             (len >= 0x4000u));
+  if (rt_cursor && len && (rt_ck_rest || seg_offset(HDR.head))) {
+    rt_ck_tag = rt_cursor - h;
     zstart(rt_cursor, len);
+    if (rt_ck_rest) { /* every piece within the rest, its last byte left over */
+      rt_ck_end = rt_cursor + (uint16_t)(room - h - 1u);
+      rt_ck_first = 0;
+    }
   }
+#else
+  open_payload(WSN_REC_CHECKPOINT, anchor, len, len);
 #endif
 }
 
 void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
-  open_payload(WSN_REC_EFFECT, site, len);
+  open_payload(WSN_REC_EFFECT, site, len, len);
 }
 
 NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
@@ -1399,7 +1432,8 @@ NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
   rt_cursor = (uint8_t *)d;
 }
 
-NOINLINE void __wsn_rt_record_end(void) {
+NOINLINE uint8_t __wsn_rt_record_end(void) {
+  uint8_t again = 0;
   if (rt_left) {
     /* Fewer bytes than announced: zero-filled (volatile: no memset call, there is no libc). */
     volatile uint8_t *p = rt_cursor;
@@ -1417,18 +1451,32 @@ NOINLINE void __wsn_rt_record_end(void) {
     }
   }
 #if WSN_TRACE_PACK
-  if (rt_ck_tag) { /* packed: the tag, and the head moves back to the packed end */
-    *rt_ck_tag = WSN_REC_CHECKPOINT_Z;
-    HDR.head = (uint16_t)(rt_ck_done - __wsn_trace.data);
+  if (rt_ck_tag) {
+    if (rt_ck_end) { /* packed: the tag, and the head moves to the packed end */
+      *rt_ck_tag = WSN_REC_CHECKPOINT_Z;
+      HDR.head = (uint16_t)(rt_ck_done - __wsn_trace.data);
+    } else {
+      /* It did not fit in the rest either: given up, the head back at its start (what it
+       * wrote is stale) and the anchor flag armed again; the record is closed with nothing
+       * in it. The caller begins again, and the plain reservation goes after a PAD. */
+      HDR.head = (uint16_t)(rt_ck_tag - __wsn_trace.data);
+      rt_armed = 1;
+      rt_ck_retry = 1;
+      again = 1;
+    }
     rt_ck_tag = NULL;
   }
 #endif
-  CLOSE();
+  if (again)
+    OPEN_HI = 0;
+  else
+    CLOSE();
   wsn_port_irq_restore(rt_open_irq);
+  return again;
 }
 
 void __wsn_rt_input_bytes(uint16_t site, const void *p, uint16_t n) {
-  open_payload(WSN_REC_INPUT_BYTES, site, n);
+  open_payload(WSN_REC_INPUT_BYTES, site, n, n);
   __wsn_rt_put(p, n);
   __wsn_rt_record_end();
 }
@@ -2662,28 +2710,6 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
 }
 #endif
 
-/* A checkpoint of `len` payload bytes from the variables at `pairs`: the plain CHECKPOINT is
- * reserved (after a PAD when it does not fit in the rest of the segment), then the packed
- * form (CHECKPOINT_Z) is written over its payload and the head moves back when that is
- * smaller. Not when the plain record ends exactly at the segment's end: writing has then
- * entered the next segment (wrapped, re-armed), which is not undone. Returns the payload
- * pointer of a plain record still to be filled (NULL: written packed, or nothing may be
- * written). */
-static NOINLINE uint8_t *zcheckpoint(uint16_t anchor, uint16_t len, uintptr_t pairs) {
-  uint8_t *p = emit(anchor, WSN_REC_CHECKPOINT | F_B, len, len), *e;
-  if (!p || !len || !seg_offset(HDR.head))
-    return p;
-  zstart(p, len);
-  if (!zwalk(pairs, rt_ck_end) || !(e = zfinish(rt_ck_end)))
-    return p;
-  HDR.head = (uint16_t)(e - __wsn_trace.data);
-  /* the tag, before the fields anchor and len (varints) */
-  p[-(int16_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
-               (len >= 0x4000u))] = WSN_REC_CHECKPOINT_Z;
-  return NULL;
-}
-#else
-#define zcheckpoint(anchor, len, pairs) emit((anchor), WSN_REC_CHECKPOINT | F_B, (len), (len))
 #endif
 
 void __wsn_rt_checkpoint_t(uintptr_t t) {
@@ -2692,14 +2718,15 @@ void __wsn_rt_checkpoint_t(uintptr_t t) {
   init_locked();
 #endif
   if (rt_armed && !rt_quiet) {
-    uint8_t *p = zcheckpoint(tbl16(t), tbl16(t + 2), t + 4);
-    if (p)
-      walk(t + 4, p);
+    /* The pieces' entries with one piece: the table from `len` on is a put table. */
+    do {
+      __wsn_rt_checkpoint_begin(tbl16(t), tbl16(t + 2));
+      __wsn_rt_put_t(t + 2);
+    } while (__wsn_rt_record_end());
     /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5);
      * a checkpoint was written unless the anchor flag is still armed. */
     if (!rt_armed)
       __wsn_gv_reference = 0;
-    CLOSE();
   }
   wsn_port_irq_restore(s);
 }

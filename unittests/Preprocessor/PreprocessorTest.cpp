@@ -471,9 +471,10 @@ TEST(Preprocessor, RealRuntimeTrace) {
   for (unsigned I = 0; I < 150; ++I) {
     if (__wsn_rt_anchor_armed()) {
       uint16_t V = I;
-      __wsn_rt_checkpoint_begin(1, 2);
-      __wsn_rt_put(&V, 2);
-      __wsn_rt_record_end();
+      do {
+        __wsn_rt_checkpoint_begin(1, 2);
+        __wsn_rt_put(&V, 2);
+      } while (__wsn_rt_record_end());
     }
     if (W.anchorArmed())
       W.checkpoint(1, {uint8_t(I), uint8_t(I >> 8)});

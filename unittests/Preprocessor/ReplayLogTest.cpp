@@ -634,9 +634,10 @@ struct RecordBackend : Backend {
   void anchor(ProgState &S) override {
     if (__wsn_rt_anchor_armed()) {
       std::vector<uint8_t> B = S.bytes();
-      __wsn_rt_checkpoint_begin(1, B.size());
-      __wsn_rt_put(B.data(), B.size());
-      __wsn_rt_record_end();
+      do {
+        __wsn_rt_checkpoint_begin(1, B.size());
+        __wsn_rt_put(B.data(), B.size());
+      } while (__wsn_rt_record_end());
     }
   }
   void entry(uint16_t F) override { __wsn_rt_entry(F); }

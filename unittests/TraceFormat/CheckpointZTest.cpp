@@ -212,10 +212,11 @@ TEST_F(CheckpointZ, StreamedPacksAsPiecesCome) {
     T.push_back(uint8_t(A >> (8 * I)));
   T.push_back(16);
   auto Streamed = [&](uint16_t Anchor, ArrayRef<uint8_t> Want) {
-    __wsn_rt_checkpoint_begin(Anchor, 18);
-    __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
-    __wsn_rt_put(&Local, 2);
-    __wsn_rt_record_end();
+    do {
+      __wsn_rt_checkpoint_begin(Anchor, 18);
+      __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+      __wsn_rt_put(&Local, 2);
+    } while (__wsn_rt_record_end());
     W.checkpoint(Anchor, Want, Way::Streamed, 16);
   };
   auto Bytes = [&]() {
@@ -295,19 +296,20 @@ TEST_F(CheckpointZ, StreamedPiecesAgree) {
     const uint16_t Len = uint16_t(N1 + NL);
     std::vector<uint8_t> Want;
     if (__wsn_rt_anchor_armed()) {
-      __wsn_rt_checkpoint_begin(6, Len);
-      if (LocalFirst) {
-        __wsn_rt_put(Loc, uint16_t(NL));
-        __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
-        Want.assign(Loc, Loc + NL);
-        Want.insert(Want.end(), G, G + N1);
-      } else {
-        __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
-        __wsn_rt_put(Loc, uint16_t(NL));
-        Want.assign(G, G + N1);
-        Want.insert(Want.end(), Loc, Loc + NL);
-      }
-      __wsn_rt_record_end();
+      do { // again when packing into the rest of the segment gave it up (section 3.2)
+        __wsn_rt_checkpoint_begin(6, Len);
+        if (LocalFirst) {
+          __wsn_rt_put(Loc, uint16_t(NL));
+          __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+          Want.assign(Loc, Loc + NL);
+          Want.insert(Want.end(), G, G + N1);
+        } else {
+          __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+          __wsn_rt_put(Loc, uint16_t(NL));
+          Want.assign(G, G + N1);
+          Want.insert(Want.end(), Loc, Loc + NL);
+        }
+      } while (__wsn_rt_record_end());
       size_t First = LocalFirst ? NL : N1; // an empty first put leaves it plain
       W.checkpoint(6, Want, Way::Streamed, First);
     }
@@ -322,6 +324,183 @@ TEST_F(CheckpointZ, StreamedPiecesAgree) {
   for (const TraceRecord &R : Rs)
     Packed += R.Packed;
   EXPECT_GT(Packed, 0u);
+}
+
+// Records of 2 (ENTRY 1) and 3 bytes (INPUT 1 1) until exactly Rest bytes are left in the
+// segment being written, in the runtime and in the writer.
+void fillTo(TraceWriter &W, unsigned Rest) {
+  for (;;) {
+    const unsigned R = WSN_TRACE_SEG_SIZE - __wsn_trace.hdr.head % WSN_TRACE_SEG_SIZE;
+    ASSERT_EQ(R, WSN_TRACE_SEG_SIZE - W.header().Head % WSN_TRACE_SEG_SIZE);
+    if (R == Rest)
+      return;
+    if (R == Rest + 3) {
+      __wsn_rt_input(1, 1);
+      W.input(1, 1);
+    } else {
+      __wsn_rt_entry(1);
+      W.entry(1);
+    }
+  }
+}
+
+// Writes the checkpoint of the (anchor, len, n, pairs) table Tb with the pieces' entries as
+// the lowering does (begin, put_t of the table's variables, record_end, again while it says
+// so) and returns how many tries it took; the writer writes it too.
+unsigned streamed(TraceWriter &W, const CkTable &Tb, ArrayRef<uint8_t> Payload) {
+  unsigned Tries = 0;
+  do {
+    ++Tries;
+    __wsn_rt_checkpoint_begin(uint16_t(Tb.B[0] | Tb.B[1] << 8), uint16_t(Payload.size()));
+    __wsn_rt_put_t(Tb.addr() + 2);
+  } while (__wsn_rt_record_end());
+  W.checkpoint(uint16_t(Tb.B[0] | Tb.B[1] << 8), Payload, TraceWriter::CheckpointWay::Streamed,
+               Payload.size());
+  return Tries;
+}
+
+// The last checkpoint record of a trace.
+TraceRecord lastCheckpoint(ArrayRef<uint8_t> File) {
+  TraceRecord Last;
+  for (const TraceRecord &R : decodeAll(File))
+    if (R.Kind == RecordKind::Checkpoint)
+      Last = R;
+  return Last;
+}
+
+// Section 3.2: a checkpoint whose plain record would reach the segment's end (or not fit) is
+// packed into the rest of the segment when it fits there with a byte to spare; else a PAD
+// and the next segment, as before. The same for both entry kinds (the pieces' entries give
+// the attempt up and say "again"); a dense checkpoint whose plain record fits exactly stays
+// plain there. Runtime and writer agree after every step.
+TEST_F(CheckpointZ, PacksIntoTheRest) {
+  static_assert(WSN_TRACE_SEG_SIZE == 256, "the offsets below assume 256-byte segments");
+  TraceWriter W = writer();
+  static uint8_t Buf[40];
+  static uint16_t Count;
+  static uint8_t Dense[6] = {1, 2, 3, 4, 5, 6};
+  for (uint8_t &B : Buf)
+    B = 0;
+  Buf[5] = 0x55;
+  Count = 0x0102;
+  CkTable T(3, {{Buf, 40}, {&Count, 2}}); // 45 bytes plain, 12 packed (RuntimeAndWriterAgree)
+  CkTable TD(4, {{Dense, 6}});             // 9 bytes plain, 10 packed
+  std::vector<uint8_t> P(Buf, Buf + 40);
+  P.push_back(2);
+  P.push_back(1);
+  const std::vector<uint8_t> PD(Dense, Dense + 6);
+  auto Table = [&](const CkTable &Tb, ArrayRef<uint8_t> Payload) {
+    ASSERT_TRUE(__wsn_rt_anchor_armed());
+    __wsn_rt_checkpoint_t(Tb.addr());
+    W.checkpoint(uint16_t(Tb.B[0]), Payload);
+    EXPECT_EQ(bool(__wsn_rt_anchor_armed()), W.anchorArmed());
+  };
+  struct Step {
+    unsigned Rest;
+    bool Pieces;
+    unsigned Tries; // pieces only
+    unsigned At;    // ring offset the checkpoint lands at
+    bool Packed;
+  };
+  const Step Steps[] = {
+      {13, false, 0, 243, true},        // fits the rest with a byte to spare
+      {12, false, 0, 512, true},        // would end exactly at the end: PAD, next segment
+      {13, true, 1, 768 + 243, true},   // the same with the pieces' entries
+      {12, true, 2, 256, true},         // given up once, then after the PAD (ring wrapped)
+      {40, true, 1, 512 + 216, true},   // plain (45) does not fit, packed (12) does
+      {9, false, 0, 768 + 247, false},  // dense, plain fits exactly: not packed, no PAD
+      {9, true, 2, 247, false},         // the same in pieces: tried packed, then plain there
+  };
+  for (const Step &S : Steps) {
+    // Into a fresh segment (armed), then down to the rest the step wants.
+    fillTo(W, WSN_TRACE_SEG_SIZE - 2);
+    fillTo(W, S.Rest);
+    const bool D = S.At % 256 == 247;
+    if (S.Pieces)
+      EXPECT_EQ(streamed(W, D ? TD : T, D ? PD : P), S.Tries) << S.At;
+    else
+      Table(D ? TD : T, D ? PD : P);
+    ASSERT_EQ(runtimeBytes(), W.bytes()) << S.At;
+    TraceRecord R = lastCheckpoint(W.bytes());
+    EXPECT_EQ(R.RingOffset, S.At);
+    EXPECT_EQ(R.Packed, S.Packed) << S.At;
+    EXPECT_EQ(R.Payload, D ? PD : P);
+  }
+}
+
+// A node stopped in the middle of an attempt to pack into the rest (section 1.1): the
+// record is open at the saved head, whose byte is the checkpoint's tag, so the decoder drops
+// the record and nothing else; once given up, the record is closed with nothing in it and
+// the trace reads as before the attempt; in the second try the PAD is at the saved head. No
+// segment is ever damaged. The pieces' variables: a sparse table, then a dense local that
+// makes the attempt fail.
+TEST_F(CheckpointZ, StoppedInAnAttempt) {
+  TraceWriter W = writer();
+  static uint8_t Sparse[24];
+  for (uint8_t &B : Sparse)
+    B = 0;
+  Sparse[2] = 7;
+  uint8_t Local[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  std::vector<uint8_t> T = {24, 0, 1};
+  uintptr_t A = reinterpret_cast<uintptr_t>(Sparse);
+  for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+    T.push_back(uint8_t(A >> (8 * I)));
+  T.push_back(24);
+  std::vector<uint8_t> P(Sparse, Sparse + 24);
+  P.insert(P.end(), Local, Local + 8);
+  // 32 bytes: 4 masks + 1 + 8 = 13 packed (16 with tag, anchor, len), 35 plain. A rest of
+  // 12 holds the masks and the table's byte, not the local.
+  fillTo(W, WSN_TRACE_SEG_SIZE - 2);
+  fillTo(W, 12);
+  const std::vector<uint8_t> Before = runtimeBytes();
+  const size_t NBefore = decodeAll(Before).size();
+  auto Decoded = [&](const char *When) {
+    std::vector<uint8_t> B = runtimeBytes();
+    auto F = TraceFile::parse(B);
+    EXPECT_TRUE(bool(F)) << When;
+    if (!F)
+      return size_t(0);
+    EXPECT_TRUE(F->damage().empty()) << When;
+    auto Rs = F->decode();
+    EXPECT_TRUE(bool(Rs)) << When;
+    return Rs ? Rs->size() : 0;
+  };
+  const uint16_t Saved = __wsn_trace.hdr.head;
+  __wsn_rt_checkpoint_begin(8, 32);
+  __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+  EXPECT_EQ(__wsn_trace.hdr.open, 0x8000u | Saved);
+  EXPECT_EQ(__wsn_trace.data[Saved], 0x06);
+  EXPECT_EQ(Decoded("mid-attempt"), NBefore);
+  __wsn_rt_put(Local, 8);
+  EXPECT_EQ(__wsn_rt_record_end(), 1);
+  EXPECT_EQ(__wsn_trace.hdr.head, Saved);
+  EXPECT_EQ(__wsn_trace.hdr.open >> 15, 0u);
+  EXPECT_TRUE(__wsn_rt_anchor_armed());
+  EXPECT_EQ(Decoded("given up"), NBefore);
+  // The ring's segment up to the head and the check values are those before the attempt.
+  {
+    const std::vector<uint8_t> Now = runtimeBytes();
+    const size_t From = TraceHeaderSize + Saved - Saved % WSN_TRACE_SEG_SIZE,
+                 To = TraceHeaderSize + Saved,
+                 Checks = 2 * WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE;
+    EXPECT_EQ(std::vector<uint8_t>(Now.begin() + From, Now.begin() + To),
+              std::vector<uint8_t>(Before.begin() + From, Before.begin() + To));
+    EXPECT_EQ(std::vector<uint8_t>(Now.end() - Checks, Now.end()),
+              std::vector<uint8_t>(Before.end() - Checks, Before.end()));
+  }
+  __wsn_rt_checkpoint_begin(8, 32);
+  EXPECT_EQ(__wsn_trace.hdr.open, 0x8000u | Saved);
+  EXPECT_EQ(__wsn_trace.data[Saved], 0x00); // the PAD
+  EXPECT_EQ(Decoded("second try"), NBefore);
+  __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+  __wsn_rt_put(Local, 8);
+  EXPECT_EQ(__wsn_rt_record_end(), 0);
+  W.checkpoint(8, P, TraceWriter::CheckpointWay::Streamed, 24);
+  ASSERT_EQ(runtimeBytes(), W.bytes());
+  TraceRecord R = lastCheckpoint(W.bytes());
+  EXPECT_EQ(R.RingOffset % WSN_TRACE_SEG_SIZE, 0u);
+  EXPECT_TRUE(R.Packed);
+  EXPECT_EQ(R.Payload, P);
 }
 
 // Decoder errors (spec section 3.2): each names the file offset of what is wrong and the

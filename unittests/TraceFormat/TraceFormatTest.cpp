@@ -521,10 +521,11 @@ void runWrapScenario(unsigned Seed, unsigned MinWraps) {
     ASSERT_EQ(bool(__wsn_rt_anchor_armed()), W.anchorArmed());
     if (__wsn_rt_anchor_armed()) {
       std::vector<uint8_t> Vars = Bytes(24);
-      __wsn_rt_checkpoint_begin(1, uint16_t(Vars.size()));
-      for (size_t I = 0; I < Vars.size(); I += 3)
-        __wsn_rt_put(Vars.data() + I, uint16_t(std::min<size_t>(3, Vars.size() - I)));
-      __wsn_rt_record_end();
+      do {
+        __wsn_rt_checkpoint_begin(1, uint16_t(Vars.size()));
+        for (size_t I = 0; I < Vars.size(); I += 3)
+          __wsn_rt_put(Vars.data() + I, uint16_t(std::min<size_t>(3, Vars.size() - I)));
+      } while (__wsn_rt_record_end());
       W.checkpoint(1, Vars);
       Note(RecordKind::Checkpoint, {1}, Vars);
     }
@@ -673,9 +674,14 @@ TEST_F(TraceFormat, RecordFillingSegmentExactlyArmsNext) {
   uint16_t Len = WSN_TRACE_SEG_SIZE - 1 - 1 - 2; // tag, anchor varint, 2-byte len varint
   std::vector<uint8_t> P(Len, 0x5A);
   ASSERT_TRUE(__wsn_rt_anchor_armed());
-  __wsn_rt_checkpoint_begin(1, Len);
-  __wsn_rt_put(P.data(), Len);
-  __wsn_rt_record_end();
+  // Tried packed into the segment first (it does not pack: given up), then plain.
+  unsigned Tries = 0;
+  do {
+    ++Tries;
+    __wsn_rt_checkpoint_begin(1, Len);
+    __wsn_rt_put(P.data(), Len);
+  } while (__wsn_rt_record_end());
+  EXPECT_EQ(Tries, 2u);
   W.checkpoint(1, P);
   EXPECT_EQ(__wsn_trace.hdr.head, WSN_TRACE_SEG_SIZE);
   EXPECT_TRUE(__wsn_rt_anchor_armed());

@@ -22,10 +22,11 @@ static void basic(void) {
   __wsn_rt_init();
   __wsn_rt_entry(1); /* main */
   if (__wsn_rt_anchor_armed()) {
-    __wsn_rt_checkpoint_begin(0, sizeof vars);
-    __wsn_rt_put(vars, 2);
-    __wsn_rt_put(vars + 2, 2);
-    __wsn_rt_record_end();
+    do {
+      __wsn_rt_checkpoint_begin(0, sizeof vars);
+      __wsn_rt_put(vars, 2);
+      __wsn_rt_put(vars + 2, 2);
+    } while (__wsn_rt_record_end());
   }
   __wsn_rt_sched(3);
   __wsn_rt_entry(2);
@@ -52,9 +53,10 @@ static void wrap(void) {
   __wsn_rt_init();
   while (__wsn_trace.hdr.wraps < 3 || __wsn_trace.hdr.head < 300) {
     if (__wsn_rt_anchor_armed()) {
-      __wsn_rt_checkpoint_begin(0, sizeof counter);
-      __wsn_rt_put(&counter, sizeof counter);
-      __wsn_rt_record_end();
+      do {
+        __wsn_rt_checkpoint_begin(0, sizeof counter);
+        __wsn_rt_put(&counter, sizeof counter);
+      } while (__wsn_rt_record_end());
     }
     __wsn_rt_entry(2);
     __wsn_gv_reference = (uint16_t)(counter % 5);

@@ -86,6 +86,61 @@ static TBL struct eff2 ef_h = {2 + 255 + 45, 2, 2, {{huge, 255}, {huge + 255, 45
 static TBL struct ckp3 cp_h = {4, 3 + 255 + 45, 3, {{g1, 3}, {huge, 255}, {huge + 255, 45}}};
 #endif
 
+/* How often a checkpoint went packed into the rest of a segment its plain record would have
+ * reached the end of, and how often the pieces' entries gave one up ("again"; spec/trace-
+ * format.md 3.2): written as INPUTs at the end, so the test sees both paths taken, the same
+ * on every target. The anchors are below 128: the plain record is 3 + len bytes, one more
+ * for a len of 128 or more. */
+static uint16_t in_rest, agains, ck_head;
+static void ck_after(uint16_t len) {
+  uint16_t seg = __wsn_trace.hdr.seg_size, h = __wsn_trace.hdr.head;
+  uint16_t rest = (uint16_t)(seg - ck_head % seg), plain = (uint16_t)(3u + (len >= 128) + len);
+  if (plain >= rest && h > ck_head && (uint16_t)(h - ck_head) < rest)
+    ++in_rest;
+}
+
+/* Writes SCHED records (2 bytes) until the rest of the segment is `rest` or `rest` + 1 bytes. */
+static void place(uint16_t rest) {
+  uint16_t seg = __wsn_trace.hdr.seg_size;
+  for (;;) {
+    uint16_t r = (uint16_t)(seg - __wsn_trace.hdr.head % seg);
+    if (r == rest || r == rest + 1)
+      return;
+    __wsn_rt_sched(1);
+  }
+}
+
+/* Both ways of section 3.2, whatever the seeded steps did (their counts depend on where the
+ * other records put the head): the head placed where the plain record does not fit, once
+ * with the sparse variables, which then go packed into the rest, and once with dense ones in
+ * pieces that do not fit packed either (given up, "again", written after a PAD). */
+static void both_paths(void) {
+  uint16_t local = 0x0101;
+  uint8_t again;
+  __wsn_rt_init(); /* the header's seg_size, before the first record */
+  place(30); /* sparse: plain 3 + 37 + 2 = 42 bytes, packed about 15 */
+  ck_head = __wsn_trace.hdr.head;
+  do {
+    __wsn_rt_checkpoint_begin(9, 37 + 2);
+    __wsn_rt_put_t((uintptr_t)&vs_s);
+    __wsn_rt_put(&local, 2);
+    again = __wsn_rt_record_end();
+    agains = (uint16_t)(agains + again);
+  } while (again);
+  ck_after(37 + 2);
+  g1[0] = 1, g1[1] = 2, g1[2] = 3, g2 = 0x0404;
+  place(8); /* dense: plain 3 + 7 = 10 bytes, packed 3 + 1 + 7 = 11 */
+  ck_head = __wsn_trace.hdr.head;
+  do {
+    __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
+    __wsn_rt_put_t((uintptr_t)&vs_a);
+    __wsn_rt_put(&local, 2);
+    again = __wsn_rt_record_end();
+    agains = (uint16_t)(agains + again);
+  } while (again);
+  ck_after(3 + 2 + 2);
+}
+
 static uint32_t rnd_state = 12345;
 static uint16_t rnd(void) {
   rnd_state = rnd_state * 1103515245u + 12345u;
@@ -103,6 +158,7 @@ static void mutate(void) {
 int main(void) {
   uint16_t i;
   __wsn_gv_reference = 0;
+  both_paths();
   for (i = 0; i < STEPS; ++i) {
     uint16_t r = rnd(), v = rnd();
     mutate();
@@ -112,7 +168,11 @@ int main(void) {
       huge[r % 300] ^= (uint8_t)v;
       switch ((r >> 4) & 3) {
       case 0: __wsn_rt_effect_t(400, (uintptr_t)&ef_h, v); break;
-      case 1: __wsn_rt_checkpoint_t((uintptr_t)&cp_h); break;
+      case 1:
+        ck_head = __wsn_trace.hdr.head;
+        __wsn_rt_checkpoint_t((uintptr_t)&cp_h);
+        ck_after(3 + 255 + 45);
+        break;
       case 2:
         __wsn_rt_effect_begin(401, 280);
         __wsn_rt_put(huge, 280);
@@ -171,25 +231,36 @@ int main(void) {
     case 13:
 #ifdef BIG_RECORDS
       if (v & 1) {
+        ck_head = __wsn_trace.hdr.head;
         __wsn_rt_checkpoint_t((uintptr_t)&cp_h);
+        ck_after(3 + 255 + 45);
         break;
       }
 #endif
+      ck_head = __wsn_trace.hdr.head;
       __wsn_rt_checkpoint_t((uintptr_t)((v & 2) ? &cp_l : &cp_a));
+      ck_after((v & 2) ? 37 + 3 + 5 + 2 : 3 + 2 + 40);
       break;
     case 14:
       if (__wsn_rt_anchor_armed()) {
         /* globals by table, then a "local" by put, as the lowering of an anchor with locals;
-         * over the sparse globals, packed in place (spec/trace-format.md 3.2) */
-        if (v & 4) {
-          __wsn_rt_checkpoint_begin(9, 37 + 2);
-          __wsn_rt_put_t((uintptr_t)&vs_s);
-        } else {
-          __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
-          __wsn_rt_put_t((uintptr_t)&vs_a);
-        }
-        __wsn_rt_put(&v, 2);
-        __wsn_rt_record_end();
+         * over the sparse globals, packed in place (spec/trace-format.md 3.2); again, as the
+         * lowering, when packing into the rest of a segment gave it up */
+        uint8_t again;
+        ck_head = __wsn_trace.hdr.head;
+        do {
+          if (v & 4) {
+            __wsn_rt_checkpoint_begin(9, 37 + 2);
+            __wsn_rt_put_t((uintptr_t)&vs_s);
+          } else {
+            __wsn_rt_checkpoint_begin(7, 3 + 2 + 2);
+            __wsn_rt_put_t((uintptr_t)&vs_a);
+          }
+          __wsn_rt_put(&v, 2);
+          again = __wsn_rt_record_end();
+          agains = (uint16_t)(agains + again);
+        } while (again);
+        ck_after((v & 4) ? 37 + 2 : 3 + 2 + 2);
       }
       break;
     case 15:
@@ -205,6 +276,8 @@ int main(void) {
     }
   }
   /* Every record carries the counts the runtime kept; the last one shows the final count. */
+  __wsn_rt_input16(997, in_rest);
+  __wsn_rt_input16(998, agains);
   __wsn_rt_input16(999, __wsn_gv_reference);
   __wsn_rt_check_t((uintptr_t)&ck_a, 0);
   __wsn_rt_entry(1); /* frozen: not written */

@@ -168,14 +168,17 @@ void __wsn_rt_sched(uint16_t task);
  * writing entered the current segment (and the trace is not frozen). */
 uint8_t __wsn_rt_anchor_armed(void);
 /* LOG 4: disable interrupts and start CHECKPOINT anchor len; disarms the anchor flag. The
- * caller then writes exactly `len` bytes with __wsn_rt_put and calls __wsn_rt_record_end. */
+ * caller then writes exactly `len` bytes with __wsn_rt_put and calls __wsn_rt_record_end,
+ * and repeats all three while __wsn_rt_record_end returns 1 (a checkpoint packed into the
+ * rest of a segment did not fit there: given up, the next try goes to the next segment). */
 void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len);
 /* Multi-level: start EFFECT site len; same protocol as a checkpoint (put..., record_end). */
 void __wsn_rt_effect_begin(uint16_t site, uint16_t len);
 /* Append n bytes to the record opened by a *_begin (bytes beyond its len are ignored). */
 void __wsn_rt_put(const void *p, uint16_t n);
-/* Close the open record (missing bytes are zero-filled) and restore interrupts. */
-void __wsn_rt_record_end(void);
+/* Close the open record (missing bytes are zero-filled) and restore interrupts. Returns 1
+ * when a checkpoint was given up and must be written again (begin, puts, end), else 0. */
+uint8_t __wsn_rt_record_end(void);
 
 /* LOG 5: INPUT site value (value already masked to the used bits). */
 void __wsn_rt_input(uint16_t site, uint32_t value);
