@@ -319,7 +319,9 @@ public:
   /// An effect as __wsn_rt_skip_effect_c writes it when no handler ran inside the span (spec
   /// section 3.3): with no key of its length in the segment, an EFFECT_C of the bytes that
   /// differ from Before (the payload's value before the call: its return bytes 0) when that is
-  /// smaller than the plain record, else as effect().
+  /// smaller than the plain record, else as effect(). The caller stands for the runtime's other
+  /// conditions: a skipped call with a snapshot (its variable bytes at most
+  /// WSN_TRACE_SNAP_MAX) during which no handler ran.
   void effectC(uint16_t Site, llvm::ArrayRef<uint8_t> Before, llvm::ArrayRef<uint8_t> Bytes);
   void skipBegin(uint16_t Site);
   void skipEnd(uint16_t Site);

@@ -2422,7 +2422,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
    * (the short form is then the chosen one, whose variables the snapshot holds) and no key
    * applies; counted first, so the record is reserved at its exact size. */
-  if (snap && skip && !rt_span_irq && len >= 2 && len - rbytes <= WSN_TRACE_SNAP_MAX
+  if (WSN_TRACE_SNAP_MAX > 0 && snap && skip && !rt_span_irq && len >= 2 &&
+      len - rbytes <= WSN_TRACE_SNAP_MAX
 #if WSN_TRACE_EFFECT_KEYS
       && key_find(len) == WSN_TRACE_EFFECT_KEYS
 #endif
