@@ -89,9 +89,12 @@ static uint8_t rt_ck_first;
 static uint8_t rt_ck_rest, rt_ck_retry;
 #if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
 #define zwalk __wsn_rt_zwalk
+#define zrun __wsn_rt_zrun
 uint8_t __wsn_rt_zwalk(uintptr_t t, const uint8_t *end);
+uint8_t __wsn_rt_zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
 #else
 static uint8_t zwalk(uintptr_t t, const uint8_t *end);
+static uint8_t zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
 #endif
 #endif
 #if WSN_TRACE_EFFECT_KEYS
@@ -1285,84 +1288,43 @@ uint8_t __wsn_rt_anchor_armed(void) {
  * non-zero one is stored at rt_z_o, and every byte shifts its "not zero" bit into the mask
  * from the top; the sentinel bit, put in at bit 7 when the group's mask byte was reserved,
  * falls out at the eighth byte, leaving byte i's bit at bit i: the mask is stored and the
- * next group's mask byte reserved. zstart begins the payload at p. */
-static NOINLINE void zstart(uint8_t *p, uint16_t len) {
-  rt_ck_at = p;
-  rt_ck_end = p + len - 1; /* packed, the record must be smaller than plain */
-  rt_ck_first = 1;
-  rt_z_m = p;
-  rt_z_o = p + 1;
-  rt_z_mask = 0x80u;
-}
+ * next group's mask byte reserved. */
 
-/* n bytes from src (NULL: zeros) into the packer; 0 as soon as a byte would be stored at or
- * past `end` (the packed record would not be smaller than allowed). */
-static NOINLINE uint8_t zbytes(const uint8_t *src, uint16_t n, const uint8_t *end) {
-  uint8_t *o = rt_z_o, *m = rt_z_m, mask = rt_z_mask, b, out;
-  while (n--) {
-    b = src ? *src++ : 0;
-    if (b) {
-      if (o >= end)
-        return 0;
-      *o++ = b;
-    }
-    out = (uint8_t)(mask & 1u);
-    mask = (uint8_t)((mask >> 1) | (b ? 0x80u : 0u));
-    if (out) { /* the eighth byte of the group */
-      if (m >= end)
-        return 0;
-      *m = mask;
-      m = o++;
-      mask = 0x80u;
-    }
+/* A piece of n payload bytes of the checkpoint being packed (rt_left: the bytes owed after
+ * it), from the (n, pairs) table t, else from p (NULL: zeros). The first piece of a record
+ * packed over its plain reservation may take only what leaves room for the rest at its
+ * largest (rt_left + ceil(rt_left / 8) bytes: every byte and a mask per 8), so no later piece
+ * can fail. The last one (rt_left 0) also finishes the last group: the missing bytes of a
+ * partial one are 0 (shifted in until the sentinel falls out); a mask byte reserved with no
+ * byte after it is given back. Returns 1 when the piece is in; 0 when the record is written
+ * plain from this piece on (the caller copies it to its plain place: only a first piece can
+ * fail there, so nothing before it was packed). In the rest of a segment there is no plain
+ * place: a piece that does not fit gives the attempt up (rt_ck_end NULL, the later pieces
+ * are dropped, __wsn_rt_record_end says "again"), and 1 is returned. */
+static NOINLINE uint8_t zpiece(uintptr_t t, const uint8_t *p, uint16_t n) {
+  const uint8_t *end = rt_ck_end;
+  uint8_t ok, mask, out;
+  if (rt_ck_first) {
+    uint16_t w = (uint16_t)(rt_left + ((rt_left + 7u) >> 3));
+    rt_ck_first = 0;
+    end = w < (uint16_t)(end - rt_ck_at) ? end - w : NULL;
   }
-  rt_z_o = o;
-  rt_z_m = m;
-  rt_z_mask = mask;
-  return 1;
-}
-
-/* The last group: the missing bytes of a partial one are 0 (shifted in until the sentinel
- * falls out); a mask byte reserved with no byte after it is given back. Returns the packed
- * end, or NULL when the mask would be at or past `end`. */
-static NOINLINE uint8_t *zfinish(const uint8_t *end) {
-  uint8_t mask = rt_z_mask, out;
-  if (mask == 0x80u)
-    return rt_z_m;
-  do {
-    out = (uint8_t)(mask & 1u);
-    mask >>= 1;
-  } while (!out);
-  if (rt_z_m >= end)
-    return NULL;
-  *rt_z_m = mask;
-  return rt_z_o;
-}
-
-/* The limit of the next piece of a checkpoint written in pieces, `after` plain bytes still
- * owed after it. The first piece may take only what leaves room for the rest at its largest
- * (after + ceil(after / 8) bytes: every byte and a mask per 8), so no later piece can fail;
- * NULL when not even that is left. */
-static NOINLINE const uint8_t *zlimit(uint16_t after) {
-  uint16_t w;
-  if (!rt_ck_first)
-    return rt_ck_end;
-  rt_ck_first = 0;
-  w = (uint16_t)(after + ((after + 7u) >> 3));
-  if (w >= (uint16_t)(rt_ck_end - rt_ck_at))
-    return NULL;
-  return rt_ck_end - w;
-}
-
-/* After a piece went into the packer (ok), the last one (after 0) also finishes the last
- * group. Returns 0 when the checkpoint is written plain from this piece on (the caller copies
- * it at its plain place; only a first piece can fail, so nothing before it was packed). In
- * the rest of a segment there is no plain place: a piece that does not fit gives the attempt
- * up (rt_ck_end NULL; the later pieces are dropped, __wsn_rt_record_end says "again"). */
-static NOINLINE uint8_t zpieced(uint8_t ok, uint16_t after, const uint8_t *end) {
-  if (ok && !after) {
-    rt_ck_done = zfinish(end);
-    ok = rt_ck_done != NULL;
+  ok = end && (t ? zwalk(t, end) : zrun(p, n, end));
+  if (ok && !rt_left) {
+    rt_ck_done = rt_z_m;
+    mask = rt_z_mask;
+    if (mask != 0x80u) {
+      do {
+        out = (uint8_t)(mask & 1u);
+        mask >>= 1;
+      } while (!out);
+      if (rt_z_m >= end)
+        ok = 0;
+      else {
+        *rt_z_m = mask;
+        rt_ck_done = rt_z_o;
+      }
+    }
   }
   if (!ok) {
     if (!rt_ck_rest) {
@@ -1372,6 +1334,7 @@ static NOINLINE uint8_t zpieced(uint8_t ok, uint16_t after, const uint8_t *end) 
     rt_ck_end = NULL;
     rt_left = 0;
   }
+  rt_cursor += n;
   return 1;
 }
 #endif
@@ -1394,14 +1357,15 @@ void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
   rt_ck_retry = 0;
   open_payload(WSN_REC_CHECKPOINT, anchor, len, rt_ck_rest ? 0 : len);
   /* Packed as its pieces come, unless its plain record ended exactly at the segment's end
-   * (writing has then entered the next segment, which is not undone). */
+   * (writing has then entered the next segment, which is not undone); in the rest, every
+   * piece within the rest, its last byte left over. */
   if (rt_cursor && len && (rt_ck_rest || seg_offset(HDR.head))) {
     rt_ck_tag = rt_cursor - h;
-    zstart(rt_cursor, len);
-    if (rt_ck_rest) { /* every piece within the rest, its last byte left over */
-      rt_ck_end = rt_cursor + (uint16_t)(room - h - 1u);
-      rt_ck_first = 0;
-    }
+    rt_ck_at = rt_z_m = rt_cursor;
+    rt_z_o = rt_cursor + 1;
+    rt_z_mask = 0x80u;
+    rt_ck_first = !rt_ck_rest;
+    rt_ck_end = rt_cursor + (rt_ck_rest ? (uint16_t)(room - h - 1u) : (uint16_t)(len - 1u));
   }
 #else
   open_payload(WSN_REC_CHECKPOINT, anchor, len, len);
@@ -1414,19 +1378,15 @@ void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
 
 NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
   const uint8_t *b = (const uint8_t *)p;
-  volatile uint8_t *d = rt_cursor; /* volatile: no memcpy call (no libc on the mote) */
+  volatile uint8_t *d; /* volatile: no memcpy call (no libc on the mote) */
   if (n > rt_left)
     n = rt_left;
   rt_left = (uint16_t)(rt_left - n);
 #if WSN_TRACE_PACK
-  if (rt_ck_tag) {
-    const uint8_t *end = zlimit(rt_left);
-    if (zpieced(end && zbytes(b, n, end), rt_left, end)) {
-      rt_cursor += n;
-      return;
-    }
-  }
+  if (rt_ck_tag && zpiece(0, b, n))
+    return;
 #endif
+  d = rt_cursor;
   while (n--)
     *d++ = *b++;
   rt_cursor = (uint8_t *)d;
@@ -1435,19 +1395,26 @@ NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
 NOINLINE uint8_t __wsn_rt_record_end(void) {
   uint8_t again = 0;
   if (rt_left) {
-    /* Fewer bytes than announced: zero-filled (volatile: no memset call, there is no libc). */
+    /* Fewer bytes than announced: zero-filled (volatile: no memset call, there is no libc),
+     * or packed as a last piece of zeros. */
+    uint16_t n = rt_left, i;
     volatile uint8_t *p = rt_cursor;
     FLAGS |= WSN_TRACE_FLAG_DROPPED;
+    rt_left = 0;
 #if WSN_TRACE_PACK
-    if (rt_ck_tag) {
-      const uint8_t *end = zlimit(0);
-      if (zpieced(end && zbytes(NULL, rt_left, end), 0, end))
-        rt_left = 0;
-    }
+    if (rt_ck_tag && rt_ck_rest) /* no plain place in the rest: given up */
+      rt_ck_end = NULL;
+    else
 #endif
-    while (rt_left) {
-      *p++ = 0;
-      --rt_left;
+    {
+      for (i = n; i; --i)
+        *p++ = 0;
+#if WSN_TRACE_PACK
+      /* Packed, the zeros go in as a last piece from their plain place, which the packed
+       * bytes never reach (the first-piece rule keeps room for them ahead of it). */
+      if (rt_ck_tag)
+        zpiece(0, rt_cursor, n);
+#endif
     }
   }
 #if WSN_TRACE_PACK
@@ -1929,6 +1896,23 @@ static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
   return crc;
 }
 #elif defined(__AVR__)
+/* The head of the AVR table walks (walk, zwalk): r23 pairs left, the table in Z (flash, lpm);
+ * at 2: a variable of r22 (1..255) bytes at Y; at 5: no pair left. A pair of size 0 links to
+ * the (n, pairs) table at its word address (pm()). RUN: code before the next pair is read. */
+#define WSN_AVR_PAIRS(RUN)                                                                      \
+  "1:\n"                                                                                       \
+  "  subi r23, 1\n"                                                                            \
+  "  brcs 5f\n" RUN "  lpm r28, Z+\n" /* Y = address */                                       \
+  "  lpm r29, Z+\n"                                                                           \
+  "  lpm r22, Z+\n" /* size */                                                                 \
+  "  cpi r22, 0\n"                                                                             \
+  "  brne 2f\n"                                                                                \
+  "  movw r30, r28\n"                                                                          \
+  "  lsl r30\n" /* Z = 2 * link */                                                             \
+  "  rol r31\n"                                                                                \
+  "  lpm r23, Z+\n"                                                                            \
+  "  rjmp 1b\n"                                                                                \
+  "2:\n"
 /* The same in AVR assembly: table in Z (flash, lpm), variable in Y, destination in X; the
  * CRC-16/CCITT-FALSE step inline (crc ^= b << 8, then 8 x shift left, ^ 0x1021 on carry). */
 #define walk __wsn_rt_walk
@@ -1941,20 +1925,7 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
       "  ldi r24, 0xff\n"
       "  ldi r25, 0xff\n"
       "  lpm r23, Z+\n"               /* number of pairs */
-      "1:\n"
-      "  subi r23, 1\n"
-      "  brcs 5f\n"
-      "  lpm r28, Z+\n"               /* Y = address */
-      "  lpm r29, Z+\n"
-      "  lpm r22, Z+\n"               /* size */
-      "  cpi r22, 0\n"                /* size 0: a link to another (n, pairs) table */
-      "  brne 2f\n"
-      "  movw r30, r28\n"
-      "  lsl r30\n"                   /* a word address (pm()): Z = 2 * link */
-      "  rol r31\n"
-      "  lpm r23, Z+\n"
-      "  rjmp 1b\n"
-      "2:\n"                          /* size 1..255 */
+      WSN_AVR_PAIRS("")
       "  adiw r26, 0\n"               /* no destination: CRC */
       "  breq 3f\n"
       "7:\n"
@@ -2521,13 +2492,8 @@ void __wsn_rt_put_t(uintptr_t t) {
   if (rt_cursor && b <= rt_left) {
     rt_left = (uint16_t)(rt_left - b);
 #if WSN_TRACE_PACK
-    if (rt_ck_tag) { /* a checkpoint being packed (section 3.2) */
-      const uint8_t *end = zlimit(rt_left);
-      if (zpieced(end && zwalk(t + 2, end), rt_left, end)) {
-        rt_cursor += b;
-        return;
-      }
-    }
+    if (rt_ck_tag && zpiece(t + 2, NULL, b)) /* a checkpoint being packed (section 3.2) */
+      return;
 #endif
     walk(t + 2, rt_cursor);
     rt_cursor += b;
@@ -2547,9 +2513,37 @@ void __wsn_rt_check_t(uintptr_t t, uint8_t ok) {
 
 #if WSN_TRACE_PACK
 /* Packed checkpoints (spec/trace-format.md section 3.2): the variables of the (n, pairs)
- * table at t, as walk reads them, into the packer (zbytes, above: its state in rt_z_*).
+ * table at t, as walk reads them, into the packer (its state in rt_z_*; zrun: one run of
+ * bytes, a local of a checkpoint written in pieces).
  * Returns 0 as soon as a byte would be stored at or past `end`. Interrupts must be disabled. */
 #if !WSN_ASM_WALK
+/* n bytes from src into the packer; 0 as soon as a byte would be stored at or past `end`
+ * (the packed record would not be smaller than allowed). */
+static NOINLINE uint8_t zrun(const uint8_t *src, uint16_t n, const uint8_t *end) {
+  uint8_t *o = rt_z_o, *m = rt_z_m, mask = rt_z_mask, b, out;
+  while (n--) {
+    b = *src++;
+    if (b) {
+      if (o >= end)
+        return 0;
+      *o++ = b;
+    }
+    out = (uint8_t)(mask & 1u);
+    mask = (uint8_t)((mask >> 1) | (b ? 0x80u : 0u));
+    if (out) { /* the eighth byte of the group */
+      if (m >= end)
+        return 0;
+      *m = mask;
+      m = o++;
+      mask = 0x80u;
+    }
+  }
+  rt_z_o = o;
+  rt_z_m = m;
+  rt_z_mask = mask;
+  return 1;
+}
+
 static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
   uint8_t n = tbl8(t);
   while (n--) {
@@ -2565,7 +2559,7 @@ static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
       n = tbl8(t);
       continue;
     }
-    if (!zbytes(src, size, end))
+    if (!zrun(src, size, end))
       return 0;
   }
   return 1;
@@ -2581,26 +2575,29 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
       "  push r29\n"
       "  movw r30, r24\n"
       "  movw r20, r22\n"             /* end */
+      "  lpm r23, Z+\n"               /* number of pairs */
+      "  clt\n"
+      "  rjmp 8f\n"
+      /* __wsn_rt_zrun(src, n, end): n bytes at src (RAM) into the packer, with the table
+       * walk's loop (T set: a run, no table): Y = src, r22 the bytes of n mod 256 first,
+       * then r23 more runs of 256 (r22 is 0 then: 256 turns), end in r21:r20. */
+      "  .global __wsn_rt_zrun\n"
+      "  .type __wsn_rt_zrun, @function\n"
+      "__wsn_rt_zrun:\n"
+      "  push r28\n"
+      "  push r29\n"
+      "  movw r28, r24\n"
+      "  set\n"
+      "8:\n"
       "  lds r26, __wsn_rt_z_o\n"
       "  lds r27, __wsn_rt_z_o+1\n"
       "  lds r24, __wsn_rt_z_m\n"
       "  lds r25, __wsn_rt_z_m+1\n"
       "  lds r19, __wsn_rt_z_mask\n"
-      "  lpm r23, Z+\n"               /* number of pairs */
-      "1:\n"
-      "  subi r23, 1\n"
-      "  brcs 5f\n"
-      "  lpm r28, Z+\n"               /* Y = address */
-      "  lpm r29, Z+\n"
-      "  lpm r22, Z+\n"               /* size */
-      "  cpi r22, 0\n"                /* size 0: a link to another (n, pairs) table */
-      "  brne 2f\n"
-      "  movw r30, r28\n"
-      "  lsl r30\n"                   /* a word address (pm()): Z = 2 * link */
-      "  rol r31\n"
-      "  lpm r23, Z+\n"
-      "  rjmp 1b\n"
-      "2:\n"
+      "  brtc 1f\n"
+      "  cpse r22, r1\n"             /* n mod 256 bytes first, unless 0 */
+      "  rjmp 2f\n"
+      WSN_AVR_PAIRS("  brts 2f\n") /* a run: 256 more */
       "  ld r0, Y+\n"
       "  cp r1, r0\n"                 /* carry: the byte is not 0 */
       "  brcc 3f\n"
@@ -2655,10 +2652,27 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
       "  push r7\n"
       "  mov r12, r15\n"
       "  mov r13, r14\n"                /* end */
+      "  mov.b @r15+, r8\n"
+      "  clr r7\n"                      /* no run: the table's pairs */
+      "  jmp 8f\n"
+      /* __wsn_rt_zrun(src, n, end): n bytes at src into the packer, as if they were the
+       * last pair of a table: variable r11 = src, size r7 = n (0: none), no pair after. */
+      "  .global __wsn_rt_zrun\n"
+      "  .type __wsn_rt_zrun, @function\n"
+      "__wsn_rt_zrun:\n"
+      "  push r10\n"
+      "  push r9\n"
+      "  push r8\n"
+      "  push r7\n"
+      "  mov r12, r11\n"
+      "  mov r13, r7\n"
+      "  clr r8\n"
+      "8:\n"
       "  mov &__wsn_rt_z_o, r13\n"
       "  mov &__wsn_rt_z_m, r10\n"
       "  mov.b &__wsn_rt_z_mask, r9\n"
-      "  mov.b @r15+, r8\n"
+      "  tst r7\n"
+      "  jnz 2f\n"
       "1:\n"
       "  dec r8\n"                      /* borrow (C clear): no pair left */
       "  jnc 5f\n"

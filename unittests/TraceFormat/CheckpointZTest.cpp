@@ -503,6 +503,61 @@ TEST_F(CheckpointZ, StoppedInAnAttempt) {
   EXPECT_EQ(R.Payload, P);
 }
 
+// A checkpoint in pieces ended early (section 3.2, DROPPED): the missing bytes are zero-filled
+// at their plain place and packed from there as a last piece; in the rest of a segment, where
+// there is no plain place, the attempt is given up and the second try packs after the PAD.
+TEST_F(CheckpointZ, EndedEarly) {
+  TraceWriter W = writer();
+  static uint8_t Z[16];
+  for (uint8_t &B : Z)
+    B = 0;
+  Z[3] = 9;
+  std::vector<uint8_t> T = {16, 0, 1};
+  uintptr_t A = reinterpret_cast<uintptr_t>(Z);
+  for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+    T.push_back(uint8_t(A >> (8 * I)));
+  T.push_back(16);
+  auto Short = [&]() { // 18 announced, 16 given
+    unsigned Tries = 0;
+    do {
+      ++Tries;
+      __wsn_rt_checkpoint_begin(5, 18);
+      __wsn_rt_put_t(reinterpret_cast<uintptr_t>(T.data()));
+    } while (__wsn_rt_record_end());
+    return Tries;
+  };
+  std::vector<uint8_t> P(Z, Z + 16);
+  P.push_back(0);
+  P.push_back(0);
+  const uint8_t Want[] = {0x11, 5, 18, 0x08, 9, 0x00, 0x00};
+  EXPECT_EQ(Short(), 1u);
+  W.checkpoint(5, P, TraceWriter::CheckpointWay::Streamed, 16); // the same bytes, not DROPPED
+  EXPECT_TRUE(__wsn_trace.hdr.flags & WSN_TRACE_FLAG_DROPPED);
+  EXPECT_EQ(std::vector<uint8_t>(__wsn_trace.data, __wsn_trace.data + 7),
+            std::vector<uint8_t>(Want, Want + 7));
+  EXPECT_EQ(__wsn_trace.hdr.head, 7u);
+  // In the rest (12 bytes: plain 21 does not fit, the masks do): given up, then at the next
+  // segment's start, packed the same way.
+  fillTo(W, WSN_TRACE_SEG_SIZE - 2);
+  fillTo(W, 12);
+  const uint16_t Saved = __wsn_trace.hdr.head;
+  EXPECT_EQ(Short(), 2u);
+  const uint16_t Next = uint16_t(Saved - Saved % WSN_TRACE_SEG_SIZE + WSN_TRACE_SEG_SIZE);
+  EXPECT_EQ(__wsn_trace.data[Saved], 0x00); // the PAD
+  EXPECT_EQ(std::vector<uint8_t>(__wsn_trace.data + Next, __wsn_trace.data + Next + 7),
+            std::vector<uint8_t>(Want, Want + 7));
+  std::vector<TraceRecord> Cks;
+  for (const TraceRecord &R : decodeAll(runtimeBytes()))
+    if (R.Kind == RecordKind::Checkpoint)
+      Cks.push_back(R);
+  ASSERT_EQ(Cks.size(), 2u);
+  for (const TraceRecord &R : Cks) {
+    EXPECT_TRUE(R.Packed);
+    EXPECT_EQ(R.Payload, P);
+  }
+  EXPECT_EQ(Cks[1].RingOffset, Next);
+}
+
 // Decoder errors (spec section 3.2): each names the file offset of what is wrong and the
 // record's ring offset. The check values are rewritten for the edited bytes, so the decoder
 // sees them as the writer's own (not as damage).
