@@ -360,6 +360,17 @@ StopKind AvrNode::runUntil(uint64_t Target) {
       LastStop = State == cpu_Done ? StopKind::Halted : StopKind::Crashed;
       return LastStop;
     }
+    // The stack ran into the globals: a push writes at SP, then decrements it (ATmega128
+    // datasheet, "Stack Pointer"), so SP + 1 below the end of .bss/.noinit means a byte
+    // there was overwritten (the trace ring and the runtime's state lie last).
+    if (FW.RamEnd) {
+      uint32_t Sp = uint32_t(Avr->data[R_SPL]) | uint32_t(Avr->data[R_SPH]) << 8;
+      if (Sp + 1 < *FW.RamEnd) {
+        Terminated = true;
+        CrashReason = stackOverflow(Sp + 1, *FW.RamEnd, "_end", Avr->cycle);
+        return LastStop = StopKind::Crashed;
+      }
+    }
     // Safe at every instruction: ringPos uses the header only while no
     // record is open (trace-format.md section 1.1). Polling only with SREG.I
     // set lost segments of TinyOS apps, whose boot code and atomic sections

@@ -324,6 +324,13 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
       CrashReason = C.fault();
       return LastStop = StopKind::Crashed;
     }
+    // The stack ran into the globals (the MSP430 pushes at SP after decrementing it,
+    // SLAU049 section 3.4.2: a word at SP below the end of .noinit overwrote one).
+    if (FW.RamEnd && C.reg(msp430::SP) < *FW.RamEnd) {
+      Terminated = true;
+      CrashReason = stackOverflow(C.reg(msp430::SP), *FW.RamEnd, "__wsn_noinit_end", C.cycles());
+      return LastStop = StopKind::Crashed;
+    }
     if (K == StepKind::Idle || K == StepKind::Asleep) {
       if (halted()) {
         Terminated = true;

@@ -164,6 +164,8 @@ Expected<FirmwareInfo> inspectFirmware(StringRef Path) {
     }
     if (*Name == "__wsn_rt_skip_depth" && InData(*Addr))
       FI.SkipDepthAddr = static_cast<uint32_t>(*Addr - DataOffset);
+    if (*Name == (Msp ? "__wsn_noinit_end" : "_end") && InData(*Addr))
+      FI.RamEnd = static_cast<uint32_t>(*Addr - DataOffset);
     if (*Name == "__wsn_node_id" && InData(*Addr))
       FI.NodeIdAddr = static_cast<uint32_t>(*Addr - DataOffset);
     for (const char *IdName : NodeIdSymbolNames) {

@@ -68,6 +68,10 @@ struct FirmwareInfo {
   std::optional<uint32_t> SkipDepthAddr;
   /// Data-space address of __wsn_node_id, when the firmware has it.
   std::optional<uint32_t> NodeIdAddr;
+  /// Data-space address where the image's static RAM ends (.data, .bss, .noinit): avr-libc's
+  /// `_end`, the project's MSP430 crt0 `__wsn_noinit_end`. A stack that grows below it has
+  /// run into the globals (the trace ring last): wsn-sim stops the node as crashed.
+  std::optional<uint32_t> RamEnd;
   /// TOS_NODE_ID, ActiveMessageAddressC$addr / ActiveMessageAddressC__addr
   /// and __wsn_node_id, those the image has.
   std::vector<IdSymbol> IdSymbols;

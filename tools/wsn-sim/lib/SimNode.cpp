@@ -11,6 +11,7 @@
 #include "TraceFormat.h"
 #include "TraceTail.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
 
@@ -20,6 +21,14 @@ using namespace llvm;
 
 namespace wsn {
 namespace sim {
+
+std::string Node::stackOverflow(uint32_t Lowest, uint32_t RamEnd, const char *Symbol,
+                                   uint64_t Cycle) {
+  return "stack overflow at cycle " + std::to_string(Cycle) + ": the stack reached 0x" +
+         llvm::utohexstr(Lowest) + ", below the end of static RAM at 0x" +
+         llvm::utohexstr(RamEnd) + " (" + Symbol +
+         "): it overwrote globals (the trace ring and the runtime's state lie last)";
+}
 
 const char *stopKindName(StopKind K) {
   switch (K) {

@@ -266,6 +266,9 @@ protected:
   /// Counts --count-pc hits and checks the hooks at PC (after an instruction):
   /// the stop to report (LastStop is set), or None.
   StopKind atPc(uint32_t Pc, uint64_t Cycle);
+  /// The fault of a stack that grew below the end of static RAM (CrashReason).
+  static std::string stackOverflow(uint32_t Lowest, uint32_t RamEnd, const char *Symbol,
+                                   uint64_t Cycle);
 
   FirmwareInfo FW;
   NodeOptions Opts;
