@@ -1354,8 +1354,19 @@ void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
    * the head moves at the end. Not again right after such an attempt failed. */
   rt_ck_rest = len && !rt_ck_retry && len <= (uint16_t)(SEG - h) &&
                (uint16_t)(len + h) >= room && (uint16_t)(h + ((len + 7u) >> 3)) < room;
-  rt_ck_retry = 0;
-  open_payload(WSN_REC_CHECKPOINT, anchor, len, rt_ck_rest ? 0 : len);
+  {
+    /* A second attempt continues the first one's atomic section: __wsn_rt_record_end left
+     * interrupts disabled when it said "again", and the state to restore at the end is the
+     * one saved by the first attempt. (The lowered code resets #gv_reference before
+     * __wsn_rt_record_end; a handler taken between the attempts would record a count the
+     * trace never shows reset: replay diverged on progfuzz program 1324.) */
+    wsn_irq_state_t first = rt_open_irq;
+    uint8_t retry = rt_ck_retry;
+    rt_ck_retry = 0;
+    open_payload(WSN_REC_CHECKPOINT, anchor, len, rt_ck_rest ? 0 : len);
+    if (retry)
+      rt_open_irq = first;
+  }
   /* Packed as its pieces come, unless its plain record ended exactly at the segment's end
    * (writing has then entered the next segment, which is not undone); in the rest, every
    * piece within the rest, its last byte left over. */
@@ -1434,10 +1445,11 @@ NOINLINE uint8_t __wsn_rt_record_end(void) {
     rt_ck_tag = NULL;
   }
 #endif
-  if (again)
+  if (again) {
     OPEN_HI = 0;
-  else
-    CLOSE();
+    return again; /* interrupts stay disabled until the second attempt's end */
+  }
+  CLOSE();
   wsn_port_irq_restore(rt_open_irq);
   return again;
 }

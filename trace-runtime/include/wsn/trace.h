@@ -177,7 +177,8 @@ void __wsn_rt_effect_begin(uint16_t site, uint16_t len);
 /* Append n bytes to the record opened by a *_begin (bytes beyond its len are ignored). */
 void __wsn_rt_put(const void *p, uint16_t n);
 /* Close the open record (missing bytes are zero-filled) and restore interrupts. Returns 1
- * when a checkpoint was given up and must be written again (begin, puts, end), else 0. */
+ * when a checkpoint was given up and must be written again (begin, puts, end), else 0; with
+ * 1 interrupts stay disabled until the second attempt's record_end. */
 uint8_t __wsn_rt_record_end(void);
 
 /* LOG 5: INPUT site value (value already masked to the used bits). */
