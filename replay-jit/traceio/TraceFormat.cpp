@@ -521,6 +521,42 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // The mask groups of CHECKPOINT_Z and EFFECT_C (sections 3.2, 3.3), from Pos: ceil(Len / 8)
+  // groups, each a mask byte (bit i: payload byte 8g + i is in the record) and the bytes it
+  // marks, stored into Rec.Payload. A CHECKPOINT_Z marks only non-zero bytes; an EFFECT_C marks
+  // the bytes it gives (Rec.Given, with MarkGiven).
+  auto ReadGroups = [&](StringRef Kind, uint32_t Len, TraceRecord &Rec, bool MarkGiven) -> Error {
+    for (uint32_t G = 0; G * 8 < Len; ++G) {
+      if (Pos >= End)
+        return Fail(Pos, Kind + " mask of group " + Twine(G) + " (payload bytes " +
+                             Twine(G * 8) + "-" + Twine(std::min(G * 8 + 8, Len) - 1) +
+                             ") cut off by the end of its segment" +
+                             (IsCurrent ? " (the write head is there)" : ""));
+      const uint32_t MaskAt = Pos;
+      const uint8_t Mask = R[Pos++];
+      const uint32_t InGroup = std::min<uint32_t>(8, Len - G * 8);
+      if (InGroup < 8 && (Mask >> InGroup))
+        return Fail(MaskAt, Kind + " mask 0x" + utohexstr(Mask, false, 2) + " of group " +
+                                Twine(G) + " marks bytes past the " + Twine(Len) +
+                                "-byte payload");
+      for (unsigned I = 0; I < InGroup; ++I) {
+        if (!(Mask >> I & 1))
+          continue;
+        if (Pos >= End)
+          return Fail(Pos, Kind + " byte " + Twine(G * 8 + I) + " of the payload (group " +
+                               Twine(G) + ") runs past the end of its segment" +
+                               (IsCurrent ? " (the write head is there)" : ""));
+        if (!MarkGiven && R[Pos] == 0)
+          return Fail(Pos, Kind + " byte " + Twine(G * 8 + I) + " of the payload is marked "
+                                  "non-zero by its group's mask but is 0x00");
+        Rec.Payload[G * 8 + I] = R[Pos++];
+        if (MarkGiven)
+          Rec.Given[G * 8 + I] = 1;
+      }
+    }
+    return Error::success();
+  };
+
   // CHECKPOINT_Z `u anchor, u len, groups` (section 3.2): ceil(len / 8) groups, each a mask
   // byte and the non-zero bytes it marks; the masks alone give the record's size.
   auto decodeCheckpointZ = [&]() -> Error {
@@ -543,32 +579,8 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                             " bytes");
     const uint32_t GroupsAt = Pos;
     Rec.Payload.assign(Len, 0);
-    for (uint32_t G = 0; G * 8 < Len; ++G) {
-      if (Pos >= End)
-        return Fail(Pos, "CHECKPOINT_Z mask of group " + Twine(G) + " (payload bytes " +
-                             Twine(G * 8) + "-" + Twine(std::min(G * 8 + 8, Len) - 1) +
-                             ") cut off by the end of its segment" +
-                             (IsCurrent ? " (the write head is there)" : ""));
-      const uint32_t MaskAt = Pos;
-      const uint8_t Mask = R[Pos++];
-      const uint32_t InGroup = std::min<uint32_t>(8, Len - G * 8);
-      if (InGroup < 8 && (Mask >> InGroup))
-        return Fail(MaskAt, "CHECKPOINT_Z mask 0x" + utohexstr(Mask, false, 2) + " of group " +
-                                Twine(G) + " marks bytes past the " + Twine(Len) +
-                                "-byte payload");
-      for (unsigned I = 0; I < InGroup; ++I) {
-        if (!(Mask >> I & 1))
-          continue;
-        if (Pos >= End)
-          return Fail(Pos, "CHECKPOINT_Z byte " + Twine(G * 8 + I) + " of the payload (group " +
-                               Twine(G) + ") runs past the end of its segment" +
-                               (IsCurrent ? " (the write head is there)" : ""));
-        if (R[Pos] == 0)
-          return Fail(Pos, "CHECKPOINT_Z byte " + Twine(G * 8 + I) + " of the payload is marked "
-                           "non-zero by its group's mask but is 0x00");
-        Rec.Payload[G * 8 + I] = R[Pos++];
-      }
-    }
+    if (Error E = ReadGroups("CHECKPOINT_Z", Len, Rec, /*MarkGiven=*/false))
+      return E;
     if (Pos - GroupsAt >= Len)
       return Fail(RecStart, "CHECKPOINT_Z of a " + Twine(Len) + "-byte payload takes " +
                                 Twine(Pos - GroupsAt) + " bytes: the writer packs a checkpoint "
@@ -599,30 +611,8 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     const uint32_t GroupsAt = Pos;
     Rec.Payload.assign(Len, 0);
     Rec.Given.assign(Len, 0);
-    for (uint32_t G = 0; G * 8 < Len; ++G) {
-      if (Pos >= End)
-        return Fail(Pos, "EFFECT_C mask of group " + Twine(G) + " (payload bytes " +
-                             Twine(G * 8) + "-" + Twine(std::min(G * 8 + 8, Len) - 1) +
-                             ") cut off by the end of its segment" +
-                             (IsCurrent ? " (the write head is there)" : ""));
-      const uint32_t MaskAt = Pos;
-      const uint8_t Mask = R[Pos++];
-      const uint32_t InGroup = std::min<uint32_t>(8, Len - G * 8);
-      if (InGroup < 8 && (Mask >> InGroup))
-        return Fail(MaskAt, "EFFECT_C mask 0x" + utohexstr(Mask, false, 2) + " of group " +
-                                Twine(G) + " marks bytes past the " + Twine(Len) +
-                                "-byte payload");
-      for (unsigned I = 0; I < InGroup; ++I) {
-        if (!(Mask >> I & 1))
-          continue;
-        if (Pos >= End)
-          return Fail(Pos, "EFFECT_C byte " + Twine(G * 8 + I) + " of the payload (group " +
-                               Twine(G) + ") runs past the end of its segment" +
-                               (IsCurrent ? " (the write head is there)" : ""));
-        Rec.Payload[G * 8 + I] = R[Pos++];
-        Rec.Given[G * 8 + I] = 1;
-      }
-    }
+    if (Error E = ReadGroups("EFFECT_C", Len, Rec, /*MarkGiven=*/true))
+      return E;
     if (Pos - GroupsAt >= Len)
       return Fail(RecStart, "EFFECT_C of a " + Twine(Len) + "-byte payload takes " +
                                 Twine(Pos - GroupsAt) + " bytes: the writer writes the changes "
