@@ -6,6 +6,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <optional>
 
@@ -24,6 +25,7 @@ VariableLayout::VariableLayout(Module &M,
     : M(M) {
   const DataLayout &DL = M.getDataLayout();
   GlobalVariable *Last[2] = {nullptr, nullptr}; // bss, data
+  SmallVector<GlobalValue *, 32> Placed;
   for (GlobalVariable &G : M.globals()) {
     if (!Listed.count(&G) || !placeable(G))
       continue;
@@ -33,10 +35,15 @@ VariableLayout::VariableLayout(Module &M,
     bool Zero = G.getInitializer()->isNullValue();
     G.setSection(Zero ? BssSection : DataSection);
     Order[&G];
+    Placed.push_back(&G);
     if (GlobalVariable *Prev = Last[Zero ? 0 : 1])
       Order[Prev].Next = &G;
     Last[Zero ? 0 : 1] = &G;
   }
+  // A merged pair names only its first variable: the others must not be deleted or changed
+  // by the optimiser after the lowering (a variable the program only writes would go, and
+  // the ones after it would move up).
+  appendToCompilerUsed(M, Placed);
 }
 
 /// A placed global and an offset into it, or a constant address (G null).

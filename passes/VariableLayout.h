@@ -8,9 +8,10 @@
 // for zero-initialised ones, `.data.wsn.vars` for the others). The backend emits a section's
 // globals in module order, each at its own alignment, and the linker moves a section only as
 // a whole, so a variable's successor in that order is its successor in RAM. Only listed
-// variables are placed: the tables keep them alive, so the optimiser can neither delete one
-// nor put a new global between two of them (it inserts a global it splits off before the
-// original, and a listed variable's address is taken, so it is never split).
+// variables are placed, and they go into llvm.compiler.used: a merged pair names only its
+// first variable, and the optimiser must neither delete a placed one (one the program only
+// writes would go, and the ones after it move up) nor split one (GlobalOpt inserts the parts
+// before the original, between two placed variables).
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_PASSES_VARIABLELAYOUT_H
@@ -33,7 +34,8 @@ class VariableLayout {
 public:
   /// Places the variables of \p Listed that can be (defined, writable, not thread-local, in
   /// address space 0, without a section of their own, not weak or common) into the two
-  /// sections in module order, each with its alignment made explicit.
+  /// sections in module order, each with its alignment made explicit, and keeps them in the
+  /// image (llvm.compiler.used).
   VariableLayout(llvm::Module &M,
                  const llvm::SmallPtrSetImpl<const llvm::GlobalVariable *> &Listed);
 

@@ -1,8 +1,7 @@
 /* Variables the record tables list, placed next to each other (spec/instrumentation.md
- * section 10, "Adjacent variables"): `step`, skipped (noinline, outside the slice of the
- * invariant... it writes what main reads), writes variables of several sizes, zero-initialised
- * and initialised, with one variable no table lists (`spare`, only written) between them in
- * the source. No interrupts and no register reads: the trace is the same bytes whatever the
+ * section 10, "Adjacent variables"): `step`, a skipped call (not in the invariant's slice),
+ * writes variables of several sizes, zero-initialised and initialised, that main reads, and
+ * one that no table lists (`spare`, only written) between them in the source. No interrupts and no register reads: the trace is the same bytes whatever the
  * timing, so the images with and without merged pairs must write identical traces. */
 #include <stdint.h>
 #include <wsn/invariant.h>
