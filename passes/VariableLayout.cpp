@@ -5,6 +5,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Type.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -30,8 +31,15 @@ VariableLayout::VariableLayout(Module &M,
     if (!Listed.count(&G) || !placeable(G))
       continue;
     // The alignment the backend would give it, made explicit: in a named section the
-    // backend keeps an explicit alignment exactly (DataLayout::getPreferredAlign).
-    G.setAlignment(DL.getPreferredAlign(&G));
+    // backend keeps an explicit alignment exactly (DataLayout::getPreferredAlign), and the
+    // optimiser may no longer raise it (GlobalObject::canIncreaseAlignment). Without a
+    // section InstCombine raised byte arrays to word alignment for word accesses where the
+    // target has them (MSP430: CC2420ControlP's 8-byte address read as bytes cost +40 bytes
+    // of code), so a variable of two bytes or more gets at least a 16-bit word's alignment.
+    Align A = DL.getPreferredAlign(&G);
+    if (DL.getTypeAllocSize(G.getValueType()) >= 2)
+      A = std::max(A, DL.getABITypeAlign(Type::getInt16Ty(M.getContext())));
+    G.setAlignment(A);
     bool Zero = G.getInitializer()->isNullValue();
     G.setSection(Zero ? BssSection : DataSection);
     Order[&G];
