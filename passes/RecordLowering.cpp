@@ -157,6 +157,8 @@ private:
   /// \p Proper) linked instead of listed, recursively.
   Constant *linkedTable(ArrayRef<Constant *> Head, const VarList &L, bool Proper);
   std::set<VarList> Tails;
+  /// The handler part of the effects with a short form: the module's __wsn_effect_handlers.
+  std::optional<VarList> HandlerList;
   /// Where the program's variables lie relative to each other (AVR and MSP430 with
   /// -wsn-adjacent-vars): makeTable merges the pairs of adjacent ones.
   std::optional<VariableLayout> Layout;
@@ -541,30 +543,35 @@ Constant *RecordLowerer::effectTable(const TraceEffectMD &MD) {
   for (const TraceVarRef &V : MD.Writes)
     L.push_back({varAddr(V.Global), V.Size});
   Constant *Tbl;
-  if (MD.ShortWrites) {
-    // Short effects (spec/trace-format.md section 4): ret-bytes | 0x80 says the address
-    // of the short form's table follows; the runtime takes it when no handler ran
-    // inside the skipped call. On AVR that address is a word address (as a link's), so
-    // the short table is 2-byte aligned.
-    VarList Short(L.begin(), L.begin() + std::min<size_t>(*MD.ShortWrites, L.size()));
+  size_t ShortCount =
+      MD.ShortWrites ? std::min<size_t>(*MD.ShortWrites, L.size()) : L.size();
+  VarList Handlers(L.begin() + ShortCount, L.end());
+  if (MD.ShortWrites && !HandlerList) {
+    // The handler part is the same list for every effect (spec/instrumentation.md section
+    // 7): one module table, `u16 bytes, u8 n, pairs`, that the runtime finds by its name.
+    uint32_t Bytes = 0;
+    for (auto &[P, Size] : Handlers)
+      Bytes += Size;
+    HandlerList = Handlers;
+    Constant *HT = makeTable({ConstantInt::get(I16, Bytes)}, Handlers);
+    auto *GV = cast<GlobalVariable>(cast<ConstantExpr>(HT)->getOperand(0));
+    GlobalAlias::create(GV->getValueType(), GV->getAddressSpace(),
+                        GlobalValue::ExternalLinkage, "__wsn_effect_handlers", GV, &M);
+  }
+  if (MD.ShortWrites && Handlers == *HandlerList) {
+    // Short effects (spec/trace-format.md section 4): the table is the short form's, and
+    // ret-bytes | 0x80 says that the whole form adds the variables of the module's handler
+    // table; the runtime writes the short form when no handler ran inside the skipped call.
+    VarList Short(L.begin(), L.begin() + ShortCount);
     uint32_t ShortLen = MD.ReturnSize;
     for (size_t I = 0; I < Short.size(); ++I)
       ShortLen += MD.Writes[I].Size;
-    Constant *ShortTbl = linkedTable(
-        {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize)}, Short,
+    Tbl = linkedTable(
+        {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize | 0x80)}, Short,
         /*Proper=*/false);
-    if (T == RecordTarget::AVR)
-      if (auto *CE = dyn_cast<ConstantExpr>(ShortTbl))
-        if (auto *GV = dyn_cast<GlobalVariable>(CE->getOperand(0)))
-          GV->setAlignment(Align(2));
-    // The whole form is the short form's variables, then the handler part: a table of
-    // its own (n, pairs), the same for every effect, so the whole form costs a head.
-    Constant *HandlerTbl =
-        makeTable({}, VarList(L.begin() + Short.size(), L.end()));
-    Tbl = makeTable({ConstantInt::get(I16, Len),
-                     ConstantInt::get(I8, MD.ReturnSize | 0x80), ShortTbl, HandlerTbl},
-                    {});
   } else {
+    // No short form, or (never seen) a handler part other than the module's: the whole
+    // record always.
     Tbl = linkedTable(
         {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
         /*Proper=*/false);
@@ -638,6 +645,10 @@ void RecordLowerer::planEffectTails() {
     VarList L;
     for (const TraceVarRef &V : MD.Writes)
       L.push_back({varAddr(V.Global), V.Size});
+    // An effect with a short form lists only its short form (the handler part is the
+    // module's table, effectTable).
+    if (MD.ShortWrites && *MD.ShortWrites < L.size())
+      L.resize(*MD.ShortWrites);
     Lists.push_back(std::move(L));
   }
   llvm::sort(Lists);

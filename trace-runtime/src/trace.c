@@ -2340,14 +2340,7 @@ WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *
  * be enabled: a handler that changes a variable meanwhile sets rt_span_irq (the span is open),
  * and the effect is then written whole. `used`: called from __wsn_rt_skip_call's assembly. */
 __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
-  uint16_t n;
-  if (tbl8(t + 2) & 0x80u) {
-    t = tbladdr(t + 3);
-#if defined(__AVR__)
-    t <<= 1;
-#endif
-  }
-  n = (uint16_t)(tbl16(t) - (tbl8(t + 2) & 0x7Fu));
+  uint16_t n = (uint16_t)(tbl16(t) - (tbl8(t + 2) & 0x7Fu));
   if (n > WSN_TRACE_SNAP_MAX)
     return 0;
   if (dst && n)
@@ -2362,37 +2355,37 @@ __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
+/* What interrupt handlers may write, the whole form's second part of every effect with a
+ * short form (`u16 bytes, u8 n, n pairs`; in flash on AVR): defined by the lowering when the
+ * program has such effects. This weak empty one serves images without them, which never
+ * read it (a weak reference would do, but LLVM 19's AVR backend emits it as undefined). */
+#if defined(__AVR__)
+__attribute__((weak, section(".progmem.data.__wsn_effect_handlers")))
+#else
+__attribute__((weak))
+#endif
+const uint8_t __wsn_effect_handlers[3] = {0, 0, 0};
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
-  uint16_t len;
+  uint16_t len = tbl16(t);
   uintptr_t pairs = t + 3, tail = 0; /* the (n, pairs) table walk and delta read */
   uint16_t own = 0;
   uint8_t *p;
   if (rbytes & 0x80u) {
-    /* Two table addresses follow: the short form's effect table (the callee's own writes)
-     * and the (n, pairs) table of what handlers may write. The short form alone when no
-     * handler ran inside the skipped call; only with the span's SKIP_END merged into this
-     * call (otherwise a handler between the two could have opened, and cleared the flag of,
-     * a span of its own). On AVR both are word addresses, as a link's. */
-    uintptr_t st = tbladdr(t + 3);
-#if defined(__AVR__)
-    st <<= 1;
-#endif
+    /* The table is the short form (the callee's own writes); the whole form adds what
+     * handlers may write. The short form alone when no handler ran inside the skipped call;
+     * only with the span's SKIP_END merged into this call (otherwise a handler between the
+     * two could have opened, and cleared the flag of, a span of its own). */
     rbytes &= 0x7Fu;
-    pairs = st + 3;
-    if (skip && !rt_span_irq) {
-      t = st;
-    } else {
-      tail = tbladdr(t + 3 + ASZ);
-#if defined(__AVR__)
-      tail <<= 1;
-#endif
-      own = (uint16_t)(tbl16(st) - rbytes);
+    if (!skip || rt_span_irq) {
+      tail = (uintptr_t)__wsn_effect_handlers;
+      own = (uint16_t)(len - rbytes);
+      len = (uint16_t)(len + tbl16(tail));
+      tail += 2;
     }
   }
-  len = tbl16(t); /* the chosen form's length */
   rt_snap = NULL;
   if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
     wsn_port_irq_restore(s);
