@@ -66,6 +66,11 @@ static wsn_irq_state_t rt_open_irq; /* interrupt state saved by the open *_begin
  * assembly), so a key is always a record of the segment being written, before the head. */
 #define rt_keys_valid __wsn_rt_keys_valid
 __attribute__((used)) uint8_t rt_keys_valid;
+/* Short inputs (spec/trace-format.md section 3.4): the state INPUT_S records refer to belongs
+ * to the segment being written; entering a segment clears this byte (the writer core, also in
+ * assembly), and the next input starts the segment's state afresh (see "Short inputs" below). */
+#define rt_in_valid __wsn_rt_in_valid
+__attribute__((used)) uint8_t rt_in_valid;
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
 #endif
@@ -194,6 +199,7 @@ void __wsn_rt_reset(void) {
   rt_span_irq = 0;
   rt_left = 0;
   rt_keys_valid = 0;
+  rt_in_valid = 0;
 #if WSN_TRACE_PACK
   rt_ck_tag = NULL;
   rt_ck_retry = 0;
@@ -293,6 +299,7 @@ static NOINLINE uint16_t enter(uint16_t head) {
   }
   rt_armed = 1;
   rt_keys_valid = 0; /* the keys were records of the segment left behind */
+  rt_in_valid = 0;   /* and so were the inputs INPUT_S refers to */
   return head;
 }
 
@@ -350,6 +357,7 @@ static NOINLINE uint8_t *put_varint(uint8_t *p, uint16_t v) {
 #define F_B 0x10u   /* a second field b */
 #define F_C 0x20u   /* a third field (rt_arg3) */
 #define F_RAW 0x40u /* b is the raw little-endian 16-bit checksum of CHECK/VIOLATION */
+#define F_NOA 0x80u /* no field a (an INPUT_S: the tag, and the value when given, only) */
 #define TAG(kind) ((uint8_t)((kind) & 0x0Fu))
 
 /* The one record writer: tag, varint a, then b and c as `kind` says, then `extra` payload
@@ -361,7 +369,7 @@ __attribute__((used)) uint8_t rt_rec[3 * 3];
 #if !WSN_ASM_CORE
 static NOINLINE uint8_t *emit(uint16_t a, uint8_t kind, uint16_t b, uint16_t extra) {
   uint8_t *const rec = rt_rec;
-  uint8_t *e = put_varint(rec, a), *p, *q;
+  uint8_t *e = (kind & F_NOA) ? rec : put_varint(rec, a), *p, *q;
   if (kind & F_RAW) {
     e[0] = (uint8_t)b;
     e[1] = (uint8_t)(b >> 8);
@@ -394,6 +402,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
   __asm__ __volatile__(
       "  ldi r26, lo8(__wsn_rt_rec)\n"
       "  ldi r27, hi8(__wsn_rt_rec)\n"
+      "  sbrs r22, 7\n"                /* F_NOA: no field a */
       "  rcall .Lwsn_vput\n"           /* a */
       "  sbrs r22, 6\n"                /* F_RAW: b as two raw bytes */
       "  rjmp 1f\n"
@@ -482,7 +491,9 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "7:\n"
       "  sts __wsn_trace+17, r31\n"
       "  sts __wsn_trace+16, r30\n"
-      "  st X+, r24\n"                 /* tag, then the fields */
+      "  st X+, r24\n"                 /* tag, then the fields (F_NOA: maybe none) */
+      "  tst r23\n"
+      "  breq 9f\n"
       "  ldi r30, lo8(__wsn_rt_rec)\n"
       "  ldi r31, hi8(__wsn_rt_rec)\n"
       "8:\n"
@@ -490,6 +501,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  st X+, r0\n"
       "  dec r23\n"
       "  brne 8b\n"
+      "9:\n"
       "  movw r24, r26\n"
       "  ret\n"
       /* Z = the start of the segment writing enters: 0 after the last one (wraps += 1, flag
@@ -518,6 +530,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  ldi r20, 1\n"
       "  sts __wsn_rt_armed, r20\n"
       "  sts __wsn_rt_keys_valid, r1\n" /* the effect keys were of the segment left */
+      "  sts __wsn_rt_in_valid, r1\n"   /* and the inputs INPUT_S refers to */
       "  ret\n"
       /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
       ".Lwsn_vput:\n"
@@ -546,6 +559,8 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
                                  WSN_ARG uint16_t extra) {
   __asm__ __volatile__(
       "  mov #__wsn_rt_rec, r11\n"
+      "  bit #0x80, r13\n"             /* F_NOA: no field a */
+      "  jnz 11f\n"
       "  cmp #0x80, r12\n"             /* a; one byte inline, longer ones at 10 */
       "  jhs 10f\n"
       "  mov.b r12, 0(r11)\n"
@@ -622,8 +637,10 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  call #.Lwsn_enter\n"
       "7:\n"
       "  mov r14, &__wsn_trace+16\n"
-      "  mov.b r12, 0(r13)\n"           /* tag, then the fields */
+      "  mov.b r12, 0(r13)\n"           /* tag, then the fields (F_NOA: maybe none) */
       "  inc r13\n"
+      "  tst r11\n"
+      "  jz 9f\n"
       "  mov #__wsn_rt_rec, r12\n"
       "8:\n"
       "  mov.b @r12+, r14\n"
@@ -631,6 +648,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  inc r13\n"
       "  dec r11\n"
       "  jnz 8b\n"
+      "9:\n"
       "  mov r13, r12\n"
       "  ret\n"
       "10:\n"
@@ -652,6 +670,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "1:\n"
       "  mov.b #1, &__wsn_rt_armed\n"
       "  clr.b &__wsn_rt_keys_valid\n"  /* the effect keys were of the segment left */
+      "  clr.b &__wsn_rt_in_valid\n"    /* and the inputs INPUT_S refers to */
       "  ret\n"
       /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
       ".Lwsn_vput:\n"
@@ -1125,15 +1144,94 @@ void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
   CLOSE();
   wsn_port_irq_restore(s);
 }
-/* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits). */
+/* ---- Short inputs (format 6, spec/trace-format.md section 3.4) ----
+ * An INPUT costs its tag, a site of two varint bytes (real applications have 100-400 sites)
+ * and the value; consecutive inputs are mostly sites a few ids apart (one function's register
+ * reads) and values read shortly before (status and control registers). So an input is
+ * written as INPUT_S, one tag byte 0x20 + 16k + (d & 15), when its site is d = -8..7 from
+ * the previous INPUT of the segment being written; with k = 1..4 its value is the one in slot
+ * k - 1 of the segment's four recent values, with k = 0 the value follows as a varint. The
+ * state is the segment's: entering a segment clears rt_in_valid (writer core), and the first
+ * input after that starts it afresh (no previous site; four slots of 0, the next slot 0), so
+ * every segment decodes on its own. Every INPUT written (plain or short) makes its site the
+ * previous one and puts a value of at most 16 bits that is in no slot into the next slot
+ * (round robin); records of quiet handlers are not written and change nothing.
+ * rt_in_valid: bit 0 the slots are this segment's, bit 1 rt_in_site is too. RAM: 12 bytes. */
+#define WSN_IN_SLOTS 4
+static uint16_t rt_in_site;
+static uint16_t rt_in_slot[WSN_IN_SLOTS];
+static uint8_t rt_in_next;
+
+/* The state after an INPUT of `site` and `value` (> 0xFFFF: not a slot value) was written in
+ * the segment being written. Interrupts must be disabled. */
+static NOINLINE void in_note(uint16_t site, uint32_t value) {
+  uint8_t i;
+  if (!(rt_in_valid & 1)) {
+    for (i = 0; i < WSN_IN_SLOTS; ++i)
+      rt_in_slot[i] = 0;
+    rt_in_next = 0;
+  }
+  rt_in_valid = 3;
+  rt_in_site = site;
+  if (value > 0xFFFFu)
+    return;
+  for (i = 0; i < WSN_IN_SLOTS; ++i)
+    if (rt_in_slot[i] == (uint16_t)value)
+      return;
+  rt_in_slot[rt_in_next] = (uint16_t)value;
+  rt_in_next = (uint8_t)((rt_in_next + 1) & (WSN_IN_SLOTS - 1));
+}
+
+/* After an INPUT was reserved: the state takes it unless the record ended exactly at its
+ * segment's end (writing has entered the next segment, whose state starts afresh). A record
+ * that went on to the next segment after a PAD is that segment's first input. */
+static INLINE void in_after(uint8_t *p, uint16_t site, uint32_t value) {
+  if (p && seg_offset(HDR.head) != 0)
+    in_note(site, value);
+}
+
+/* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits):
+ * INPUT_S when the site is near the segment's previous input and the short record fits in
+ * the rest of the segment (else the record would open the next segment, where there is no
+ * previous input: written plain, after the PAD), else INPUT. */
+static NOINLINE void in_write(uint16_t site, uint16_t value) {
+  wsn_irq_state_t s = wsn_port_irq_save();
+  if (!rt_quiet) {
+    uint8_t *p, tag = 0, n = 1, k = 0;
+    if ((rt_in_valid & 3) == 3) {
+      uint16_t d = (uint16_t)(site - rt_in_site + 8u);
+      if (d < 16) {
+        while (k < WSN_IN_SLOTS && rt_in_slot[k] != value)
+          ++k;
+        if (k == WSN_IN_SLOTS) {
+          k = 0;
+          n = (uint8_t)(value < 0x80u ? 2 : value < 0x4000u ? 3 : 4);
+        } else {
+          ++k;
+        }
+        if (n <= (uint16_t)(SEG - seg_offset(HDR.head)))
+          tag = (uint8_t)(WSN_REC_INPUT_S + (k << 4) + ((d - 8u) & 15u));
+      }
+    }
+    if (tag) {
+      p = emit(value, k ? WSN_REC_INPUT | F_NOA : WSN_REC_INPUT, 0, 0);
+      if (p)
+        p[-(int)n] = tag; /* the core took the 4-bit tag of INPUT */
+    } else {
+      p = emit(site, WSN_REC_INPUT | F_B, value, 0);
+    }
+    in_after(p, site, value);
+    CLOSE();
+  }
+  wsn_port_irq_restore(s);
+}
+
 /* `used`: __wsn_rt_in_at (below) calls it from assembly, which --whole-program's optimiser
  * does not see. */
 __attribute__((used)) void __wsn_rt_input16(uint16_t site, uint16_t value) {
-  record(site, WSN_REC_INPUT | F_B, value);
+  in_write(site, value);
 }
-void __wsn_rt_input8(uint8_t site, uint8_t value) {
-  record(site, WSN_REC_INPUT | F_B, value);
-}
+void __wsn_rt_input8(uint8_t site, uint8_t value) { in_write(site, value); }
 
 /* LOG type 2 at a handler: the interrupted context's count goes into the record, is saved
  * and the handler starts counting from 0; IRQ_EXIT restores it. Deeper nesting than
@@ -1223,6 +1321,7 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
       for (i = 0; i < n; ++i)
         d[i] = v[i];
     }
+    in_after(p, site, 0x10000ul); /* the site only: the value is over 16 bits */
     CLOSE();
     wsn_port_irq_restore(s);
   }
