@@ -1157,70 +1157,62 @@ void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
  * previous one and puts a value of at most 16 bits that is in no slot into the next slot
  * (round robin); records of quiet handlers are not written and change nothing.
  * rt_in_valid: bit 0 the slots are this segment's, bit 1 rt_in_site is too. RAM: 12 bytes. */
-#define WSN_IN_SLOTS 4
+#define WSN_IN_SLOTS 4 /* in_fresh clears four */
 static uint16_t rt_in_site;
 static uint16_t rt_in_slot[WSN_IN_SLOTS];
 static uint8_t rt_in_next;
 
-/* The state after an INPUT of `site` and `value` (> 0xFFFF: not a slot value) was written in
- * the segment being written. Interrupts must be disabled. */
-static NOINLINE void in_note(uint16_t site, uint32_t value) {
-  uint8_t i;
+/* The segment's state afresh, unless it is already the segment being written's. */
+static NOINLINE void in_fresh(void) {
   if (!(rt_in_valid & 1)) {
-    for (i = 0; i < WSN_IN_SLOTS; ++i)
-      rt_in_slot[i] = 0;
+    rt_in_slot[0] = rt_in_slot[1] = rt_in_slot[2] = rt_in_slot[3] = 0;
     rt_in_next = 0;
+    rt_in_valid = 1;
   }
-  rt_in_valid = 3;
-  rt_in_site = site;
-  if (value > 0xFFFFu)
-    return;
-  for (i = 0; i < WSN_IN_SLOTS; ++i)
-    if (rt_in_slot[i] == (uint16_t)value)
-      return;
-  rt_in_slot[rt_in_next] = (uint16_t)value;
-  rt_in_next = (uint8_t)((rt_in_next + 1) & (WSN_IN_SLOTS - 1));
-}
-
-/* After an INPUT was reserved: the state takes it unless the record ended exactly at its
- * segment's end (writing has entered the next segment, whose state starts afresh). A record
- * that went on to the next segment after a PAD is that segment's first input. */
-static INLINE void in_after(uint8_t *p, uint16_t site, uint32_t value) {
-  if (p && seg_offset(HDR.head) != 0)
-    in_note(site, value);
 }
 
 /* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits):
  * INPUT_S when the site is near the segment's previous input and the short record fits in
  * the rest of the segment (else the record would open the next segment, where there is no
- * previous input: written plain, after the PAD), else INPUT. */
+ * previous input: written plain, after the PAD), else INPUT. Then the state takes the input,
+ * unless the record ended exactly at its segment's end (writing has entered the next segment,
+ * whose state starts afresh); a record that went on to the next segment after a PAD is that
+ * segment's first input. */
 static NOINLINE void in_write(uint16_t site, uint16_t value) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
     uint8_t *p, tag = 0, n = 1, k = 0;
-    if ((rt_in_valid & 3) == 3) {
+    in_fresh();
+    while (k < WSN_IN_SLOTS && rt_in_slot[k] != value)
+      ++k;
+    if (rt_in_valid & 2) {
       uint16_t d = (uint16_t)(site - rt_in_site + 8u);
       if (d < 16) {
-        while (k < WSN_IN_SLOTS && rt_in_slot[k] != value)
-          ++k;
-        if (k == WSN_IN_SLOTS) {
-          k = 0;
+        if (k == WSN_IN_SLOTS)
           n = (uint8_t)(value < 0x80u ? 2 : value < 0x4000u ? 3 : 4);
-        } else {
-          ++k;
-        }
         if (n <= (uint16_t)(SEG - seg_offset(HDR.head)))
-          tag = (uint8_t)(WSN_REC_INPUT_S + (k << 4) + ((d - 8u) & 15u));
+          tag = (uint8_t)(WSN_REC_INPUT_S + (n == 1 ? (k + 1) << 4 : 0) + ((d - 8u) & 15u));
       }
     }
     if (tag) {
-      p = emit(value, k ? WSN_REC_INPUT | F_NOA : WSN_REC_INPUT, 0, 0);
+      p = emit(value, n == 1 ? WSN_REC_INPUT | F_NOA : WSN_REC_INPUT, 0, 0);
       if (p)
         p[-(int)n] = tag; /* the core took the 4-bit tag of INPUT */
     } else {
       p = emit(site, WSN_REC_INPUT | F_B, value, 0);
     }
-    in_after(p, site, value);
+    if (p && seg_offset(HDR.head) != 0) {
+      if (!(rt_in_valid & 1)) { /* after a PAD: the next segment's slots, all 0 */
+        in_fresh();
+        k = value ? WSN_IN_SLOTS : 0;
+      }
+      rt_in_valid = 3;
+      rt_in_site = site;
+      if (k == WSN_IN_SLOTS) {
+        rt_in_slot[rt_in_next] = value;
+        rt_in_next = (uint8_t)((rt_in_next + 1) & (WSN_IN_SLOTS - 1));
+      }
+    }
     CLOSE();
   }
   wsn_port_irq_restore(s);
@@ -1321,7 +1313,11 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
       for (i = 0; i < n; ++i)
         d[i] = v[i];
     }
-    in_after(p, site, 0x10000ul); /* the site only: the value is over 16 bits */
+    if (p && seg_offset(HDR.head) != 0) { /* the site only: the value is over 16 bits */
+      in_fresh();
+      rt_in_valid = 3;
+      rt_in_site = site;
+    }
     CLOSE();
     wsn_port_irq_restore(s);
   }
