@@ -2,7 +2,7 @@
 """bench/tinyos/run.py - nesC applications (TinyOS's build/<platform>/app.c) through wsn-trace.
 
   run.py --bin build/bin --apps DIR [--platform auto|micaz|telosb] [--seeds N] [--first-seed F]
-         [--seconds S]
+         [--seconds S] [--warmup S]
          [--only App,...] [--wsn-cc-arg ARG]... [--work DIR] [--interleave]
          [--time-limit MINUTES] [--json-out FILE] [--check]
 
@@ -27,8 +27,10 @@ For each application:
      is given, the original as a network; reads run.json / net.json: boots and timer fires
      (`--count-pc` on the scheduler's task dispatcher and the timer component, when wsn-sim
      offers it), LED changes, frames sent and received (network), invariant checks (traced),
-     and the active (not sleeping) cycles of each run alone, printed as traced/original per
-     cycle run (`bench/tinyos/profile.py` breaks them down by function, wsn-sim --profile);
+     and the active (not sleeping) cycles of each run alone, printed as traced/original over
+     the same simulated time (a traced run that stopped at a violation is compared with a
+     second original run to that cycle), and the same after a warm-up (--warmup seconds of
+     boot left out: "steady"; `bench/tinyos/profile.py` breaks them down by function, wsn-sim --profile);
   3. with invariants.c, records and replays over --seeds seeds, three stops per seed:
        violation  wsn-sim until the invariant is violated (at most --violation-seconds);
                   wsn-replay --expect-sram
@@ -231,11 +233,12 @@ class Runner:
             args += ["--count-pc", s]
         return args, roles
 
-    def sim_alone(self, app, kind, build, work):
-        d = os.path.join(work, "run-" + kind)
+    def sim_alone(self, app, kind, build, work, cycles=None, name=None):
+        d = os.path.join(work, "run-" + (name or kind))
         cargs, roles = self.counters(app, build["elf"])
+        cycles = cycles or int(self.a.seconds * self.freq)
         cmd = [self.t.sim, "run", build["elf"], "--mcu", self.mcu, "--seed", "1", "-o", d,
-               "--max-cycles", str(int(self.a.seconds * self.freq))] + cargs + app.sim_args
+               "--max-cycles", str(cycles)] + cargs + app.sim_args
         rc, _, err = run(cmd)
         if rc != 0:
             app.note("%s alone: %s" % (kind, first_error(err)))
@@ -580,6 +583,28 @@ class Runner:
         for kind in ("original", "traced"):
             if b.get(kind):
                 r["alone-" + kind] = self.sim_alone(app, kind, b[kind], work)
+        # The active-cycle overhead compares the same stretch of simulated time: a traced run
+        # that stopped at a violation before the bound is compared with the original run to
+        # that cycle (window). Shares of two runs of different lengths are not comparable:
+        # a TinyOS node is busiest right after boot (radio start-up), so a shorter run has a
+        # larger active share whether traced or not (MicaZ Oscilloscope: 1.46 as shares of
+        # 26.5 M against 36.9 M cycles; +4% over the same 26.5 M).
+        ao, at = r.get("alone-original"), r.get("alone-traced")
+        if ao and at and at.get("cycles") and ao.get("cycles") and at["cycles"] < 0.99 * ao["cycles"]:
+            r["alone-original-window"] = self.sim_alone(app, "original", b["original"], work,
+                                                        cycles=at["cycles"],
+                                                        name="original-window")
+        # Steady state: the active cycles after --warmup seconds (boot and radio start-up)
+        # to the end of the same window, from a second run of each image to the warm-up's
+        # end. A TinyOS node's boot is most of its active cycles in a few seconds (MicaZ
+        # RadioCountToLeds: active for its first 8.0 M cycles, 1.09 s, then about 30 K a
+        # second), and tracing costs little there, so the ratio from reset hides what the
+        # trace costs per second (that app: 1.16 from reset over 5 s, 11.5 from 2 s to 4 s).
+        warm = int(self.a.warmup * self.freq)
+        if ao and at and at.get("cycles", 0) > warm > 0:
+            for kind in ("original", "traced"):
+                r["alone-%s-warm" % kind] = self.sim_alone(app, kind, b[kind], work,
+                                                           cycles=warm, name=kind + "-warm")
         if b.get("original"):
             r["net"] = self.sim_net(app, b["original"], work)
         if campaign and app.invariants and b.get("traced"):
@@ -617,12 +642,33 @@ def cell_sizes(b, idx):
     return "%s/%s" % (o["size"][idx] if o else "-", t["size"][idx] if t else "-")
 
 
-def cell_active(ao, at):
-    """Active cycles traced/original: each as a share of the cycles its run lasted (a traced
-    run that stopped at a violation before the bound is compared over its own length)."""
+def cell_active(ao, at, aow=None):
+    """Active cycles traced/original over the same simulated time: when the traced run
+    stopped at a violation before the bound, against the original's run to that cycle (aow,
+    the window run); else both runs lasted the bound."""
+    if aow and aow.get("active") and aow.get("cycles"):
+        ao = aow
     if not ao or not at or not ao.get("active") or not at.get("cycles") or not ao.get("cycles"):
         return "n/a"
-    return "%.2f" % ((at["active"] / at["cycles"]) / (ao["active"] / ao["cycles"]))
+    # Shares of each run's cycles (a bound stops at the first instruction boundary past it,
+    # so equal windows differ by a few cycles); '*' when the windows differ by over 1 %.
+    r = (at["active"] / at["cycles"]) / (ao["active"] / ao["cycles"])
+    return "%.2f%s" % (r, "*" if abs(ao["cycles"] - at["cycles"]) > at["cycles"] / 100 else "")
+
+
+def cell_steady(r):
+    """Active cycles after the warm-up, traced over original, over the same window: the
+    window ends where the traced run stopped (the original's window run when it stopped
+    early)."""
+    at, ao = r.get("alone-traced"), r.get("alone-original-window") or r.get("alone-original")
+    wt, wo = r.get("alone-traced-warm"), r.get("alone-original-warm")
+    if not all(x and x.get("active") is not None and x.get("cycles") for x in (at, ao, wt, wo)):
+        return "n/a"
+    dt, do = at["active"] - wt["active"], ao["active"] - wo["active"]
+    lt, lo = at["cycles"] - wt["cycles"], ao["cycles"] - wo["cycles"]
+    if do <= 0 or lt <= 0 or lo <= 0:
+        return "n/a"
+    return "%.2f" % ((dt / lt) / (do / lo))
 
 
 def cell(summary, key, fmt=str):
@@ -639,8 +685,8 @@ def print_table(apps, args, out=sys.stdout):
     target, mcu, _ = PLATFORMS[args.platform]
     out.write("TinyOS applications on %s (%s), %.3g simulated s, seed 1; flash = text+data, "
               "RAM = data+bss, original/traced (ratio)\n" % (args.platform, mcu, args.seconds))
-    head = ("%-22s %-7s %-20s %-18s %-6s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
-        "app", "builds", "flash", "RAM", "active", "boots", "timers", "LEDs", "net", "nLEDs",
+    head = ("%-22s %-7s %-20s %-18s %-6s %-6s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+        "app", "builds", "flash", "RAM", "active", "steady", "boots", "timers", "LEDs", "net", "nLEDs",
         "frames", "checks", "replay viol/check/bound"))
     out.write(head + "\n" + "-" * len(head) + "\n")
     for app in apps:
@@ -660,14 +706,19 @@ def print_table(apps, args, out=sys.stdout):
             repc = " ".join("%d/%d" % tuple(rep[m]) if rep[m][1] else "-" for m in MODES)
         else:
             repc = "-" if not app.invariants else "n/a"
-        out.write(("%-22s %-7s %-20s %-18s %-6s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
-            app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1), cell_active(ao, at),
+        out.write(("%-22s %-7s %-20s %-18s %-6s %-6s %-6s %-8s %-9s %-9s %-6s %-8s %-7s %-22s" % (
+            app.name[:22], built, cell_sizes(b, 0), cell_sizes(b, 1),
+            cell_active(ao, at, r.get("alone-original-window")), cell_steady(r),
             cell(boot_src, "boot", boots), cell(boot_src, "timer", lambda c: str(sum(c))),
             leds, netc, cell(net, "leds") if net else "-", frames, cell(at, "checks"),
             repc)).rstrip() + "\n")
     out.write("\nbuilds: original, traced (y/n); active: active (not sleeping) cycles of the "
-              "traced run alone over the original's, each per cycle run (run.json "
-              "active_cycles / cycles; the overhead target is at most 1.05); boots: nodes whose scheduler ran a task "
+              "traced run alone over the original's over the same simulated time (run.json "
+              "active_cycles; a traced run that stopped at a violation is compared with the "
+              "original run to that cycle; * marks a ratio of active shares of runs whose "
+              "lengths differ by over 1 %, when that second run failed; the overhead target "
+              "is at most 1.05); steady: the same after the first --warmup seconds (boot and "
+              "radio start-up), from second runs to the warm-up's end; boots: nodes whose scheduler ran a task "
               "(Boot.booted returned), or without --count-pc nodes that changed an LED or "
               "powered the CC2420; timers: entries of the timer component's fireTimers; boots "
               "and timers count the network run's nodes, else the original alone; LEDs: "
@@ -692,6 +743,10 @@ def main():
     ap.add_argument("--first-seed", type=int, default=1,
                     help="first seed of the replay campaign (default 1; seeds FIRST.."
                     "FIRST+SEEDS-1)")
+    ap.add_argument("--warmup", type=float, default=2.0,
+                    help="seconds of boot left out of the steady-state active-cycle ratio "
+                         "(default 2: a MicaZ node is active for its first 1.1 s; 0: no "
+                         "steady column)")
     ap.add_argument("--seconds", type=float, default=5.0,
                     help="simulated seconds of the runs alone and of the network "
                     "(default 5; TinyOS boots on a MicaZ after about 1 s)")

@@ -254,16 +254,20 @@ bool forEachVar(const std::vector<ReplayMachine::Var> &Vars, const uint32_t *Loc
   return true;
 }
 
-/// Copies Bytes into the variables.
+/// Copies Bytes into the variables. Bytes may end inside a variable: a short-form effect
+/// (spec/trace-format.md section 4) gives only its first K globals, and prepare() merges
+/// globals adjacent in memory into one run, so the K-th global's end can fall inside a run
+/// (msp430 progfuzz program 1311: ProgC$buf and ProgC$rec were one run, and the short
+/// effect of buf alone was dropped whole). The bytes given are stored, the rest keep what
+/// memory holds.
 void storeVars(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> Bytes,
                const uint32_t *Locals, uint32_t NLocals) {
   size_t Off = 0;
   forEachVar(Vars, Locals, NLocals, [&](uint32_t Addr, uint32_t Size) {
-    if (Off + Size > Bytes.size())
-      return false;
-    std::memcpy(Current->Mem + Addr, Bytes.data() + Off, Size);
-    Off += Size;
-    return true;
+    size_t N = std::min<size_t>(Size, Bytes.size() - Off);
+    std::memcpy(Current->Mem + Addr, Bytes.data() + Off, N);
+    Off += N;
+    return Off < Bytes.size();
   });
 }
 
@@ -273,13 +277,13 @@ void storeGiven(const std::vector<ReplayMachine::Var> &Vars, ArrayRef<uint8_t> B
                 ArrayRef<uint8_t> Given) {
   size_t Off = 0;
   forEachVar(Vars, nullptr, 0, [&](uint32_t Addr, uint32_t Size) {
-    if (Off + Size > Bytes.size())
-      return false;
-    for (uint32_t I = 0; I < Size; ++I)
+    // As storeVars: a short form can end inside a merged run.
+    size_t N = std::min<size_t>(Size, Bytes.size() - Off);
+    for (size_t I = 0; I < N; ++I)
       if (Given[Off + I])
         Current->Mem[Addr + I] = Bytes[Off + I];
-    Off += Size;
-    return true;
+    Off += N;
+    return Off < Bytes.size();
   });
 }
 
