@@ -1181,36 +1181,42 @@ static NOINLINE void in_fresh(void) {
 static NOINLINE void in_write(uint16_t site, uint16_t value) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
-    uint8_t *p, tag = 0, n = 1, k = 0;
+    uint8_t *p, tag = 0, n = 1, k = 0, kind = WSN_REC_INPUT | F_B;
+    uint16_t a = site, b = value;
     in_fresh();
     while (k < WSN_IN_SLOTS && rt_in_slot[k] != value)
       ++k;
     if (rt_in_valid & 2) {
-      uint16_t d = (uint16_t)(site - rt_in_site + 8u);
-      if (d < 16) {
+      uint8_t d = (uint8_t)(site - rt_in_site + 8u);
+      if ((uint16_t)(site - rt_in_site + 8u) < 16) {
         if (k == WSN_IN_SLOTS)
           n = (uint8_t)(value < 0x80u ? 2 : value < 0x4000u ? 3 : 4);
-        if (n <= (uint16_t)(SEG - seg_offset(HDR.head)))
-          tag = (uint8_t)(WSN_REC_INPUT_S + (n == 1 ? (k + 1) << 4 : 0) + ((d - 8u) & 15u));
+        if (n <= (uint16_t)(SEG - seg_offset(HDR.head))) {
+          tag = (uint8_t)(WSN_REC_INPUT_S + ((d - 8u) & 15u));
+          kind = WSN_REC_INPUT;
+          a = value;
+          if (n == 1) {
+            tag = (uint8_t)(tag + ((k + 1) << 4));
+            kind = WSN_REC_INPUT | F_NOA;
+          }
+        }
       }
     }
-    if (tag) {
-      p = emit(value, n == 1 ? WSN_REC_INPUT | F_NOA : WSN_REC_INPUT, 0, 0);
-      if (p)
-        p[-(int)n] = tag; /* the core took the 4-bit tag of INPUT */
-    } else {
-      p = emit(site, WSN_REC_INPUT | F_B, value, 0);
-    }
-    if (p && seg_offset(HDR.head) != 0) {
-      if (!(rt_in_valid & 1)) { /* after a PAD: the next segment's slots, all 0 */
-        in_fresh();
-        k = value ? WSN_IN_SLOTS : 0;
-      }
-      rt_in_valid = 3;
-      rt_in_site = site;
-      if (k == WSN_IN_SLOTS) {
-        rt_in_slot[rt_in_next] = value;
-        rt_in_next = (uint8_t)((rt_in_next + 1) & (WSN_IN_SLOTS - 1));
+    p = emit(a, kind, b, 0); /* INPUT_S: the core writes the 4-bit tag of INPUT, and no b */
+    if (p) {
+      if (tag)
+        p[-(int)n] = tag;
+      if (seg_offset(HDR.head) != 0) {
+        if (!(rt_in_valid & 1)) { /* after a PAD: the next segment's slots, all 0 */
+          in_fresh();
+          k = value ? WSN_IN_SLOTS : 0;
+        }
+        rt_in_valid = 3;
+        rt_in_site = site;
+        if (k == WSN_IN_SLOTS) {
+          rt_in_slot[rt_in_next] = value;
+          rt_in_next = (uint8_t)((rt_in_next + 1) & (WSN_IN_SLOTS - 1));
+        }
       }
     }
     CLOSE();
