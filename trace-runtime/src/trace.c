@@ -1183,15 +1183,16 @@ static NOINLINE void in_fresh(void) {
  * whose state starts afresh); a record that went on to the next segment after a PAD is that
  * segment's first input. */
 #if defined(__MSP430__) && WSN_ASM_CORE
-/* The same in MSP430 assembly (the TelosB reads a register about every 2000 cycles; clang's
- * code took 320 bytes and about 190 cycles more per input than the plain record): site in r12,
- * value in r13; r9 site, r10 value, r8 the saved SR, r7 the slot holding the value (or the
- * end of the slots). */
+/* The same in MSP430 assembly (the TelosB reads a register about every 2000 cycles): site in
+ * r12, value in r13; r9 site, r10 value, r8 the saved SR. After a short record the state's
+ * updates need no test of where the head went: a short record never goes to the next segment,
+ * and when it ends exactly at its segment's end entering the next one has cleared
+ * rt_in_valid, so the next input starts afresh whatever was stored (the host's C stores the
+ * same state, only not those unused values). */
 #define in_write __wsn_rt_in_write
 void __wsn_rt_in_write(uint16_t site, uint16_t value);
 WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) {
   __asm__ __volatile__(
-      "  push r7\n"
       "  push r8\n"
       "  push r9\n"
       "  push r10\n"
@@ -1202,39 +1203,24 @@ WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) 
       "  jnz 9f\n"
       "  mov r12, r9\n"
       "  mov r13, r10\n"
-      "  call #.Lwsn_in_fresh\n"
-      "  mov #__wsn_rt_in_slot, r7\n"  /* the first slot holding the value */
-      "1:\n"
-      "  cmp @r7, r10\n"
-      "  jeq 2f\n"
-      "  incd r7\n"
-      "  cmp #__wsn_rt_in_slot+8, r7\n"
-      "  jne 1b\n"
-      "2:\n"
       "  bit.b #2, &__wsn_rt_in_valid\n" /* no earlier INPUT in the segment: plain */
       "  jz 5f\n"
-      "  mov r9, r12\n"                 /* d + 8 = site - previous + 8, 0..15 when near */
-      "  sub &__wsn_rt_in_site, r12\n"
+      "  sub &__wsn_rt_in_site, r12\n"  /* d + 8 = site - previous + 8, 0..15 when near */
       "  add #8, r12\n"
       "  cmp #16, r12\n"
       "  jhs 5f\n"
-      "  add #8, r12\n"                 /* the tag: 0x20 + (d & 15) (+ 16k below) */
+      "  add #8, r12\n"                 /* the tag: 0x20 + (d & 15) + 16k */
       "  and #15, r12\n"
       "  add #0x20, r12\n"
-      "  mov #1, r14\n"                 /* n */
-      "  mov #0x87, r13\n"              /* INPUT | F_NOA: the tag alone */
-      "  cmp #__wsn_rt_in_slot+8, r7\n"
-      "  jeq 3f\n"
-      "  mov r7, r15\n"                 /* in slot k: + 16 (k + 1) */
-      "  sub #__wsn_rt_in_slot-2, r15\n"
-      "  rla r15\n"
-      "  rla r15\n"
-      "  rla r15\n"
-      "  add r15, r12\n"
-      "  jmp 4f\n"
-      "3:\n"                            /* the value follows: n = 2, 3 or 4 */
-      "  mov #7, r13\n"                 /* INPUT: the core writes a = the value */
-      "  inc r14\n"
+      "  cmp &__wsn_rt_in_slot, r10\n"
+      "  jeq 13f\n"
+      "  cmp &__wsn_rt_in_slot+2, r10\n"
+      "  jeq 12f\n"
+      "  cmp &__wsn_rt_in_slot+4, r10\n"
+      "  jeq 11f\n"
+      "  cmp &__wsn_rt_in_slot+6, r10\n"
+      "  jeq 10f\n"
+      "  mov #2, r14\n"                 /* in no slot: the value follows, n = 2, 3 or 4 */
       "  cmp #0x80, r10\n"
       "  jlo 4f\n"
       "  inc r14\n"
@@ -1250,6 +1236,7 @@ WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) 
       "  push r14\n"
       "  push r12\n"
       "  mov r10, r12\n"
+      "  mov #7, r13\n"                 /* INPUT: the core writes a = the value */
       "  clr r15\n"
       "  call #__wsn_rt_emit\n"
       "  pop r14\n"                     /* the tag */
@@ -1258,7 +1245,26 @@ WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) 
       "  jz 8f\n"
       "  sub r15, r12\n"                /* the core wrote INPUT's 4-bit tag there */
       "  mov.b r14, 0(r12)\n"
-      "  jmp 6f\n"
+      "  mov r9, &__wsn_rt_in_site\n"
+      "  call #.Lwsn_in_put\n"
+      "  jmp 8f\n"
+      "10:\n"                           /* in slot k: one byte, + 16 (k + 1) */
+      "  add #16, r12\n"
+      "11:\n"
+      "  add #16, r12\n"
+      "12:\n"
+      "  add #16, r12\n"
+      "13:\n"
+      "  add #16, r12\n"
+      "  mov r12, r10\n"                /* the value is no longer needed */
+      "  mov #0x87, r13\n"              /* INPUT | F_NOA: the tag alone (it always fits) */
+      "  clr r15\n"
+      "  call #__wsn_rt_emit\n"
+      "  tst r12\n"
+      "  jz 8f\n"
+      "  mov.b r10, -1(r12)\n"
+      "  mov r9, &__wsn_rt_in_site\n"
+      "  jmp 8f\n"
       "5:\n"                            /* plain: INPUT site value */
       "  mov r9, r12\n"
       "  mov #0x17, r13\n"              /* INPUT | F_B */
@@ -1267,28 +1273,27 @@ WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) 
       "  call #__wsn_rt_emit\n"
       "  tst r12\n"
       "  jz 8f\n"
-      "6:\n"                            /* the state takes it, unless the segment was left */
-      "  bit #" S_SEG "-1, &__wsn_trace+16\n"
+      "  bit #" S_SEG "-1, &__wsn_trace+16\n" /* the segment was left: the next starts afresh */
       "  jz 8f\n"
-      "  bit.b #1, &__wsn_rt_in_valid\n"
-      "  jnz 7f\n"
-      "  call #.Lwsn_in_fresh\n"        /* after a PAD: the next segment's slots, all 0 */
-      "  mov #__wsn_rt_in_slot, r7\n"
-      "  tst r10\n"
-      "  jz 7f\n"
-      "  add #8, r7\n"
-      "7:\n"
+      "  bit.b #1, &__wsn_rt_in_valid\n" /* else the slots are this segment's, or afresh */
+      "  jnz 6f\n"
+      "  clr &__wsn_rt_in_slot\n"
+      "  clr &__wsn_rt_in_slot+2\n"
+      "  clr &__wsn_rt_in_slot+4\n"
+      "  clr &__wsn_rt_in_slot+6\n"
+      "  clr.b &__wsn_rt_in_next\n"
+      "6:\n"
       "  mov.b #3, &__wsn_rt_in_valid\n"
       "  mov r9, &__wsn_rt_in_site\n"
-      "  cmp #__wsn_rt_in_slot+8, r7\n"
-      "  jne 8f\n"
-      "  mov.b &__wsn_rt_in_next, r12\n" /* in no slot: into the next one */
-      "  rla r12\n"
-      "  mov r10, __wsn_rt_in_slot(r12)\n"
-      "  incd r12\n"
-      "  and #6, r12\n"
-      "  rra r12\n"
-      "  mov.b r12, &__wsn_rt_in_next\n"
+      "  cmp &__wsn_rt_in_slot, r10\n"  /* a value in no slot goes into the next one */
+      "  jeq 8f\n"
+      "  cmp &__wsn_rt_in_slot+2, r10\n"
+      "  jeq 8f\n"
+      "  cmp &__wsn_rt_in_slot+4, r10\n"
+      "  jeq 8f\n"
+      "  cmp &__wsn_rt_in_slot+6, r10\n"
+      "  jeq 8f\n"
+      "  call #.Lwsn_in_put\n"
       "8:\n"
       "  call #__wsn_rt_close\n"
       "9:\n"
@@ -1299,19 +1304,16 @@ WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) 
       "  pop r10\n"
       "  pop r9\n"
       "  pop r8\n"
-      "  pop r7\n"
       "  ret\n"
-      /* The segment's state afresh unless it is already the segment being written's. */
-      ".Lwsn_in_fresh:\n"
-      "  bit.b #1, &__wsn_rt_in_valid\n"
-      "  jnz 1f\n"
-      "  clr &__wsn_rt_in_slot\n"
-      "  clr &__wsn_rt_in_slot+2\n"
-      "  clr &__wsn_rt_in_slot+4\n"
-      "  clr &__wsn_rt_in_slot+6\n"
-      "  clr.b &__wsn_rt_in_next\n"
-      "  mov.b #1, &__wsn_rt_in_valid\n"
-      "1:\n"
+      /* r10 into the next slot, which moves on. */
+      ".Lwsn_in_put:\n"
+      "  mov.b &__wsn_rt_in_next, r12\n"
+      "  rla r12\n"
+      "  mov r10, __wsn_rt_in_slot(r12)\n"
+      "  incd r12\n"
+      "  and #6, r12\n"
+      "  rra r12\n"
+      "  mov.b r12, &__wsn_rt_in_next\n"
       "  ret\n");
 }
 #else
