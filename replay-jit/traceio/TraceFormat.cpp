@@ -7,6 +7,9 @@
 #include "TraceFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include <algorithm>
+#include <iterator>
+#include <string>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -157,7 +160,8 @@ bool TraceRecord::operator==(const TraceRecord &O) const {
          Fields[1] == O.Fields[1] && Fields[2] == O.Fields[2] && Payload == O.Payload &&
          LinearOffset == O.LinearOffset && RingOffset == O.RingOffset &&
          Segment == O.Segment && Size == O.Size && Delta == O.Delta &&
-         KeyRingOffset == O.KeyRingOffset && Packed == O.Packed && Given == O.Given;
+         KeyRingOffset == O.KeyRingOffset && Packed == O.Packed && Given == O.Given &&
+         Short == O.Short && Slot == O.Slot;
 }
 
 //===----------------------------------------------------------------------===//
@@ -622,11 +626,78 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // Short inputs (section 3.4): the segment's previous INPUT site and its four recent
+  // values, from the segment's start (a span always starts a segment, except the single
+  // records verifySpan sizes without Resolve).
+  bool InHasSite = false;
+  uint16_t InSite = 0, InSlot[InputShortSlots] = {};
+  unsigned InNext = 0;
+  auto NoteInput = [&](uint32_t Site, uint32_t Value) {
+    InHasSite = true;
+    InSite = uint16_t(Site);
+    if (Value > 0xFFFF ||
+        std::find(std::begin(InSlot), std::end(InSlot), Value) != std::end(InSlot))
+      return;
+    InSlot[InNext] = uint16_t(Value);
+    InNext = (InNext + 1) % InputShortSlots;
+  };
+
+  // INPUT_S, one tag byte 0x20 + 16k + (d & 15) (section 3.4), then for k = 0 `u value`.
+  auto decodeInputShort = [&](uint8_t Tag) -> Error {
+    TraceRecord Rec;
+    Rec.Kind = RecordKind::Input;
+    Rec.Short = true;
+    Rec.RingOffset = RecStart;
+    Rec.Segment = S.Segment;
+    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    ++Pos;
+    const unsigned K = (Tag >> 4) - 2;
+    const int D = (Tag & 15) >= 8 ? int(Tag & 15) - 16 : int(Tag & 15);
+    if (!K) {
+      if (Error E = ReadVarint("value", Rec.Fields[1]))
+        return E;
+      if (Rec.Fields[1] > 0xFFFF)
+        return Fail(RecStart, "INPUT_S value " + Twine(Rec.Fields[1]) +
+                                  " is over 16 bits (the writer writes such a value as INPUT)");
+    }
+    Rec.NumFields = 2;
+    Rec.Size = Pos - RecStart;
+    if (!Resolve) {
+      Out.push_back(std::move(Rec));
+      return Error::success();
+    }
+    const std::string Named =
+        "INPUT_S (tag 0x" + utohexstr(Tag, false, 2) + ", site " + (D >= 0 ? "+" : "") +
+        std::to_string(D) + (K ? ", recent slot " + std::to_string(K - 1) : std::string()) + ")";
+    if (!InHasSite)
+      return Fail(RecStart, Named + " has no INPUT before it in its segment to take its site "
+                                    "from");
+    Rec.Fields[0] = uint16_t(InSite + D);
+    if (K) {
+      Rec.Slot = int8_t(K - 1);
+      Rec.Fields[1] = InSlot[K - 1];
+    } else {
+      for (unsigned I = 0; I < InputShortSlots; ++I)
+        if (InSlot[I] == Rec.Fields[1])
+          return Fail(RecStart, Named + " gives the value " + Twine(Rec.Fields[1]) +
+                                    ", which is the segment's recent value in slot " + Twine(I) +
+                                    " (the writer names the slot)");
+    }
+    NoteInput(Rec.Fields[0], Rec.Fields[1]);
+    Out.push_back(std::move(Rec));
+    return Error::success();
+  };
+
   while (Pos < End) {
     RecStart = Pos;
     uint8_t Tag = R[Pos];
     if (Tag == uint8_t(RecordKind::Pad))
       break; // the rest of the segment is padding
+    if (Tag >= InputShortTag && Tag <= InputShortLastTag && Header.Version >= 6) {
+      if (Error E = decodeInputShort(Tag))
+        return E;
+      continue;
+    }
     if (Tag == EffectDeltaTag && Header.Version >= 3) {
       if (Error E = decodeEffectDelta())
         return E;
@@ -647,7 +718,9 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                                    : "record tag 0x" + utohexstr(Tag, false, 2) +
                                          " is reserved" +
                                          (Tag == EffectDeltaTag ? " in format 2"
-                                          : Tag == CheckpointZTag || Tag == EffectCTag
+                                          : Tag == CheckpointZTag || Tag == EffectCTag ||
+                                                    (Tag >= InputShortTag &&
+                                                     Tag <= InputShortLastTag)
                                               ? " in format " + Twine(unsigned(Header.Version))
                                               : ""));
     ++Pos;
@@ -681,6 +754,8 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
       Pos += Len;
     }
     Rec.Size = Pos - RecStart;
+    if (Rec.Kind == RecordKind::Input)
+      NoteInput(Rec.Fields[0], Rec.Fields[1]);
     Out.push_back(std::move(Rec));
   }
   return Error::success();
@@ -816,6 +891,7 @@ void TraceWriter::commit(uint32_t N) {
     }
     Armed = true;
     KeysValid = 0; // the keys were records of the segment left
+    InValid = 0;   // and so were the inputs an INPUT_S refers to
   }
   Header.Head = uint16_t(Head);
 }
@@ -1060,8 +1136,40 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, Checkpoin
   seal();
 }
 
+void TraceWriter::inNote(uint16_t Site, uint32_t Value) {
+  if (!(InValid & 1)) {
+    std::fill(std::begin(InSlot), std::end(InSlot), 0);
+    InNext = 0;
+  }
+  InValid = 3;
+  InSite = Site;
+  if (Value > 0xFFFF || std::find(std::begin(InSlot), std::end(InSlot), Value) != std::end(InSlot))
+    return;
+  InSlot[InNext] = uint16_t(Value);
+  InNext = (InNext + 1) % InputShortSlots;
+}
+
 void TraceWriter::input(uint16_t Site, uint32_t Value) {
-  fields(RecordKind::Input, {Site, Value});
+  std::vector<uint8_t> Rec;
+  const uint16_t D = uint16_t(Site - InSite + 8);
+  if ((InValid & 3) == 3 && Value <= 0xFFFF && D < 16) {
+    unsigned K = std::find(std::begin(InSlot), std::end(InSlot), Value) - std::begin(InSlot);
+    K = K == InputShortSlots ? 0 : K + 1;
+    Rec.push_back(uint8_t(InputShortTag + (K << 4) + ((D - 8) & 15)));
+    if (!K)
+      appendVarint(Rec, Value);
+    if (Rec.size() > Header.SegSize - Header.Head % Header.SegSize)
+      Rec.clear(); // it would open the next segment, which has no previous input: plain
+  }
+  if (Rec.empty()) {
+    Rec.push_back(uint8_t(RecordKind::Input));
+    appendVarint(Rec, Site);
+    appendVarint(Rec, Value);
+  }
+  // The state takes the input unless the record ended exactly at its segment's end.
+  if (emit(Rec, 0) >= 0 && Header.Head % Header.SegSize)
+    inNote(Site, Value);
+  seal();
 }
 void TraceWriter::inputBytes(uint16_t Site, ArrayRef<uint8_t> Bytes) {
   payload(RecordKind::InputBytes, Site, Bytes);

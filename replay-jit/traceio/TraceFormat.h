@@ -24,9 +24,10 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 5;
+constexpr uint8_t TraceVersion = 6;
 /// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records, format
-/// 3 is format 4 without CHECKPOINT_Z records, format 4 is format 5 without EFFECT_C records.
+/// 3 is format 4 without CHECKPOINT_Z records, format 4 is format 5 without EFFECT_C records,
+/// format 5 is format 6 without INPUT_S records.
 constexpr uint8_t OldestTraceVersion = 2;
 /// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
 /// record with its full payload (TraceRecord::Delta set).
@@ -37,6 +38,13 @@ constexpr uint8_t CheckpointZTag = 0x11;
 /// Tag of EFFECT_C (format 5, spec section 3.3): an effect holding only the bytes the skipped
 /// call changed, decoded into an EFFECT record whose Given marks the bytes it holds.
 constexpr uint8_t EffectCTag = 0x12;
+/// Tags of INPUT_S (format 6, spec section 3.4): 0x20 + 16k + (d & 15), k = 0..4; an
+/// INPUT whose site is the segment's previous INPUT's site + d (d = -8..7) and whose value
+/// follows as a varint (k = 0) or is the segment's recent value in slot k - 1. Decoded into
+/// an INPUT record (TraceRecord::Short set).
+constexpr uint8_t InputShortTag = 0x20, InputShortLastTag = 0x6F;
+/// The recent input values an INPUT_S may name (the runtime's four slots).
+constexpr unsigned InputShortSlots = 4;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -160,6 +168,11 @@ struct TraceRecord {
   /// variables, and 0 for the return value's bytes; Payload holds 0 there. Empty for every
   /// other record (all bytes given).
   std::vector<uint8_t> Given;
+  /// An INPUT written as INPUT_S (tag 0x20-0x6F): its site and value were resolved against
+  /// the segment's earlier inputs; Slot is the recent value's slot it named (0-3), or -1 when
+  /// it gave the value.
+  bool Short = false;
+  int8_t Slot = -1;
   /// Whether payload byte I is given (always, except in an EFFECT_C).
   bool given(size_t I) const { return Given.empty() || Given[I]; }
 
@@ -308,6 +321,9 @@ public:
   /// segment (every way but Plain, whatever the pieces), else placed as before.
   void checkpoint(uint16_t Anchor, llvm::ArrayRef<uint8_t> Bytes,
                   CheckpointWay Way = CheckpointWay::Table, size_t FirstPiece = 0);
+  /// An input as __wsn_rt_input writes it: INPUT_S when its site is within -8..7 of the
+  /// segment's previous INPUT, its value at most 16 bits and the short record fits in the rest
+  /// of the segment (section 3.4), else INPUT.
   void input(uint16_t Site, uint32_t Value);
   void inputBytes(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
   void send(uint16_t Site, uint16_t Dest, uint16_t Seq);
@@ -363,6 +379,13 @@ private:
   unsigned keyFind(uint16_t Len) const;
   unsigned EffectKeys = 4;
   bool PackCheckpoints = true;
+  /// The runtime's short-input state (section 3.4): InValid bit 0 the slots are the segment
+  /// being written's, bit 1 InSite is; cleared on entering a segment.
+  uint8_t InValid = 0;
+  uint16_t InSite = 0;
+  uint16_t InSlot[InputShortSlots] = {};
+  unsigned InNext = 0;
+  void inNote(uint16_t Site, uint32_t Value);
   void keyPut(uint16_t Len, uint32_t At);
 };
 

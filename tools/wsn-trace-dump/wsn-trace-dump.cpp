@@ -476,6 +476,12 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
       OS << " (packed in " << R.Size << " bytes)";
     if (!R.Given.empty()) // an EFFECT_C (format 5): only the bytes the call changed
       OS << " (changes in " << R.Size << " bytes)";
+    if (R.Short) { // an INPUT_S (format 6): site and maybe value from the segment's inputs
+      OS << " (short in " << R.Size << (R.Size == 1 ? " byte" : " bytes");
+      if (R.Slot >= 0)
+        OS << ", the value of recent slot " << int(R.Slot);
+      OS << ")";
+    }
     OS << "\n";
   }
 }
@@ -566,6 +572,11 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
       for (uint8_t X : R.Given)
         G.push_back(bool(X));
       O["given"] = std::move(G);
+    }
+    if (R.Short) { // INPUT_S: resolved against the segment's earlier inputs
+      O["short"] = true;
+      if (R.Slot >= 0)
+        O["recent_slot"] = int64_t(R.Slot);
     }
     if (Map)
       annotateJSON(*Map, R, O);

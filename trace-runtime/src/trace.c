@@ -51,7 +51,8 @@ static uint8_t rt_irq_depth;     /* nesting of instrumented handlers */
  * reads __wsn_rt_skip_depth to let a node stopped inside a skipped call finish it. */
 #define rt_skip_depth __wsn_rt_skip_depth
 __attribute__((used)) uint8_t rt_skip_depth;
-static uint8_t rt_quiet;
+#define rt_quiet __wsn_rt_quiet /* read by the MSP430 input writer's assembly */
+__attribute__((used)) uint8_t rt_quiet;
 /* Short effects (spec/trace-format.md section 4): set when a handler is entered while a
  * skip span is open, cleared when a span opens; an effect table with a short form writes
  * the short form when it is clear (no handler wrote anything inside the skipped call). */
@@ -66,6 +67,11 @@ static wsn_irq_state_t rt_open_irq; /* interrupt state saved by the open *_begin
  * assembly), so a key is always a record of the segment being written, before the head. */
 #define rt_keys_valid __wsn_rt_keys_valid
 __attribute__((used)) uint8_t rt_keys_valid;
+/* Short inputs (spec/trace-format.md section 3.4): the state INPUT_S records refer to belongs
+ * to the segment being written; entering a segment clears this byte (the writer core, also in
+ * assembly), and the next input starts the segment's state afresh (see "Short inputs" below). */
+#define rt_in_valid __wsn_rt_in_valid
+__attribute__((used)) uint8_t rt_in_valid;
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
 #endif
@@ -194,6 +200,7 @@ void __wsn_rt_reset(void) {
   rt_span_irq = 0;
   rt_left = 0;
   rt_keys_valid = 0;
+  rt_in_valid = 0;
 #if WSN_TRACE_PACK
   rt_ck_tag = NULL;
   rt_ck_retry = 0;
@@ -293,6 +300,7 @@ static NOINLINE uint16_t enter(uint16_t head) {
   }
   rt_armed = 1;
   rt_keys_valid = 0; /* the keys were records of the segment left behind */
+  rt_in_valid = 0;   /* and so were the inputs INPUT_S refers to */
   return head;
 }
 
@@ -350,6 +358,7 @@ static NOINLINE uint8_t *put_varint(uint8_t *p, uint16_t v) {
 #define F_B 0x10u   /* a second field b */
 #define F_C 0x20u   /* a third field (rt_arg3) */
 #define F_RAW 0x40u /* b is the raw little-endian 16-bit checksum of CHECK/VIOLATION */
+#define F_NOA 0x80u /* no field a (an INPUT_S: the tag, and the value when given, only) */
 #define TAG(kind) ((uint8_t)((kind) & 0x0Fu))
 
 /* The one record writer: tag, varint a, then b and c as `kind` says, then `extra` payload
@@ -361,7 +370,7 @@ __attribute__((used)) uint8_t rt_rec[3 * 3];
 #if !WSN_ASM_CORE
 static NOINLINE uint8_t *emit(uint16_t a, uint8_t kind, uint16_t b, uint16_t extra) {
   uint8_t *const rec = rt_rec;
-  uint8_t *e = put_varint(rec, a), *p, *q;
+  uint8_t *e = (kind & F_NOA) ? rec : put_varint(rec, a), *p, *q;
   if (kind & F_RAW) {
     e[0] = (uint8_t)b;
     e[1] = (uint8_t)(b >> 8);
@@ -394,6 +403,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
   __asm__ __volatile__(
       "  ldi r26, lo8(__wsn_rt_rec)\n"
       "  ldi r27, hi8(__wsn_rt_rec)\n"
+      "  sbrs r22, 7\n"                /* F_NOA: no field a */
       "  rcall .Lwsn_vput\n"           /* a */
       "  sbrs r22, 6\n"                /* F_RAW: b as two raw bytes */
       "  rjmp 1f\n"
@@ -482,7 +492,9 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "7:\n"
       "  sts __wsn_trace+17, r31\n"
       "  sts __wsn_trace+16, r30\n"
-      "  st X+, r24\n"                 /* tag, then the fields */
+      "  st X+, r24\n"                 /* tag, then the fields (F_NOA: maybe none) */
+      "  tst r23\n"
+      "  breq 9f\n"
       "  ldi r30, lo8(__wsn_rt_rec)\n"
       "  ldi r31, hi8(__wsn_rt_rec)\n"
       "8:\n"
@@ -490,6 +502,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  st X+, r0\n"
       "  dec r23\n"
       "  brne 8b\n"
+      "9:\n"
       "  movw r24, r26\n"
       "  ret\n"
       /* Z = the start of the segment writing enters: 0 after the last one (wraps += 1, flag
@@ -518,6 +531,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  ldi r20, 1\n"
       "  sts __wsn_rt_armed, r20\n"
       "  sts __wsn_rt_keys_valid, r1\n" /* the effect keys were of the segment left */
+      "  sts __wsn_rt_in_valid, r1\n"   /* and the inputs INPUT_S refers to */
       "  ret\n"
       /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
       ".Lwsn_vput:\n"
@@ -546,6 +560,8 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
                                  WSN_ARG uint16_t extra) {
   __asm__ __volatile__(
       "  mov #__wsn_rt_rec, r11\n"
+      "  bit #0x80, r13\n"             /* F_NOA: no field a */
+      "  jnz 11f\n"
       "  cmp #0x80, r12\n"             /* a; one byte inline, longer ones at 10 */
       "  jhs 10f\n"
       "  mov.b r12, 0(r11)\n"
@@ -622,8 +638,10 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  call #.Lwsn_enter\n"
       "7:\n"
       "  mov r14, &__wsn_trace+16\n"
-      "  mov.b r12, 0(r13)\n"           /* tag, then the fields */
+      "  mov.b r12, 0(r13)\n"           /* tag, then the fields (F_NOA: maybe none) */
       "  inc r13\n"
+      "  tst r11\n"
+      "  jz 9f\n"
       "  mov #__wsn_rt_rec, r12\n"
       "8:\n"
       "  mov.b @r12+, r14\n"
@@ -631,6 +649,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  inc r13\n"
       "  dec r11\n"
       "  jnz 8b\n"
+      "9:\n"
       "  mov r13, r12\n"
       "  ret\n"
       "10:\n"
@@ -652,6 +671,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "1:\n"
       "  mov.b #1, &__wsn_rt_armed\n"
       "  clr.b &__wsn_rt_keys_valid\n"  /* the effect keys were of the segment left */
+      "  clr.b &__wsn_rt_in_valid\n"    /* and the inputs INPUT_S refers to */
       "  ret\n"
       /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
       ".Lwsn_vput:\n"
@@ -1125,15 +1145,231 @@ void __wsn_rt_recv(uint16_t site, uint16_t sender, uint16_t seq) {
   CLOSE();
   wsn_port_irq_restore(s);
 }
-/* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits). */
+/* ---- Short inputs (format 6, spec/trace-format.md section 3.4) ----
+ * An INPUT costs its tag, a site of two varint bytes (real applications have 100-400 sites)
+ * and the value; consecutive inputs are mostly sites a few ids apart (one function's register
+ * reads) and values read shortly before (status and control registers). So an input is
+ * written as INPUT_S, one tag byte 0x20 + 16k + (d & 15), when its site is d = -8..7 from
+ * the previous INPUT of the segment being written; with k = 1..4 its value is the one in slot
+ * k - 1 of the segment's four recent values, with k = 0 the value follows as a varint. The
+ * state is the segment's: entering a segment clears rt_in_valid (writer core), and the first
+ * input after that starts it afresh (no previous site; four slots of 0, the next slot 0), so
+ * every segment decodes on its own. Every INPUT written (plain or short) makes its site the
+ * previous one and puts a value of at most 16 bits that is in no slot into the next slot
+ * (round robin); records of quiet handlers are not written and change nothing.
+ * rt_in_valid: bit 0 the slots are this segment's, bit 1 rt_in_site is too. RAM: 12 bytes. */
+#define WSN_IN_SLOTS 4 /* in_fresh clears four */
+#define rt_in_site __wsn_rt_in_site /* shared with the MSP430 assembly below */
+#define rt_in_slot __wsn_rt_in_slot
+#define rt_in_next __wsn_rt_in_next
+__attribute__((used)) uint16_t rt_in_site;
+__attribute__((used)) uint16_t rt_in_slot[WSN_IN_SLOTS];
+__attribute__((used)) uint8_t rt_in_next;
+
+/* The segment's state afresh, unless it is already the segment being written's. */
+static NOINLINE void in_fresh(void) {
+  if (!(rt_in_valid & 1)) {
+    rt_in_slot[0] = rt_in_slot[1] = rt_in_slot[2] = rt_in_slot[3] = 0;
+    rt_in_next = 0;
+    rt_in_valid = 1;
+  }
+}
+
+/* LOG 5 with a value of at most 16 / 8 bits (the lowering calls them when the mask fits):
+ * INPUT_S when the site is near the segment's previous input and the short record fits in
+ * the rest of the segment (else the record would open the next segment, where there is no
+ * previous input: written plain, after the PAD), else INPUT. Then the state takes the input,
+ * unless the record ended exactly at its segment's end (writing has entered the next segment,
+ * whose state starts afresh); a record that went on to the next segment after a PAD is that
+ * segment's first input. */
+#if defined(__MSP430__) && WSN_ASM_CORE
+/* The same in MSP430 assembly (the TelosB reads a register about every 2000 cycles): site in
+ * r12, value in r13; r9 site, r10 value, r8 the saved SR. After a short record the state's
+ * updates need no test of where the head went: a short record never goes to the next segment,
+ * and when it ends exactly at its segment's end entering the next one has cleared
+ * rt_in_valid, so the next input starts afresh whatever was stored (the host's C stores the
+ * same state, only not those unused values). */
+#define in_write __wsn_rt_in_write
+void __wsn_rt_in_write(uint16_t site, uint16_t value);
+WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) {
+  __asm__ __volatile__(
+      "  push r8\n"
+      "  push r9\n"
+      "  push r10\n"
+      "  mov r2, r8\n"
+      "  dint\n"
+      "  nop\n"
+      "  tst.b &__wsn_rt_quiet\n"      /* a quiet handler writes nothing */
+      "  jnz 9f\n"
+      "  mov r12, r9\n"
+      "  mov r13, r10\n"
+      "  bit.b #2, &__wsn_rt_in_valid\n" /* no earlier INPUT in the segment: plain */
+      "  jz 5f\n"
+      "  sub &__wsn_rt_in_site, r12\n"  /* d + 8 = site - previous + 8, 0..15 when near */
+      "  add #8, r12\n"
+      "  cmp #16, r12\n"
+      "  jhs 5f\n"
+      "  add #8, r12\n"                 /* the tag: 0x20 + (d & 15) + 16k */
+      "  and #15, r12\n"
+      "  add #0x20, r12\n"
+      "  cmp &__wsn_rt_in_slot, r10\n"
+      "  jeq 13f\n"
+      "  cmp &__wsn_rt_in_slot+2, r10\n"
+      "  jeq 12f\n"
+      "  cmp &__wsn_rt_in_slot+4, r10\n"
+      "  jeq 11f\n"
+      "  cmp &__wsn_rt_in_slot+6, r10\n"
+      "  jeq 10f\n"
+      "  mov #2, r14\n"                 /* in no slot: the value follows, n = 2, 3 or 4 */
+      "  cmp #0x80, r10\n"
+      "  jlo 4f\n"
+      "  inc r14\n"
+      "  cmp #0x4000, r10\n"
+      "  jlo 4f\n"
+      "  inc r14\n"
+      "4:\n"
+      "  mov &__wsn_trace+16, r15\n"    /* fits in the rest of the segment? else plain */
+      "  and #" S_SEG "-1, r15\n"
+      "  add r14, r15\n"
+      "  cmp #" S_SEG "+1, r15\n"
+      "  jhs 5f\n"
+      "  push r14\n"
+      "  push r12\n"
+      "  mov r10, r12\n"
+      "  mov #7, r13\n"                 /* INPUT: the core writes a = the value */
+      "  clr r15\n"
+      "  call #__wsn_rt_emit\n"
+      "  pop r14\n"                     /* the tag */
+      "  pop r15\n"                     /* n */
+      "  tst r12\n"
+      "  jz 8f\n"
+      "  sub r15, r12\n"                /* the core wrote INPUT's 4-bit tag there */
+      "  mov.b r14, 0(r12)\n"
+      "  mov r9, &__wsn_rt_in_site\n"
+      "  call #.Lwsn_in_put\n"
+      "  jmp 8f\n"
+      "10:\n"                           /* in slot k: one byte, + 16 (k + 1) */
+      "  add #16, r12\n"
+      "11:\n"
+      "  add #16, r12\n"
+      "12:\n"
+      "  add #16, r12\n"
+      "13:\n"
+      "  add #16, r12\n"
+      "  mov r12, r10\n"                /* the value is no longer needed */
+      "  mov #0x87, r13\n"              /* INPUT | F_NOA: the tag alone (it always fits) */
+      "  clr r15\n"
+      "  call #__wsn_rt_emit\n"
+      "  tst r12\n"
+      "  jz 8f\n"
+      "  mov.b r10, -1(r12)\n"
+      "  mov r9, &__wsn_rt_in_site\n"
+      "  jmp 8f\n"
+      "5:\n"                            /* plain: INPUT site value */
+      "  mov r9, r12\n"
+      "  mov #0x17, r13\n"              /* INPUT | F_B */
+      "  mov r10, r14\n"
+      "  clr r15\n"
+      "  call #__wsn_rt_emit\n"
+      "  tst r12\n"
+      "  jz 8f\n"
+      "  bit #" S_SEG "-1, &__wsn_trace+16\n" /* the segment was left: the next starts afresh */
+      "  jz 8f\n"
+      "  bit.b #1, &__wsn_rt_in_valid\n" /* else the slots are this segment's, or afresh */
+      "  jnz 6f\n"
+      "  clr &__wsn_rt_in_slot\n"
+      "  clr &__wsn_rt_in_slot+2\n"
+      "  clr &__wsn_rt_in_slot+4\n"
+      "  clr &__wsn_rt_in_slot+6\n"
+      "  clr.b &__wsn_rt_in_next\n"
+      "6:\n"
+      "  mov.b #3, &__wsn_rt_in_valid\n"
+      "  mov r9, &__wsn_rt_in_site\n"
+      "  cmp &__wsn_rt_in_slot, r10\n"  /* a value in no slot goes into the next one */
+      "  jeq 8f\n"
+      "  cmp &__wsn_rt_in_slot+2, r10\n"
+      "  jeq 8f\n"
+      "  cmp &__wsn_rt_in_slot+4, r10\n"
+      "  jeq 8f\n"
+      "  cmp &__wsn_rt_in_slot+6, r10\n"
+      "  jeq 8f\n"
+      "  call #.Lwsn_in_put\n"
+      "8:\n"
+      "  call #__wsn_rt_close\n"
+      "9:\n"
+      "  and #8, r8\n"
+      "  nop\n"
+      "  bis r8, r2\n"
+      "  nop\n"
+      "  pop r10\n"
+      "  pop r9\n"
+      "  pop r8\n"
+      "  ret\n"
+      /* r10 into the next slot, which moves on. */
+      ".Lwsn_in_put:\n"
+      "  mov.b &__wsn_rt_in_next, r12\n"
+      "  rla r12\n"
+      "  mov r10, __wsn_rt_in_slot(r12)\n"
+      "  incd r12\n"
+      "  and #6, r12\n"
+      "  rra r12\n"
+      "  mov.b r12, &__wsn_rt_in_next\n"
+      "  ret\n");
+}
+#else
+static NOINLINE void in_write(uint16_t site, uint16_t value) {
+  wsn_irq_state_t s = wsn_port_irq_save();
+  if (!rt_quiet) {
+    uint8_t *p, tag = 0, n = 1, k = 0, kind = WSN_REC_INPUT | F_B;
+    uint16_t a = site, b = value;
+    in_fresh();
+    while (k < WSN_IN_SLOTS && rt_in_slot[k] != value)
+      ++k;
+    if (rt_in_valid & 2) {
+      uint8_t d = (uint8_t)(site - rt_in_site + 8u);
+      if ((uint16_t)(site - rt_in_site + 8u) < 16) {
+        if (k == WSN_IN_SLOTS)
+          n = (uint8_t)(value < 0x80u ? 2 : value < 0x4000u ? 3 : 4);
+        if (n <= (uint16_t)(SEG - seg_offset(HDR.head))) {
+          tag = (uint8_t)(WSN_REC_INPUT_S + ((d - 8u) & 15u));
+          kind = WSN_REC_INPUT;
+          a = value;
+          if (n == 1) {
+            tag = (uint8_t)(tag + ((k + 1) << 4));
+            kind = WSN_REC_INPUT | F_NOA;
+          }
+        }
+      }
+    }
+    p = emit(a, kind, b, 0); /* INPUT_S: the core writes the 4-bit tag of INPUT, and no b */
+    if (p) {
+      if (tag)
+        p[-(int)n] = tag;
+      if (seg_offset(HDR.head) != 0) {
+        if (!(rt_in_valid & 1)) { /* after a PAD: the next segment's slots, all 0 */
+          in_fresh();
+          k = value ? WSN_IN_SLOTS : 0;
+        }
+        rt_in_valid = 3;
+        rt_in_site = site;
+        if (k == WSN_IN_SLOTS) {
+          rt_in_slot[rt_in_next] = value;
+          rt_in_next = (uint8_t)((rt_in_next + 1) & (WSN_IN_SLOTS - 1));
+        }
+      }
+    }
+    CLOSE();
+  }
+  wsn_port_irq_restore(s);
+}
+#endif
+
 /* `used`: __wsn_rt_in_at (below) calls it from assembly, which --whole-program's optimiser
  * does not see. */
 __attribute__((used)) void __wsn_rt_input16(uint16_t site, uint16_t value) {
-  record(site, WSN_REC_INPUT | F_B, value);
+  in_write(site, value);
 }
-void __wsn_rt_input8(uint8_t site, uint8_t value) {
-  record(site, WSN_REC_INPUT | F_B, value);
-}
+void __wsn_rt_input8(uint8_t site, uint8_t value) { in_write(site, value); }
 
 /* LOG type 2 at a handler: the interrupted context's count goes into the record, is saved
  * and the handler starts counting from 0; IRQ_EXIT restores it. Deeper nesting than
@@ -1222,6 +1458,11 @@ void __wsn_rt_input(uint16_t site, uint32_t value) {
       uint8_t i;
       for (i = 0; i < n; ++i)
         d[i] = v[i];
+    }
+    if (p && seg_offset(HDR.head) != 0) { /* the site only: the value is over 16 bits */
+      in_fresh();
+      rt_in_valid = 3;
+      rt_in_site = site;
     }
     CLOSE();
     wsn_port_irq_restore(s);

@@ -233,7 +233,7 @@ TEST(Integrity, DamageThatBreaksDecodingIsNamedAsDamage) {
   ASSERT_TRUE(bool(G));
   const TraceSpan &First = G->tail()[0];
   std::vector<uint8_t> B = Good;
-  B[32 + First.RingOffset] = 0x42; // a reserved tag
+  B[32 + First.RingOffset] = 0x72; // a reserved tag
   auto T = TraceFile::parse(B);
   ASSERT_TRUE(bool(T));
   ASSERT_EQ(T->damage().size(), 1u);

@@ -736,7 +736,7 @@ TEST(TraceFormatErrors, HeaderFields) {
     return errorOf(TraceFile::parse(B));
   };
   EXPECT_EQ(Mut(0, 'X').rfind("offset 0: bad magic", 0), 0u);
-  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 5)", 0), 0u);
+  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 6)", 0), 0u);
   EXPECT_EQ(Mut(5, 7).rfind("offset 5: unknown target 7", 0), 0u);
   EXPECT_EQ(Mut(14, 0).rfind("offset 12: buf_size 32 is not a multiple of seg_size 0", 0),
             std::string::npos); // seg_size 0 has its own message
@@ -769,8 +769,8 @@ std::string decodeError(std::initializer_list<uint8_t> Ring, uint16_t Head) {
 }
 
 TEST(TraceFormatErrors, Records) {
-  EXPECT_EQ(decodeError({0x01, 0x05, 0x42}, 3),
-            "offset 34: record tag 0x42 is reserved (record at ring offset 2, tail offset 2, "
+  EXPECT_EQ(decodeError({0x01, 0x05, 0x72}, 3),
+            "offset 34: record tag 0x72 is reserved (record at ring offset 2, tail offset 2, "
             "segment 0)");
   EXPECT_EQ(decodeError({0xFF}, 1).rfind("offset 32: record tag 0xFF (erased memory)", 0), 0u);
   EXPECT_EQ(decodeError({0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 7),

@@ -3,6 +3,7 @@
  *
  *   wsn-trace-testgen basic OUT.wtr   every record kind, nesting, a violation (frozen)
  *   wsn-trace-testgen wrap OUT.wtr    a scheduler loop with an anchor, wrapping the ring 3x
+ *   wsn-trace-testgen inputs OUT.wtr  inputs written plain and as INPUT_S (format 6)
  */
 #define _POSIX_C_SOURCE 200112L
 #include "wsn/trace.h"
@@ -71,15 +72,38 @@ static void wrap(void) {
   }
 }
 
+/* The example of spec/trace-format.md section 3.4 inside a function, then a quiet handler's
+ * input (not written) and one more INPUT_S naming a slot. */
+static void inputs(void) {
+  __wsn_rt_init();
+  __wsn_rt_entry(1);
+  __wsn_rt_input(300, 5);       /* 07 AC 02 05 */
+  __wsn_rt_input(301, 5);       /* 31: site +1, slot 0 */
+  __wsn_rt_input(299, 0);       /* 4E: site -2, slot 1 */
+  __wsn_rt_input(299, 1000);    /* 20 E8 07: site +0, the value */
+  __wsn_rt_input(320, 7);       /* plain: 21 ids away */
+  __wsn_rt_input(321, 0x12345); /* plain: over 16 bits */
+  __wsn_rt_skip_begin(8);
+  __wsn_rt_irq_entry(2); /* quiet: nothing is written, the state is unchanged */
+  __wsn_rt_input(40, 9);
+  __wsn_rt_irq_exit(2);
+  __wsn_rt_skip_end(8);
+  __wsn_rt_input(322, 1000);    /* 41: site +1, slot 1 */
+  __wsn_rt_exit(1);
+}
+
 int main(int argc, char **argv) {
   setenv("WSN_TRACE_OUT", "", 1); /* only the explicit file below */
-  if (argc != 3 || (strcmp(argv[1], "basic") != 0 && strcmp(argv[1], "wrap") != 0)) {
-    fprintf(stderr, "usage: wsn-trace-testgen basic|wrap OUT.wtr\n");
+  if (argc != 3 || (strcmp(argv[1], "basic") != 0 && strcmp(argv[1], "wrap") != 0 &&
+                    strcmp(argv[1], "inputs") != 0)) {
+    fprintf(stderr, "usage: wsn-trace-testgen basic|wrap|inputs OUT.wtr\n");
     return 2;
   }
   setenv("WSN_NODE_ID", "5", 1);
   if (strcmp(argv[1], "basic") == 0)
     basic();
+  else if (strcmp(argv[1], "inputs") == 0)
+    inputs();
   else
     wrap();
   if (__wsn_rt_write_file(argv[2]) != 0) {

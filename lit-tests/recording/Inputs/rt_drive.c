@@ -191,7 +191,12 @@ int main(void) {
       __wsn_rt_irq_exit((uint16_t)(v % 9));
       break;
     case 3: __wsn_rt_sched(v); break;
-    case 4: __wsn_rt_input8((uint8_t)v, (uint8_t)(v >> 8)); break;
+    case 4: /* near sites and values 0-5 (and one over 127): mostly INPUT_S (spec/trace-format.md
+             * 3.4), one byte when the value is in a recent slot */
+      __wsn_rt_input8((uint8_t)(40 + (v & 7)), (uint8_t)((v >> 8) % 6u));
+      __wsn_rt_input8((uint8_t)(41 + (v & 7)), (uint8_t)((v >> 11) % 6u));
+      __wsn_rt_input16((uint16_t)(36 + (v & 15)), (v & 0x4000) ? 1000u : (uint16_t)(v >> 14));
+      break;
     case 5: __wsn_rt_input16((uint16_t)(v % 1000), rnd()); break;
     case 6: __wsn_rt_input((uint16_t)(v % 200), ((uint32_t)rnd() << 16) | v); break;
     case 7: __wsn_rt_input_bytes((uint16_t)(v % 50), big, (uint16_t)(v % 20)); break;

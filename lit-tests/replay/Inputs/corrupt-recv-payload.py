@@ -7,8 +7,12 @@ NET.json is `wsn-replay net --json`'s output: its first followed message (SENDER
 The project's CC2420 driver reads every frame byte from SPDR (one INPUT record each, all of one
 site) before it signals the receive event (the RECV record); the frame ends with the payload,
 then the RSSI and CRC/correlation bytes. So payload byte INDEX is the INPUT of that site that
-comes PAYLOAD_LEN + 2 - INDEX such records before the RECV (SENDER, SEQ). An INPUT record is
-tag, site, value (varints); the value's first byte holds its low 7 bits.
+comes PAYLOAD_LEN + 2 - INDEX such records before the RECV (SENDER, SEQ). A plain INPUT record
+is tag, site, value (varints); the value's first byte holds its low 7 bits. An INPUT_S
+(format 6, spec/trace-format.md 3.4) that gives its value holds it after the tag; one that
+names a recent slot is rewritten to name the slot holding the value with its low bit flipped
+(the segment's recent values are followed from the segment's start, as the decoder does), so
+no later record's value changes with it.
 """
 import json
 import subprocess
@@ -27,9 +31,28 @@ inputs = [r for r in records[:recv[0]] if r["kind"] == "INPUT"]
 site = inputs[-1]["site"]  # the SPDR read of the frame's last byte
 frame = [r for r in inputs if r["site"] == site]
 rec = frame[-(plen + 2 - index)]
-assert rec["size"] >= 3, rec
 data = bytearray(open(src, "rb").read())
-data[32 + rec["ring_offset"] + 2] ^= 1
+at = 32 + rec["ring_offset"]
+if not rec.get("short"):
+    site_bytes = 1 if rec["site"] < 0x80 else 2 if rec["site"] < 0x4000 else 3
+    data[at + 1 + site_bytes] ^= 1
+elif "recent_slot" not in rec:
+    data[at + 1] ^= 1
+else:
+    # The segment's recent values just before the record.
+    slots, nxt = [0, 0, 0, 0], 0
+    for r in records:
+        if r is rec:
+            break
+        if r["segment"] != rec["segment"] or r["kind"] != "INPUT":
+            continue
+        if r["offset"] < rec["offset"] and r["value"] <= 0xFFFF and r["value"] not in slots:
+            slots[nxt] = r["value"]
+            nxt = (nxt + 1) % 4
+    want = rec["value"] ^ 1
+    if want not in slots:
+        sys.exit("no recent slot holds %d at ring offset %d (slots %s)" % (want, rec["ring_offset"], slots))
+    data[at] = (data[at] & 0x0F) | ((2 + 1 + slots.index(want)) << 4)
 open(dst, "wb").write(bytes(data))
 print("flipped payload byte %d: INPUT site=%d value=%d at ring offset %d" % (
     index, site, rec["value"], rec["ring_offset"]))

@@ -17,6 +17,8 @@ it compared equal: the test judges that, strictly, on the seed chosen.
   --messages K           exactly K messages followed (the selection's links)
   --payloads K           at least K of the messages checked across nodes had their payloads
                          compared (whatever the comparison found)
+  --payload-bytes N      count only payloads of N bytes for --payloads (a message kind chosen
+                         by its size, e.g. a reply rather than a request)
   --first-payload        the first message checked across nodes had its payload compared
   --no-checkpoint-after-recv
                          the start node's trace holds no CHECKPOINT between the first checked
@@ -45,6 +47,7 @@ def main():
     ap.add_argument("--selects", type=int, action="append", default=[])
     ap.add_argument("--messages", type=int)
     ap.add_argument("--payloads", type=int)
+    ap.add_argument("--payload-bytes", type=int)
     ap.add_argument("--first-payload", action="store_true")
     ap.add_argument("--no-checkpoint-after-recv", action="store_true")
     ap.add_argument("--deps")
@@ -77,7 +80,8 @@ def main():
                 sys.exit("seed %d: wsn-replay net printed no JSON (exit %d): %s"
                          % (seed, r.returncode, r.stderr.strip()))
             sel = d["selected"]
-            payloads = sum(1 for m in d["messages"] if m.get("payload_checked"))
+            payloads = sum(1 for m in d["messages"] if m.get("payload_checked") and
+                           (a.payload_bytes is None or m.get("payload_bytes") == a.payload_bytes))
             if a.selected is not None and len(sel) != a.selected:
                 why[seed] = "%d selected" % len(sel)
                 continue

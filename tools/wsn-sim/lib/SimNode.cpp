@@ -122,7 +122,7 @@ static uint32_t rd32(const uint8_t *P) {
 
 /// Header, ring and one 2-byte check value per segment (trace-format.md section 1.2).
 static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
-  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 5) // format 2-5 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C)
+  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 6) // format 2-6 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C, 6: INPUT_S)
     return false;
   uint32_t BufSize = rd16(H + 12), SegSize = rd16(H + 14);
   if (!SegSize)
@@ -279,7 +279,7 @@ std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   if (validHeader(T, FW.TraceSize, HLen))
     Len = HLen;
   else
-    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 4 "
+    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 6 "
               "and a ring fitting the " +
               std::to_string(FW.TraceSize) +
               "-byte object): the firmware wrote no record yet; writing the raw object";

@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 5
+#define WSN_TRACE_VERSION 6
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -89,7 +89,11 @@ enum {
   WSN_REC_VIOLATION = 0x0F,
   WSN_REC_EFFECT_DELTA = 0x10, /* format 3: an EFFECT as changes against a key (section 3.1) */
   WSN_REC_CHECKPOINT_Z = 0x11, /* format 4: a CHECKPOINT without its zero bytes (section 3.2) */
-  WSN_REC_EFFECT_C = 0x12      /* format 5: an EFFECT of the bytes the call changed (section 3.3) */
+  WSN_REC_EFFECT_C = 0x12,     /* format 5: an EFFECT of the bytes the call changed (section 3.3) */
+  /* format 6: INPUT_S, tags 0x20-0x6F = 0x20 + 16k + (d & 15): an INPUT whose site is the
+   * segment's previous INPUT's site + d (d = -8..7) and whose value is the segment's recent
+   * input value in slot k - 1 (k = 1..4) or follows as a varint (k = 0) (section 3.4) */
+  WSN_REC_INPUT_S = 0x20
 };
 
 /* The 32-byte header; all fields little-endian (native on every supported target). */
@@ -181,7 +185,9 @@ void __wsn_rt_put(const void *p, uint16_t n);
  * 1 interrupts stay disabled until the second attempt's record_end. */
 uint8_t __wsn_rt_record_end(void);
 
-/* LOG 5: INPUT site value (value already masked to the used bits). */
+/* LOG 5: INPUT site value (value already masked to the used bits). A value of at most 16
+ * bits whose site lies within -8..7 of the segment's previous INPUT is written as INPUT_S
+ * (spec/trace-format.md section 3.4). */
 void __wsn_rt_input(uint16_t site, uint32_t value);
 /* LOG 5: INPUT site value for values of at most 16 bits (the same record; smaller calls). */
 void __wsn_rt_input16(uint16_t site, uint16_t value);
