@@ -10,9 +10,10 @@ then the RSSI and CRC/correlation bytes. So payload byte INDEX is the INPUT of t
 comes PAYLOAD_LEN + 2 - INDEX such records before the RECV (SENDER, SEQ). A plain INPUT record
 is tag, site, value (varints); the value's first byte holds its low 7 bits. An INPUT_S
 (format 6, spec/trace-format.md 3.4) that gives its value holds it after the tag; one that
-names a recent slot is rewritten to name the slot holding the value with its low bit flipped
-(the segment's recent values are followed from the segment's start, as the decoder does), so
-no later record's value changes with it.
+names a recent slot is rewritten to name the slot holding the value with its low bit flipped,
+or when no slot holds that, another slot's value (the segment's recent values are followed
+from the segment's start, as the decoder does), so no later record's value changes with it.
+The script prints the value it wrote.
 """
 import json
 import subprocess
@@ -49,10 +50,17 @@ else:
         if r["offset"] < rec["offset"] and r["value"] <= 0xFFFF and r["value"] not in slots:
             slots[nxt] = r["value"]
             nxt = (nxt + 1) % 4
+    # The value with its low bit flipped when a slot holds it, else another slot's value
+    # (any value that differs: the record keeps its length, and no slot changes, since the
+    # value it now names is already in one).
     want = rec["value"] ^ 1
     if want not in slots:
-        sys.exit("no recent slot holds %d at ring offset %d (slots %s)" % (want, rec["ring_offset"], slots))
+        want = next((v for v in slots if v != rec["value"]), None)
+    if want is None:
+        sys.exit("no recent slot holds another value at ring offset %d (slots %s)" % (
+            rec["ring_offset"], slots))
     data[at] = (data[at] & 0x0F) | ((2 + 1 + slots.index(want)) << 4)
 open(dst, "wb").write(bytes(data))
-print("flipped payload byte %d: INPUT site=%d value=%d at ring offset %d" % (
-    index, site, rec["value"], rec["ring_offset"]))
+new = rec["value"] ^ 1 if not rec.get("short") or "recent_slot" not in rec else want
+print("changed payload byte %d: INPUT site=%d value=%d -> %d at ring offset %d" % (
+    index, site, rec["value"], new, rec["ring_offset"]))
