@@ -15,6 +15,7 @@
 #include "MoteMemoryModel.h"
 
 #include "TraceOps.h"
+#include "VariableLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -32,6 +33,7 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -87,6 +89,14 @@ static cl::opt<bool> WsnShareTails(
     "wsn-share-tails", cl::init(true),
     cl::desc("wsn-lower<record>: effect tables that end with the same variables link to one "
              "shared tail table"));
+
+// The program's variables in module order in one section per kind, so that the tables list
+// variables that follow each other in RAM as one (address, size) pair (spec/instrumentation.md
+// section 10, "Adjacent variables"). Off: one pair per variable, wherever the linker puts it.
+static cl::opt<bool> WsnAdjacentVars(
+    "wsn-adjacent-vars", cl::init(true),
+    cl::desc("wsn-lower<record>: on AVR and MSP430, place the program's variables in module "
+             "order and merge the table pairs of adjacent ones"));
 
 namespace wsn {
 
@@ -147,6 +157,9 @@ private:
   /// \p Proper) linked instead of listed, recursively.
   Constant *linkedTable(ArrayRef<Constant *> Head, const VarList &L, bool Proper);
   std::set<VarList> Tails;
+  /// Where the program's variables lie relative to each other (AVR and MSP430 with
+  /// -wsn-adjacent-vars): makeTable merges the pairs of adjacent ones.
+  std::optional<VariableLayout> Layout;
   /// Where the recorded image finds a variable: the global itself, or for a latch
   /// register's stand-in symbol ("__wsn_io_0x3b", declared by the instrumentation for
   /// checkpoints and effects) the register's constant address, so that the recorded image
@@ -382,8 +395,18 @@ Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L,
                                    Constant *Link) {
   const DataLayout &DL = M.getDataLayout();
   IntegerType *IntPtr = DL.getIntPtrType(Ctx, 0);
+  // Variables that follow each other in RAM are one run (the record's bytes are the same).
+  VarList Runs;
+  for (size_t I = 0; I < L.size(); ++I) {
+    auto &[P, Size] = L[I];
+    if (Layout && I && Layout->follows(cast<Constant>(L[I - 1].first), L[I - 1].second,
+                                       cast<Constant>(P)))
+      Runs.back().second += Size;
+    else
+      Runs.push_back({P, Size});
+  }
   SmallVector<TablePair, 16> Pairs;
-  for (auto &[P, Size] : L) {
+  for (auto &[P, Size] : Runs) {
     auto *C = cast<Constant>(P);
     for (uint32_t Off = 0; Off < Size; Off += 255) {
       Constant *Addr = C;
@@ -967,6 +990,20 @@ Expected<RecordLoweringStats> RecordLowerer::run() {
   InterruptState IS(M, [](const Function &) { return false; });
   for (Function &F : M)
     interruptsOffRegions(F, T, IS, InsideAtomic);
+  if (WsnRecordTables && WsnAdjacentVars && T != RecordTarget::Host) {
+    SmallPtrSet<const GlobalVariable *, 32> Listed;
+    for (auto &[Id, A] : Anchors)
+      for (const TraceVarRef &V : A.Vars)
+        if (V.Global)
+          Listed.insert(V.Global);
+    for (auto &[Site, E] : Effects)
+      for (const TraceVarRef &V : E.Writes)
+        Listed.insert(V.Global);
+    for (auto &[Id, I] : Invariants)
+      for (const TraceVarRef &V : I.Inputs)
+        Listed.insert(V.Global);
+    Layout.emplace(M, Listed);
+  }
   if (WsnRecordTables) {
     // A handler keeps the interrupted count in its frame when its one IRQ entry op is in
     // the entry block (so it dominates every exit op).
