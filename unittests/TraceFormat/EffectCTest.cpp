@@ -8,6 +8,7 @@
 // EFFECT_C is refused with its offsets; a node stopped inside one leaves an open record.
 //
 //===----------------------------------------------------------------------===//
+#include "RecordTestSupport.h"
 #include "TraceFormat.h"
 #include "wsn/trace.h"
 
@@ -21,27 +22,7 @@ using llvm::ArrayRef;
 
 namespace {
 
-struct NoAutoTraceFile {
-  NoAutoTraceFile() { setenv("WSN_TRACE_OUT", "", 1); }
-} NoAutoTraceFileInstance;
-
-std::vector<uint8_t> runtimeBytes() {
-  auto *P = reinterpret_cast<const uint8_t *>(&__wsn_trace);
-  return std::vector<uint8_t>(P, P + WSN_TRACE_FILE_SIZE);
-}
-
-TraceWriter writer(uint16_t Buf = WSN_TRACE_BUF_SIZE, uint16_t Seg = WSN_TRACE_SEG_SIZE) {
-  TraceWriter::Options O;
-  O.BufSize = Buf;
-  O.SegSize = Seg;
-  O.ModuleHash = 0xC0FFEE42u;
-  O.EffectKeys = WSN_TRACE_EFFECT_KEYS;
-  auto W = TraceWriter::create(O);
-  EXPECT_TRUE(bool(W));
-  return std::move(*W);
-}
-
-std::string errorOf(llvm::Error E) { return E ? llvm::toString(std::move(E)) : "success"; }
+using namespace wsn::recordtest;
 
 // An effect table as the lowering emits it: len u16, ret-bytes u8, n u8, (addr, size) pairs.
 struct EffTable {
