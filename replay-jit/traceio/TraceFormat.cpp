@@ -455,16 +455,22 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // A record of kind K starting at RecStart: its ring offset, segment and tail offset.
+  auto StartRecord = [&](RecordKind K) {
+    TraceRecord Rec;
+    Rec.Kind = K;
+    Rec.RingOffset = RecStart;
+    Rec.Segment = S.Segment;
+    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    return Rec;
+  };
+
   // EFFECT_DELTA `u site, u len, u dlen, runs[dlen]` (section 3.1): the runs rebuild the
   // payload from the key, the most recent full EFFECT of the same length earlier in this
   // segment.
   auto decodeEffectDelta = [&]() -> Error {
-    TraceRecord Rec;
-    Rec.Kind = RecordKind::Effect;
+    TraceRecord Rec = StartRecord(RecordKind::Effect);
     Rec.Delta = true;
-    Rec.RingOffset = RecStart;
-    Rec.Segment = S.Segment;
-    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
     ++Pos;
     uint32_t Len, DLen;
     if (Error E = ReadVarint("site", Rec.Fields[0]))
@@ -564,12 +570,8 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
   // CHECKPOINT_Z `u anchor, u len, groups` (section 3.2): ceil(len / 8) groups, each a mask
   // byte and the non-zero bytes it marks; the masks alone give the record's size.
   auto decodeCheckpointZ = [&]() -> Error {
-    TraceRecord Rec;
-    Rec.Kind = RecordKind::Checkpoint;
+    TraceRecord Rec = StartRecord(RecordKind::Checkpoint);
     Rec.Packed = true;
-    Rec.RingOffset = RecStart;
-    Rec.Segment = S.Segment;
-    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
     ++Pos;
     uint32_t Len;
     if (Error E = ReadVarint("anchor", Rec.Fields[0]))
@@ -597,11 +599,7 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
   // EFFECT_C `u site, u len, groups` (section 3.3): ceil(len / 8) groups, each a mask byte
   // (bit i: payload byte 8g + i changed in the call) and the bytes it marks.
   auto decodeEffectC = [&]() -> Error {
-    TraceRecord Rec;
-    Rec.Kind = RecordKind::Effect;
-    Rec.RingOffset = RecStart;
-    Rec.Segment = S.Segment;
-    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    TraceRecord Rec = StartRecord(RecordKind::Effect);
     ++Pos;
     uint32_t Len;
     if (Error E = ReadVarint("site", Rec.Fields[0]))
@@ -644,12 +642,8 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
 
   // INPUT_S, one tag byte 0x20 + 16k + (d & 15) (section 3.4), then for k = 0 `u value`.
   auto decodeInputShort = [&](uint8_t Tag) -> Error {
-    TraceRecord Rec;
-    Rec.Kind = RecordKind::Input;
+    TraceRecord Rec = StartRecord(RecordKind::Input);
     Rec.Short = true;
-    Rec.RingOffset = RecStart;
-    Rec.Segment = S.Segment;
-    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
     ++Pos;
     const unsigned K = (Tag >> 4) - 2;
     const int D = (Tag & 15) >= 8 ? int(Tag & 15) - 16 : int(Tag & 15);
@@ -724,11 +718,7 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                                               ? " in format " + Twine(unsigned(Header.Version))
                                               : ""));
     ++Pos;
-    TraceRecord Rec;
-    Rec.Kind = RecordKind(Tag);
-    Rec.RingOffset = RecStart;
-    Rec.Segment = S.Segment;
-    Rec.LinearOffset = S.LinearOffset + (RecStart - S.RingOffset);
+    TraceRecord Rec = StartRecord(RecordKind(Tag));
     ArrayRef<const char *> Names = recordFieldNames(Rec.Kind);
     bool IsCheck = Rec.Kind == RecordKind::Check || Rec.Kind == RecordKind::Violation;
     for (unsigned I = 0; I < Names.size(); ++I) {

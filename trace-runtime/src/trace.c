@@ -2106,6 +2106,13 @@ static NOINLINE uint16_t tbl16(uintptr_t a) {
 
 /* A variable's address in a table: pointer-sized, little-endian (2 bytes on the motes). */
 #define ASZ ((uint8_t)sizeof(uintptr_t))
+/* The table a link pair (size 0) names: on AVR a word address (pm()), as compilers write a
+ * program-memory address in data. */
+#if defined(__AVR__)
+#define LINKED(a) ((uintptr_t)(a) << 1)
+#else
+#define LINKED(a) ((uintptr_t)(a))
+#endif
 #if UINTPTR_MAX == 0xFFFFu
 #define tbladdr(a) ((uintptr_t)tbl16(a))
 #else
@@ -2130,11 +2137,7 @@ static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
     uint8_t size = tbl8(t + 1 + ASZ);
     t += 1 + ASZ;
     if (!size) { /* a link: go on with the (n, pairs) table at that address */
-#if defined(__AVR__)
-      t = (uintptr_t)src << 1; /* a word address (pm()), as compilers write flash addresses */
-#else
-      t = (uintptr_t)src;
-#endif
+      t = LINKED(src);
       n = tbl8(t);
       continue;
     }
@@ -2287,11 +2290,7 @@ static NOINLINE uint8_t delta(const uint8_t *key, uintptr_t t, uint8_t rbytes, u
       vsize = tbl8(t + 1 + ASZ);
       t += 1 + ASZ;
       if (!vsize) { /* a link: the walk goes on with the table at that address */
-#if defined(__AVR__)
-        t = (uintptr_t)src << 1;
-#else
-        t = (uintptr_t)src;
-#endif
+        t = LINKED(src);
         n = tbl8(t);
       }
       continue;
@@ -2342,11 +2341,7 @@ static NOINLINE uint16_t changes(uintptr_t t, const uint8_t *ret, const uint8_t 
       vsize = tbl8(t + 1 + ASZ);
       t += 1 + ASZ;
       if (!vsize) { /* a link: the walk goes on with the table at that address */
-#if defined(__AVR__)
-        t = (uintptr_t)src << 1;
-#else
-        t = (uintptr_t)src;
-#endif
+        t = LINKED(src);
         n = tbl8(t);
       }
       continue;
@@ -2797,11 +2792,7 @@ static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
     uint8_t size = tbl8(t + 1 + ASZ);
     t += 1 + ASZ;
     if (!size) { /* a link: the walk goes on with the table at that address */
-#if defined(__AVR__)
-      t = (uintptr_t)src << 1;
-#else
-      t = (uintptr_t)src;
-#endif
+      t = LINKED(src);
       n = tbl8(t);
       continue;
     }
