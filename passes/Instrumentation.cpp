@@ -263,7 +263,7 @@ struct SkipPlan {
   std::vector<GlobalVariable *> Writes;
   /// The short form's globals (indices into Writes, increasing), if it has one.
   std::optional<std::vector<uint32_t>> Short;
-  uint32_t HandlerPart = 0; ///< with Short: Writes' first globals, what handlers may write
+  uint32_t HandlerPart = 0; ///< with Short: Writes' last globals, what handlers may write
 };
 
 struct FuncPlan {
@@ -756,14 +756,13 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any,
       if (W.All || W.Addrs.count(A))
         Out.push_back(GV);
   }
-  // What handlers that run inside the call may write (section 7, "Short effects"). A
-  // global the callee writes too is listed once. With a short form (the callee's own writes,
-  // recorded when no handler ran inside the call; the runtime knows, since such handlers are
-  // instrumented) the whole record is the handler part, the same list for every effect (the
-  // module's one table), then the callee's writes that are not in it; the short form is the
-  // handler part's globals the callee writes, then those same others: a subsequence of the
-  // whole. Without one, the same order (the callee's others, then the handler part), so that
-  // the tables of all effects end with the handler part's shared tail (-wsn-share-tails).
+  // What handlers that run inside the call may write (section 7, "Short effects"): the
+  // whole record is the callee's writes that no handler writes, then the handler part (all
+  // that handlers may write, in module order: the same list in every effect, the module's one
+  // table and the shared tail of every effect table), so a global both write is listed once.
+  // With a short form (recorded when no handler ran inside the call; the runtime knows,
+  // since such handlers are instrumented) the short form is the callee's writes: those
+  // others, then the handler part's globals the callee writes, a subsequence of the whole.
   if (Interruptible) {
     std::vector<GlobalVariable *> Handler;
     GlobalSet H;
@@ -774,26 +773,21 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any,
         Handler.push_back(const_cast<GlobalVariable *>(GV));
     DenseSet<const GlobalVariable *> Own(Out.begin(), Out.end());
     DenseSet<const GlobalVariable *> InHandler(Handler.begin(), Handler.end());
-    std::vector<GlobalVariable *> Others;
+    std::vector<GlobalVariable *> Whole;
     for (GlobalVariable *GV : Out)
       if (!InHandler.count(GV))
-        Others.push_back(GV);
+        Whole.push_back(GV);
+    size_t Others = Whole.size();
+    Whole.insert(Whole.end(), Handler.begin(), Handler.end());
     bool AllOwn = llvm::all_of(Handler, [&](GlobalVariable *GV) { return Own.count(GV); });
     if (WsnShortEffects && !AllOwn && handlersAllInstrumented()) {
-      std::vector<GlobalVariable *> Whole = Handler;
       HandlerPart = uint32_t(Handler.size());
       Short.emplace();
-      for (size_t I = 0; I < Handler.size(); ++I)
-        if (Own.count(Handler[I]))
+      for (size_t I = 0; I < Whole.size(); ++I)
+        if (I < Others || Own.count(Whole[I]))
           Short->push_back(uint32_t(I));
-      for (GlobalVariable *GV : Others) {
-        Short->push_back(uint32_t(Whole.size()));
-        Whole.push_back(GV);
-      }
-      return Whole;
     }
-    Others.insert(Others.end(), Handler.begin(), Handler.end());
-    return Others;
+    return Whole;
   }
   return Out;
 }

@@ -145,6 +145,8 @@ private:
   Constant *makeTable(ArrayRef<Constant *> Head, const VarList &L, Constant *Link = nullptr);
   /// An (address as uintptr_t, size) pair of a table; size 0 is a link.
   using TablePair = std::pair<Constant *, uint8_t>;
+  /// The pairs of \p L: adjacent variables merged into one run, a run over 255 bytes split.
+  SmallVector<TablePair, 16> tablePairs(const VarList &L);
   /// makeTable's table of \p Pairs: a table of more than 255 pairs links its 255th to a
   /// headless table of the rest (spec/trace-format.md section 4).
   Constant *pairTable(ArrayRef<Constant *> Head, ArrayRef<TablePair> Pairs);
@@ -397,6 +399,14 @@ RecordLowerer::VarList RecordLowerer::checkInputs(const TraceInvariantMD &MD) co
 
 Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L,
                                    Constant *Link) {
+  SmallVector<TablePair, 16> Pairs = tablePairs(L);
+  // A pair of size 0 continues with the (n, pairs) table at its address.
+  if (Link)
+    Pairs.push_back({Link, 0});
+  return pairTable(Head, Pairs);
+}
+
+SmallVector<RecordLowerer::TablePair, 16> RecordLowerer::tablePairs(const VarList &L) {
   const DataLayout &DL = M.getDataLayout();
   IntegerType *IntPtr = DL.getIntPtrType(Ctx, 0);
   // Variables that follow each other in RAM are one run (the record's bytes are the same).
@@ -420,10 +430,7 @@ Constant *RecordLowerer::makeTable(ArrayRef<Constant *> Head, const VarList &L,
                        uint8_t(std::min<uint32_t>(255, Size - Off))});
     }
   }
-  // A pair of size 0 continues with the (n, pairs) table at its address.
-  if (Link)
-    Pairs.push_back({Link, 0});
-  return pairTable(Head, Pairs);
+  return Pairs;
 }
 
 Constant *RecordLowerer::pairTable(ArrayRef<Constant *> Head, ArrayRef<TablePair> Pairs) {
@@ -536,22 +543,23 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
 }
 
 /// The short form of an effect whose handler part is the module's handler table: the
-/// handler part's globals the callee writes (`Own`), then the callee's other writes
-/// (`Rest`, the whole record's last globals). False for any other shape (never made by the
-/// instrumentation), which gets a whole-only table.
+/// callee's writes no handler writes (`Rest`, the whole record's first globals), then the
+/// handler part's globals the callee writes (`Own`). False for any other shape (never made
+/// by the instrumentation), which gets a whole-only table.
 bool RecordLowerer::splitShortForm(const TraceEffectMD &MD, const VarList &L, VarList &Own,
                                    VarList &Rest) {
   if (!MD.Short || MD.HandlerPart > L.size())
     return false;
-  Rest.assign(L.begin() + MD.HandlerPart, L.end());
-  size_t Next = MD.HandlerPart;
+  size_t First = L.size() - MD.HandlerPart; // the handler part's first global
+  Rest.assign(L.begin(), L.begin() + First);
+  size_t Next = 0;
   for (uint32_t I : *MD.Short) {
-    if (I < MD.HandlerPart)
+    if (I >= First)
       Own.push_back(L[I]);
     else if (I != Next++)
       return false;
   }
-  return Next == L.size();
+  return Next == First;
 }
 
 /// The constant table of an effect record that fits one (effectFitsTable), as the
@@ -565,7 +573,7 @@ Constant *RecordLowerer::effectTable(const TraceEffectMD &MD) {
     L.push_back({varAddr(V.Global), V.Size});
   VarList Own, Rest;
   if (splitShortForm(MD, L, Own, Rest)) {
-    VarList Handlers(L.begin(), L.begin() + MD.HandlerPart);
+    VarList Handlers(L.end() - MD.HandlerPart, L.end());
     if (!HandlerList) {
       // The handler part is the same list for every effect (spec/instrumentation.md section
       // 7): one module table, `u16 bytes, u8 n, pairs`, that the runtime finds by its name.
@@ -578,27 +586,39 @@ Constant *RecordLowerer::effectTable(const TraceEffectMD &MD) {
       GlobalAlias::create(GV->getValueType(), GV->getAddressSpace(),
                           GlobalValue::ExternalLinkage, "__wsn_effect_handlers", GV, &M);
     }
-    if (Handlers == *HandlerList) {
+    uint32_t ShortLen = MD.ReturnSize;
+    for (auto &[P, Size] : Own)
+      ShortLen += Size;
+    if (Handlers == *HandlerList && Rest.empty()) {
       // Short effects (spec/trace-format.md section 4): the table is the short form's and
-      // ret-bytes | 0x80 flags it; the whole form is the module's handler table. When the
-      // callee also writes globals handlers do not (Rest), | 0x40 says that the head adds
-      // the whole form's length and its second table, Rest's. Rest is a shared tail
-      // (planEffectTails), so the short form's list, Own then Rest, ends with a link to the
-      // same table and each variable is listed once.
-      VarList Short = Own;
-      Short.insert(Short.end(), Rest.begin(), Rest.end());
-      uint32_t ShortLen = MD.ReturnSize;
-      for (auto &[P, Size] : Short)
-        ShortLen += Size;
-      SmallVector<Constant *, 4> Head = {ConstantInt::get(I16, ShortLen),
-                                         ConstantInt::get(I8, MD.ReturnSize | 0x80)};
-      if (!Rest.empty()) {
-        Head[1] = ConstantInt::get(I8, MD.ReturnSize | 0xC0);
-        Head.push_back(ConstantInt::get(I16, Len));
-        Head.push_back(linkedTable({}, Rest, /*Proper=*/true));
-      }
-      return linkedTable(Head, Short, /*Proper=*/false);
+      // ret-bytes | 0x80 flags it; the whole form is the module's handler table.
+      return linkedTable(
+          {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize | 0x80)}, Own,
+          /*Proper=*/false);
     }
+    // When the callee also writes globals no handler writes (Rest), they come first in both
+    // forms, and | 0x40 says that the head adds their bytes and the number m of their pairs:
+    // the whole form is the short form's first m pairs, then the handler table. So each
+    // variable is listed once; Own may still end with a shared tail, after the m pairs.
+    SmallVector<TablePair, 16> Pairs = tablePairs(Rest);
+    size_t M = Pairs.size();
+    uint32_t RestBytes = 0;
+    for (auto &[P, Size] : Rest)
+      RestBytes += Size;
+    const VarList *Best = nullptr;
+    for (const VarList &T : Tails)
+      if (T.size() <= Own.size() && (!Best || T.size() > Best->size()) &&
+          std::equal(T.begin(), T.end(), Own.end() - T.size()))
+        Best = &T;
+    append_range(Pairs,
+                 tablePairs(VarList(Own.begin(), Own.end() - (Best ? Best->size() : 0))));
+    if (Best)
+      Pairs.push_back({linkedTable({}, *Best, /*Proper=*/true), 0});
+    if (Handlers == *HandlerList && M < 255 && Pairs.size() <= 255)
+      return pairTable({ConstantInt::get(I16, ShortLen + RestBytes),
+                        ConstantInt::get(I8, MD.ReturnSize | 0xC0),
+                        ConstantInt::get(I16, RestBytes), ConstantInt::get(I8, M)},
+                       Pairs);
   }
   // No short form, or (never seen) a handler part other than the module's: the whole
   // record always.
@@ -672,14 +692,11 @@ void RecordLowerer::planEffectTails() {
     VarList L;
     for (const TraceVarRef &V : MD.Writes)
       L.push_back({varAddr(V.Global), V.Size});
-    // An effect with a short form lists its short form (the handler part is the module's
-    // table); the callee's writes outside the handler part, the whole form's second table
-    // (effectTable), are a tail of their own that the short form links to.
+    // An effect with a short form lists the handler part's globals its callee writes (the
+    // handler part is the module's table; the callee's other writes come first in the
+    // short form's table, effectTable).
     VarList Own, Rest;
     if (splitShortForm(MD, L, Own, Rest)) {
-      if (!Rest.empty())
-        Tails.insert(Rest);
-      Own.insert(Own.end(), Rest.begin(), Rest.end());
       Lists.push_back(std::move(Own));
       continue;
     }

@@ -478,7 +478,7 @@ Error TraceMetadata::addEffect(uint32_t Site, StringRef Callee,
   for (GlobalVariable *GV : Writes)
     Ops.push_back(varNode(Ctx, globalRef(*GV)));
   // The short form, as a last `!{!"short", i32 H, i32 I...}` operand: the length H of the
-  // handler part that the writes start with, then the short form's globals as indices into
+  // handler part that the writes end with, then the short form's globals as indices into
   // the writes (a variable's tuple starts with its kind, "global", so the two cannot be
   // confused).
   if (Short) {

@@ -331,7 +331,7 @@ struct TraceEffectMD {
   /// globals Writes[I] for I in Short (increasing: the callee's own writes; the others are
   /// what only handlers may write). Unset: the record always holds every global.
   std::optional<std::vector<uint32_t>> Short;
-  /// With a short form: Writes' first HandlerPart globals are what interrupt handlers may
+  /// With a short form: Writes' last HandlerPart globals are what interrupt handlers may
   /// write, the same list in every effect of the module (its one handler table).
   uint32_t HandlerPart = 0;
 };

@@ -2308,20 +2308,20 @@ static uintptr_t tbladdr(uintptr_t a) {
 }
 #endif
 
-/* Walk n (addr, size) pairs at t: copy the bytes to dst, or, with dst NULL, fold them into
- * the CRC. Returns the CRC. Interrupts must be disabled. */
+/* Walk the (n, pairs) table at t: copy the bytes to dst, or, with dst NULL, fold them into
+ * the CRC. Returns the CRC. Interrupts must be disabled. walkn: the n pairs at p (a table's
+ * first pairs without their count: an effect's second part, spec/trace-format.md section 4). */
 #if !WSN_ASM_WALK
-static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
+static NOINLINE uint16_t walkn(uintptr_t p, uint8_t *dst, uint8_t n) {
   uint16_t crc = 0xFFFFu;
-  uint8_t n = tbl8(t);
   volatile uint8_t *d = dst; /* volatile: no memcpy call */
   while (n--) {
-    const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
-    uint8_t size = tbl8(t + 1 + ASZ);
-    t += 1 + ASZ;
+    const uint8_t *src = (const uint8_t *)tbladdr(p);
+    uint8_t size = tbl8(p + ASZ);
+    p += 1 + ASZ;
     if (!size) { /* a link: go on with the (n, pairs) table at that address */
-      t = LINKED(src);
-      n = tbl8(t);
+      p = LINKED(src);
+      n = tbl8(p++);
       continue;
     }
     while (size--) {
@@ -2334,6 +2334,7 @@ static NOINLINE uint16_t walk(uintptr_t t, uint8_t *dst) {
   }
   return crc;
 }
+#define walk(t, dst) walkn((t) + 1, (dst), tbl8(t))
 #elif defined(__AVR__)
 /* The head of the AVR table walks (walk, zwalk): r23 pairs left, the table in Z (flash, lpm);
  * at 2: a variable of r22 (1..255) bytes at Y; at 5: no pair left. A pair of size 0 links to
@@ -2394,8 +2395,22 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
       "5:\n"
       "  pop r29\n"
       "  pop r28\n"
-      "  ret\n");
+      "  ret\n"
+      /* __wsn_rt_walkn(p, dst, n): the n pairs at p, without a count byte before them */
+      "  .global __wsn_rt_walkn\n"
+      "  .type __wsn_rt_walkn, @function\n"
+      "__wsn_rt_walkn:\n"
+      "  push r28\n"
+      "  push r29\n"
+      "  movw r30, r24\n"
+      "  movw r26, r22\n"
+      "  ldi r24, 0xff\n"
+      "  ldi r25, 0xff\n"
+      "  mov r23, r20\n"
+      "  rjmp 1b\n");
 }
+#define walkn __wsn_rt_walkn
+uint16_t __wsn_rt_walkn(uintptr_t p, uint8_t *dst, uint8_t n);
 #else /* MSP430 */
 /* The same for MSP430: table r15 (read bytewise: the pairs are not word aligned), variable
  * r11, destination r13, CRC r12, pairs r14, size r10, bit count r9. */
@@ -2448,8 +2463,20 @@ WSN_NAKED uint16_t __wsn_rt_walk(WSN_ARG uintptr_t t, WSN_ARG uint8_t *dst) {
       "5:\n"
       "  pop r9\n"
       "  pop r10\n"
-      "  ret\n");
+      "  ret\n"
+      /* __wsn_rt_walkn(p, dst, n): the n pairs at p, without a count byte before them */
+      "  .global __wsn_rt_walkn\n"
+      "  .type __wsn_rt_walkn, @function\n"
+      "__wsn_rt_walkn:\n"
+      "  push r10\n"
+      "  push r9\n"
+      "  mov r12, r15\n"
+      "  mov #-1, r12\n"
+      "  mov.b r14, r14\n"
+      "  jmp 1b\n");
 }
+#define walkn __wsn_rt_walkn
+uint16_t __wsn_rt_walkn(uintptr_t p, uint8_t *dst, uint8_t n);
 #endif
 
 #if WSN_TRACE_EFFECT_KEYS
@@ -2753,10 +2780,10 @@ WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *
 }
 #endif
 
-/* The first pair of effect table t: after `u16 len, u8 rbytes`, and with rbytes' 0x40 (a short
- * form whose whole form has a second table) after `u16 whole len, x` too. */
+/* The (n, pairs) table of effect table t: after `u16 len, u8 rbytes`, and with rbytes' 0x40 (a
+ * short form whose whole form has a part of its own) after `u16 whole len, u8 m` too. */
 static NOINLINE uintptr_t effect_pairs(uintptr_t t) {
-  return t + ((tbl8(t + 2) & 0x40u) ? 5u + ASZ : 3u);
+  return t + ((tbl8(t + 2) & 0x40u) ? 6u : 3u);
 }
 
 /* The snapshot of effect table t's variables (section 3.3): those of the form written when no
@@ -2780,7 +2807,7 @@ __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
-/* What interrupt handlers may write, the whole form's first part of every effect with a
+/* What interrupt handlers may write, the whole form's last part of every effect with a
  * short form (`u16 bytes, u8 n, n pairs`; in flash on AVR): defined by the lowering when the
  * program has such effects. This weak empty one serves images without them, which never
  * read it (a weak reference would do, but LLVM 19's AVR backend emits it as undefined). */
@@ -2795,25 +2822,25 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint16_t len = tbl16(t);
-  uintptr_t pairs = effect_pairs(t), tail = 0; /* the (n, pairs) table walk and delta read */
-  uint16_t own = 0;
+  uintptr_t pairs = effect_pairs(t); /* the (n, pairs) table walk and delta read */
+  uint16_t own = 0; /* the bytes of the whole form's first part: its m pairs */
+  uint8_t m = 0;
   uint8_t *p;
   if (rbytes & 0x80u) {
-    /* The table is the short form (the callee's own writes); the whole form is what handlers
-     * may write and, with 0x40, the head's `u16 whole len, x` after rbytes, then the (n,
-     * pairs) table x (the callee's writes handlers do not write). The short form alone when
-     * no handler ran inside the skipped call; only with the span's SKIP_END merged into this
-     * call (otherwise a handler between the two could have opened, and cleared the flag of, a
-     * span of its own). */
+    /* The table is the short form (the callee's own writes); the whole form is, with 0x40,
+     * the first m pairs of the short form's (the callee's writes handlers do not write; the
+     * head's `u16 whole len, u8 m` after rbytes), then what handlers may write. The short
+     * form alone when no handler ran inside the skipped call; only with the span's SKIP_END
+     * merged into this call (otherwise a handler between the two could have opened, and
+     * cleared the flag of, a span of its own). */
     uint8_t more = rbytes & 0x40u;
     rbytes &= 0x3Fu;
     if (!skip || rt_span_irq) {
-      own = tbl16((uintptr_t)__wsn_effect_handlers);
-      len = (uint16_t)(rbytes + own);
       if (more) {
-        len = tbl16(t + 3);
-        tail = LINKED(tbladdr(t + 5));
+        own = tbl16(t + 3);
+        m = tbl8(t + 5);
       }
+      len = (uint16_t)(rbytes + own + tbl16((uintptr_t)__wsn_effect_handlers));
       pairs = (uintptr_t)__wsn_effect_handlers + 2;
     }
   }
@@ -2857,8 +2884,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
     uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
     uint16_t room = (uint16_t)(SEG - seg_offset(head));
-    /* not a whole form in two tables (pairs, tail): delta walks one */
-    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !tail && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
+    /* not a whole form in two parts: delta walks one table */
+    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !m && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
         hdr <= room) {
       uint8_t d, limit = (uint8_t)(len - 2); /* runs + 1-byte dlen < len */
       if (limit > 127)
@@ -2887,9 +2914,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       *p++ = (uint8_t)ret;
       ret >>= 8;
     }
-    walk(pairs, p);
-    if (tail)
-      walk(tail, p + own);
+    walkn(t + 7, p, m);
+    walk(pairs, p + own);
   }
 close:
   CLOSE();

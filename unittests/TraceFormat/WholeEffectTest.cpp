@@ -2,10 +2,9 @@
 //
 // spec/trace-format.md sections 2.1 and 4: an effect whose table is a short form's (ret-bytes
 // | 0x80) is written short when no handler ran inside the skipped call, else whole. The whole
-// record is the module's handler table's variables (__wsn_effect_handlers), then, when the
-// table is flagged 0x40 too, the variables of the second table its head names; the short
-// form's list ends with a link to that same table. A global the callee and a handler both
-// write (Shared here) is in each record once. The host runtime and TraceWriter write the
+// record is, when the table is flagged 0x40 too, the variables of the short form's first m
+// pairs (m in its head), then the module's handler table's variables (__wsn_effect_handlers).
+// A global the callee and a handler both write (Shared here) is in each record once. The host runtime and TraceWriter write the
 // same bytes; the decoder gives each form's length.
 //
 //===----------------------------------------------------------------------===//
@@ -63,24 +62,21 @@ protected:
   }
 };
 
-// Two tables as the lowering makes them for RetBytes = 2: Both (the callee writes Shared and
-// Mine: flagged 0xC0, its list Shared then a link to the table of Mine) and Own (the callee
-// writes Shared only: flagged 0x80).
+// Two tables as the lowering makes them for RetBytes = 2: Both (the callee writes Mine and
+// Shared: flagged 0xC0, its pairs Mine, the whole form's first m = 1, then Shared) and Own
+// (the callee writes Shared only: flagged 0x80).
 struct Tables {
-  std::vector<uint8_t> Rest, Both, Own;
+  std::vector<uint8_t> Both, Own;
   Tables() {
-    Rest = {1};
-    putPtr(Rest, Mine);
-    Rest.push_back(3);
-    put16(Both, 2 + 2 + 3); // the short form: return, Shared, Mine
+    put16(Both, 2 + 3 + 2); // the short form: return, Mine, Shared
     Both.push_back(2 | 0xC0);
-    put16(Both, 2 + 3 + 3); // the whole form: return, Shared, HandlerOnly, Mine
-    putPtr(Both, Rest.data());
+    put16(Both, 3); // the bytes of the whole form's first part (Mine)
+    Both.push_back(1); // its pairs: m
     Both.push_back(2);
+    putPtr(Both, Mine);
+    Both.push_back(3);
     putPtr(Both, &Shared);
     Both.push_back(2);
-    putPtr(Both, Rest.data());
-    Both.push_back(0); // a link
     put16(Own, 2 + 2);
     Own.push_back(2 | 0x80);
     Own.push_back(1);
@@ -91,14 +87,16 @@ struct Tables {
   uintptr_t own() const { return reinterpret_cast<uintptr_t>(Own.data()); }
 };
 
+// The record: the return value, Mine (with the 0xC0 table), Shared, and in the whole form
+// HandlerOnly after it (the handler table is Shared, HandlerOnly).
 std::vector<uint8_t> payload(uint16_t Ret, bool Handler, bool WithMine) {
   std::vector<uint8_t> P;
   put16(P, Ret);
+  if (WithMine)
+    P.insert(P.end(), Mine, Mine + 3);
   put16(P, Shared);
   if (Handler)
     P.push_back(HandlerOnly);
-  if (WithMine)
-    P.insert(P.end(), Mine, Mine + 3);
   return P;
 }
 

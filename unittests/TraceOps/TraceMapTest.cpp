@@ -335,9 +335,9 @@ TEST(TraceMap, ParseErrorsNameFileAndEntry) {
 }
 
 // Short effects (spec/trace-format.md 2.1, spec/trace-map.md `short`): the whole record holds
-// every global once, the handler part first; the short form is a subsequence of it. Here the
-// handler part is flag and counter (the first 2), the callee writes counter and buf: the whole
-// record is flag, counter, buf (9 bytes), the short form counter, buf (8 bytes).
+// every global once, the handler part last; the short form is a subsequence of it. Here the
+// handler part is flag and counter (the last 2), the callee writes buf and counter: the whole
+// record is buf, flag, counter (9 bytes), the short form buf, counter (8 bytes).
 std::string withEffect(StringRef Entry) {
   std::string Text = Instrumented;
   size_t P = Text.find("!49 = ");
@@ -348,14 +348,14 @@ std::string withEffect(StringRef Entry) {
 
 TEST(TraceMap, ShortFormIsASubsequenceOfTheWhole) {
   LLVMContext Ctx;
-  auto M = parse(Ctx, withEffect("!{i32 3, !\"ext\", i32 0, !52, !46, !51, !{!\"short\", i32 2, "
-                                 "i32 1, i32 2}}"));
+  auto M = parse(Ctx, withEffect("!{i32 3, !\"ext\", i32 0, !51, !52, !46, !{!\"short\", i32 2, "
+                                 "i32 0, i32 2}}"));
   ASSERT_TRUE(M);
   Expected<std::vector<TraceEffectMD>> MD = TraceMetadata(*M).effects();
   ASSERT_TRUE(!!MD) << toString(MD.takeError());
   ASSERT_EQ(MD->size(), 1u);
   EXPECT_EQ((*MD)[0].HandlerPart, 2u);
-  EXPECT_EQ((*MD)[0].Short, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ((*MD)[0].Short, (std::vector<uint32_t>{0, 2}));
   auto Map = TraceMap::fromModule(*M);
   ASSERT_TRUE(!!Map) << toString(Map.takeError());
   const TraceMap::Effect *E = Map->effect(3);
@@ -364,19 +364,19 @@ TEST(TraceMap, ShortFormIsASubsequenceOfTheWhole) {
   EXPECT_EQ(E->shortRecordSize(), 8u);
   EXPECT_TRUE(E->acceptsSize(9));
   EXPECT_TRUE(E->acceptsSize(8));
-  EXPECT_FALSE(E->acceptsSize(3)); // the first 2 globals: the layout before the short form
+  EXPECT_FALSE(E->acceptsSize(7)); // the first 2 globals: the layout before the short form
   auto Names = [](const std::vector<TraceMap::Var> &V) {
     std::string S;
     for (const TraceMap::Var &X : V)
       S += X.Name + " ";
     return S;
   };
-  EXPECT_EQ(Names(E->writesFor(9)), "flag counter buf ");
-  EXPECT_EQ(Names(E->writesFor(8)), "counter buf ");
+  EXPECT_EQ(Names(E->writesFor(9)), "buf flag counter ");
+  EXPECT_EQ(Names(E->writesFor(8)), "buf counter ");
 
   // Through JSON and back: `short` lists the indices.
   std::string Text = Map->toJSON();
-  EXPECT_NE(Text.find("\"return_size\":0,\"short\":[1,2],\"writes\":"), std::string::npos)
+  EXPECT_NE(Text.find("\"return_size\":0,\"short\":[0,2],\"writes\":"), std::string::npos)
       << Text;
   auto Back = TraceMap::parseJSON(Text, "fw.wmap");
   ASSERT_TRUE(!!Back) << toString(Back.takeError());
@@ -386,8 +386,8 @@ TEST(TraceMap, ShortFormIsASubsequenceOfTheWhole) {
   // digest matches, as another writer could write it).
   auto Resealed = [&](StringRef New) {
     std::string T = Text;
-    size_t P = T.find("\"short\":[1,2]");
-    T.replace(P, strlen("\"short\":[1,2]"), New.str());
+    size_t P = T.find("\"short\":[0,2]");
+    T.replace(P, strlen("\"short\":[0,2]"), New.str());
     size_t Body = T.find('\n', 2) + 1; // after the digest, line 2
     return "{\n" + TraceMap::digestLine(StringRef(T).drop_front(Body)) + T.substr(Body);
   };
@@ -404,7 +404,7 @@ TEST(TraceMap, ShortFormIsASubsequenceOfTheWhole) {
   auto Old = TraceMap::parseJSON(Resealed("\"short_writes\":2"), "fw.wmap");
   ASSERT_TRUE(!!Old) << toString(Old.takeError());
   EXPECT_EQ(Old->effect(3)->Short, (std::vector<uint32_t>{0, 1}));
-  EXPECT_EQ(Old->effect(3)->shortRecordSize(), 3u);
+  EXPECT_EQ(Old->effect(3)->shortRecordSize(), 7u);
 
   // In the module: the handler part's length and the indices are checked too.
   for (auto [Entry, Want] : std::initializer_list<std::pair<const char *, const char *>>{
