@@ -72,6 +72,17 @@ __attribute__((used)) uint8_t rt_keys_valid;
  * assembly), and the next input starts the segment's state afresh (see "Short inputs" below). */
 #define rt_in_valid __wsn_rt_in_valid
 __attribute__((used)) uint8_t rt_in_valid;
+/* An empty skip span is written as one SPAN_EFFECT record (section 3.5): the SKIP_BEGIN is
+ * written before the call as always (a node stopped inside the call shows the open span), and
+ * when the span's merged SKIP_END + EFFECT comes with nothing written since, the head goes
+ * back over the SKIP_BEGIN and the one record is written in its place. rt_sb_at: where the
+ * last SKIP_BEGIN starts (0xFFFF: none to take back: it went to the next segment after a PAD,
+ * ended its segment exactly, or nothing was written); rt_sb_crc: its segment's check value
+ * before it; rt_sb_wraps and the head after it prove that nothing was written since (every
+ * byte written moves the head, and a lap moves wraps). RAM: 10 bytes. */
+static uint16_t rt_sb_at = 0xFFFFu, rt_sb_crc, rt_sb_site;
+static uint32_t rt_sb_wraps;
+
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
 #endif
@@ -201,6 +212,7 @@ void __wsn_rt_reset(void) {
   rt_left = 0;
   rt_keys_valid = 0;
   rt_in_valid = 0;
+  rt_sb_at = 0xFFFFu;
 #if WSN_TRACE_PACK
   rt_ck_tag = NULL;
   rt_ck_retry = 0;
@@ -1104,19 +1116,47 @@ WSN_NAKED void __wsn_rt_close(void) {
 }
 #endif /* !WSN_ASM_CORE */
 
+/* ---- Compact control records (format 7, spec/trace-format.md section 3.5) ----
+ * A one-byte record: the writer core reserves it as `kind` without fields (F_NOA; the core
+ * takes 4-bit tags) and the tag is replaced before the record closes. */
+static NOINLINE void tag1(uint8_t kind, uint8_t tag) {
+  uint8_t *p = emit(0, (uint8_t)(kind | F_NOA), 0, 0);
+  if (p)
+    p[-1] = tag;
+  CLOSE();
+}
+
 /* A locked record without payload; ENTRY/EXIT also reset #gv_reference in the same atomic
- * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */
+ * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). ENTRY/EXIT of
+ * fids 0..46 are one byte (ENTRY_S, EXIT_S). */
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
-    emit(a, kind, b, 0);
-    CLOSE();
-    if (TAG(kind) == WSN_REC_SKIP_BEGIN) {
+    if (TAG(kind) <= WSN_REC_EXIT && a < WSN_TRACE_FID_SHORT) {
+      tag1(kind, (uint8_t)((TAG(kind) == WSN_REC_ENTRY ? WSN_REC_ENTRY_S : WSN_REC_EXIT_S) + a));
+    } else if (TAG(kind) == WSN_REC_SKIP_BEGIN) {
+      uint16_t h = HDR.head, crc = 0xFFFFu;
+      uint8_t *p;
+      if (seg_offset(h))
+        crc = (uint16_t)(__wsn_trace.check[seg_index(h)][0] |
+                         ((uint16_t)__wsn_trace.check[seg_index(h)][1] << 8));
+      p = emit(a, kind, b, 0);
+      CLOSE();
+      rt_sb_at = 0xFFFFu;
+      if (p && seg_index(HDR.head) == seg_index(h) && seg_offset(HDR.head)) {
+        rt_sb_at = h; /* no PAD before it, and it did not end its segment */
+        rt_sb_crc = crc;
+        rt_sb_site = a;
+        rt_sb_wraps = HDR.wraps;
+      }
       ++rt_skip_depth;
       rt_span_irq = 0;
+    } else {
+      emit(a, kind, b, 0);
+      CLOSE();
+      if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
+        --rt_skip_depth;
     }
-    else if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
-      --rt_skip_depth;
   }
   if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
@@ -1371,6 +1411,26 @@ __attribute__((used)) void __wsn_rt_input16(uint16_t site, uint16_t value) {
 }
 void __wsn_rt_input8(uint8_t site, uint8_t value) { in_write(site, value); }
 
+/* IRQ irq count: one byte (IRQ_S) for irq 1..8 and count 0..3 (section 3.5). */
+static NOINLINE void irq_rec(uint16_t irq, uint16_t count) {
+  if ((uint16_t)(irq - 1u) < WSN_TRACE_IRQ_SHORT && count < 4) {
+    tag1(WSN_REC_IRQ, (uint8_t)(WSN_REC_IRQ_S + 4u * (irq - 1u) + count));
+  } else {
+    emit(irq, WSN_REC_IRQ | F_B, count, 0);
+    CLOSE();
+  }
+}
+
+/* IRQ_EXIT irq: one byte (IRQ_EXIT_S) for irq 1..8. */
+static NOINLINE void irq_exit_rec(uint16_t irq) {
+  if ((uint16_t)(irq - 1u) < WSN_TRACE_IRQ_SHORT) {
+    tag1(WSN_REC_IRQ_EXIT, (uint8_t)(WSN_REC_IRQ_EXIT_S + irq - 1u));
+  } else {
+    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
+    CLOSE();
+  }
+}
+
 /* LOG type 2 at a handler: the interrupted context's count goes into the record, is saved
  * and the handler starts counting from 0; IRQ_EXIT restores it. Deeper nesting than
  * WSN_TRACE_IRQ_DEPTH cannot be restored exactly and marks the trace DROPPED. */
@@ -1382,8 +1442,7 @@ void __wsn_rt_irq_entry(uint16_t irq) {
     ++rt_quiet;
     rt_span_irq = 1;
   } else {
-    emit(irq, WSN_REC_IRQ | F_B, count, 0);
-    CLOSE();
+    irq_rec(irq, count);
   }
   if (d < WSN_TRACE_IRQ_DEPTH)
     rt_irq_saved[d] = count;
@@ -1400,8 +1459,7 @@ void __wsn_rt_irq_exit(uint16_t irq) {
   if (rt_quiet) {
     --rt_quiet;
   } else {
-    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-    CLOSE();
+    irq_exit_rec(irq);
   }
   if (d) {
     rt_irq_depth = --d;
@@ -1420,8 +1478,7 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
     ++rt_quiet;
     rt_span_irq = 1;
   } else {
-    emit(irq, WSN_REC_IRQ | F_B, count, 0);
-    CLOSE();
+    irq_rec(irq, count);
   }
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
@@ -1433,8 +1490,7 @@ void __wsn_rt_irq_leave(uint16_t irq, uint16_t count) {
   if (rt_quiet) {
     --rt_quiet;
   } else {
-    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-    CLOSE();
+    irq_exit_rec(irq);
   }
   __wsn_gv_reference = count;
   wsn_port_irq_restore(s);
@@ -1499,6 +1555,7 @@ static NOINLINE void key_put(uint16_t len, const uint8_t *p) {
 }
 #else
 #define key_put(len, p) ((void)0)
+#define key_find(len) ((uint8_t)0) /* no keys: WSN_TRACE_EFFECT_KEYS is 0 */
 #endif
 
 /* Open a payload record `tag id len bytes[len]` and leave interrupts disabled until
@@ -2601,14 +2658,25 @@ __attribute__((weak, section(".progmem.data.__wsn_effect_handlers")))
 __attribute__((weak))
 #endif
 const uint8_t __wsn_effect_handlers[3] = {0, 0, 0};
+/* The size of an EFFECT_C's groups against the snapshot (section 3.3), 0 when that is not
+ * smaller than the payload. */
+static NOINLINE uint16_t cgroups(uintptr_t pairs, uint8_t rbytes, const uint32_t *ret,
+                                 const uint8_t *snap, uint16_t len) {
+  uint16_t g;
+  rt_c_rbytes = rbytes;
+  g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)ret, snap, NULL));
+  return g < len ? g : 0;
+}
+
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint16_t len = tbl16(t);
   uintptr_t pairs = t + 3, tail = 0; /* the (n, pairs) table walk and delta read */
-  uint16_t own = 0;
-  uint8_t *p;
+  uint16_t own = 0, g = 0; /* g: the size of the EFFECT_C's groups, 0 when not one */
+  uint8_t cand = 0;        /* an EFFECT_C candidate not counted because of a key */
+  uint8_t *p, *span = NULL; /* span: the tag of the SPAN_EFFECT being written (section 3.5) */
   if (rbytes & 0x80u) {
     /* The table is the short form (the callee's own writes); the whole form adds what
      * handlers may write. The short form alone when no handler ran inside the skipped call;
@@ -2627,33 +2695,58 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     wsn_port_irq_restore(s);
     return;
   }
-  if (skip) {
-    emit(site, WSN_REC_SKIP_END, 0, 0);
-    CLOSE(); /* complete; the EFFECT opens its own record */
-  }
   /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
    * (the short form is then the chosen one, whose variables the snapshot holds) and no key
    * applies; counted first, so the record is reserved at its exact size. */
   if (WSN_TRACE_SNAP_MAX > 0 && snap && skip && !rt_span_irq && len >= 2 &&
-      len - rbytes <= WSN_TRACE_SNAP_MAX
-#if WSN_TRACE_EFFECT_KEYS
-      && key_find(len) == WSN_TRACE_EFFECT_KEYS
-#endif
-  ) {
-    uint16_t g;
-    rt_c_rbytes = rbytes;
-    g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)&ret, snap, NULL));
-    if (g < len) {
-      p = emit(site, WSN_REC_EFFECT | F_B, len, g);
-      if (p) {
-        changes(pairs, (const uint8_t *)&ret, snap, p);
-        /* the tag, before the fields site and len (varints) */
-        p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
-                     (len >= 0x4000u))] =
-            WSN_REC_EFFECT_C;
-      }
-      goto close;
+      len - rbytes <= WSN_TRACE_SNAP_MAX) {
+    cand = 1; /* whether a key applies is asked in the segment where the record goes */
+    if (key_find(len) == WSN_TRACE_EFFECT_KEYS) {
+      g = cgroups(pairs, rbytes, &ret, snap, len);
+      cand = 0;
     }
+  }
+  if (skip) {
+    /* An empty span (section 3.5): nothing written since its SKIP_BEGIN, which is still in
+     * the segment being written, and the record at its largest (the EFFECT_C's size, else
+     * the full EFFECT's, which bounds the delta's) fits in the rest of that segment. */
+    uint16_t at = rt_sb_at;
+    uint8_t vs = (uint8_t)(1u + (site >= 0x80u) + (site >= 0x4000u));
+    rt_sb_at = 0xFFFFu;
+    if (at != 0xFFFFu && rt_sb_site == site && HDR.wraps == rt_sb_wraps &&
+        HDR.head == (uint16_t)(at + 1u + vs) && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
+        (uint16_t)(1u + vs + 1u + (len >= 0x80u) + (len >= 0x4000u) + (g ? g : len)) <=
+            (uint16_t)(SEG - seg_offset(at))) {
+      /* Take the SKIP_BEGIN back: open the record at its start (the decoder then keeps the
+       * bytes before it, and the stored value, which still covers the SKIP_BEGIN, is its C1
+       * of section 1.2), put back the value before it (high byte first: a stop between the
+       * two stores leaves C0's high byte with C1's low byte, which the decoder accepts), and
+       * move the head there; the record written now ends at least where it ended. */
+      volatile uint8_t *c = __wsn_trace.check[seg_index(at)];
+      OPEN_LO = (uint8_t)at;
+      OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
+      c[1] = (uint8_t)(rt_sb_crc >> 8);
+      c[0] = (uint8_t)rt_sb_crc;
+      HDR.head = at;
+      span = &__wsn_trace.data[at];
+    } else {
+      emit(site, WSN_REC_SKIP_END, 0, 0);
+      CLOSE(); /* complete; the EFFECT opens its own record */
+      /* The SKIP_END may have entered the next segment, which forgets the keys: a
+       * candidate that had a key is counted when none applies any more. */
+      if (cand && key_find(len) == WSN_TRACE_EFFECT_KEYS)
+        g = cgroups(pairs, rbytes, &ret, snap, len);
+    }
+  }
+  if (g) {
+    p = emit(site, WSN_REC_EFFECT | F_B, len, g);
+    if (p) {
+      changes(pairs, (const uint8_t *)&ret, snap, p);
+      /* the tag, before the fields site and len (varints) */
+      p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
+                   (len >= 0x4000u))] = WSN_REC_EFFECT_C;
+    }
+    goto close;
   }
 #if WSN_TRACE_EFFECT_KEYS
   {
@@ -2697,6 +2790,10 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       walk(tail, p + own);
   }
 close:
+  if (span) /* the record fits where the SKIP_BEGIN was: no PAD moved it */
+    *span = (uint8_t)(*span == WSN_REC_EFFECT ? WSN_REC_SPAN_EFFECT
+                                              : *span == WSN_REC_EFFECT_DELTA ? WSN_REC_SPAN_EFFECT_DELTA
+                                                                              : WSN_REC_SPAN_EFFECT_C);
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
     --rt_skip_depth;
