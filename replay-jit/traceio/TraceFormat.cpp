@@ -421,7 +421,7 @@ uint32_t TraceFile::staleBytes() const {
 
 /// The tags format 7 added (section 3.5), reserved in older versions.
 static bool isFormat7Tag(uint8_t Tag) {
-  return (Tag >= SpanEffectTag && Tag <= SpanEffectCTag) ||
+  return Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag ||
          (Tag >= IrqShortTag && Tag < IrqShortTag + IrqShortIds * IrqShortCounts) ||
          (Tag >= IrqExitShortTag && Tag < IrqExitShortTag + IrqShortIds) ||
          (Tag >= EntryShortTag && Tag < EntryShortTag + FidShortIds) ||
@@ -782,7 +782,7 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
         Compact(RecordKind::Exit, Tag - ExitShortTag, 0, 1);
         continue;
       }
-      if (Tag >= SpanEffectTag && Tag <= SpanEffectCTag) {
+      if (Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag) {
         const size_t At = Out.size();
         if (Error E = Tag == SpanEffectTag        ? decodePlain(RecordKind::Effect)
                       : Tag == SpanEffectDeltaTag ? decodeEffectDelta()
@@ -948,6 +948,7 @@ void TraceWriter::commit(uint32_t N) {
     Armed = true;
     KeysValid = 0; // the keys were records of the segment left
     InValid = 0;   // and so were the inputs an INPUT_S refers to
+    SbAt = -1;     // and the SKIP_BEGIN an empty span takes back
   }
   Header.Head = uint16_t(Head);
 }
@@ -983,10 +984,7 @@ void TraceWriter::seal() {
     return;
   Opened = false;
   if (SpanTag >= 0) { // a SPAN_EFFECT* (section 3.5): the effect's tag in its span form
-    uint8_t &T = Ring[SpanTag];
-    T = T == uint8_t(RecordKind::Effect) ? SpanEffectTag
-        : T == EffectDeltaTag            ? SpanEffectDeltaTag
-                                         : SpanEffectCTag;
+    Ring[SpanTag] += SpanEffectTag - uint8_t(RecordKind::Effect); // + 8 for all three
     SpanTag = -1;
   }
   const uint32_t Seg = Header.SegSize, Buf = Header.BufSize;
@@ -1397,7 +1395,6 @@ void TraceWriter::skipBegin(uint16_t Site) {
     SbAt = long(H);
     SbSite = Site;
     SbCrc = Crc;
-    SbWraps = Header.Wraps;
   }
 }
 void TraceWriter::skipEnd(uint16_t Site) { fields(RecordKind::SkipEnd, {Site}); }
@@ -1406,8 +1403,7 @@ bool TraceWriter::spanOrEnd(uint16_t Site, uint32_t Size) {
   const uint32_t Seg = Header.SegSize, VS = 1 + (Site >= 0x80) + (Site >= 0x4000);
   const long At = SbAt;
   SbAt = -1;
-  if (At >= 0 && SbSite == Site && Header.Wraps == SbWraps &&
-      Header.Head == uint32_t(At) + 1 + VS && !(Header.Flags & TF_Frozen) &&
+  if (At >= 0 && SbSite == Site && Header.Head == uint32_t(At) + 1 + VS &&
       Size <= Seg - uint32_t(At) % Seg) {
     Checks[At / Seg] = SbCrc; // the SKIP_BEGIN taken back
     Header.Head = uint16_t(At);

@@ -48,9 +48,9 @@ constexpr uint8_t InputShortTag = 0x20, InputShortLastTag = 0x6F;
 constexpr unsigned InputShortSlots = 4;
 /// Format 7 (spec section 3.5). SPAN_EFFECT, SPAN_EFFECT_DELTA, SPAN_EFFECT_C: an empty skip
 /// span (SKIP_BEGIN site, SKIP_END site, then the span's EFFECT, EFFECT_DELTA or EFFECT_C of
-/// the same site) as one record with the effect's fields; decoded into the three records
-/// (TraceRecord::Span set on each).
-constexpr uint8_t SpanEffectTag = 0x13, SpanEffectDeltaTag = 0x14, SpanEffectCTag = 0x15;
+/// the same site) as one record with the effect's fields and its tag + 8; decoded into the
+/// three records (TraceRecord::Span set on each).
+constexpr uint8_t SpanEffectTag = 0x13, SpanEffectDeltaTag = 0x18, SpanEffectCTag = 0x1A;
 /// IRQ_S 0x70 + 4 (irq - 1) + count (irq 1..8, count 0..3); IRQ_EXIT_S 0x90 + irq - 1 (irq
 /// 1..8); ENTRY_S 0xA0 + fid and EXIT_S 0xD0 + fid (fid 0..46): one-byte records decoded into
 /// IRQ, IRQ_EXIT, ENTRY, EXIT (TraceRecord::Compact set).
@@ -390,10 +390,9 @@ private:
   uint32_t OpenAt = 0;   ///< head before the last emit
   bool Opened = false;   ///< the last emit opened a record
   /// The runtime's rt_sb_* (section 3.5): where the last SKIP_BEGIN starts (-1: none to take
-  /// back), its site, the check value before it and wraps then.
+  /// back; entering a segment forgets it), its site and the check value before it.
   long SbAt = -1;
   uint16_t SbSite = 0, SbCrc = 0;
-  uint32_t SbWraps = 0;
   /// Set while a SPAN_EFFECT* record is written: seal() turns the effect's tag at SpanTag
   /// into the span form before folding it.
   long SpanTag = -1;

@@ -75,13 +75,15 @@ __attribute__((used)) uint8_t rt_in_valid;
 /* An empty skip span is written as one SPAN_EFFECT record (section 3.5): the SKIP_BEGIN is
  * written before the call as always (a node stopped inside the call shows the open span), and
  * when the span's merged SKIP_END + EFFECT comes with nothing written since, the head goes
- * back over the SKIP_BEGIN and the one record is written in its place. rt_sb_at: where the
- * last SKIP_BEGIN starts (0xFFFF: none to take back: it went to the next segment after a PAD,
- * ended its segment exactly, or nothing was written); rt_sb_crc: its segment's check value
- * before it; rt_sb_wraps and the head after it prove that nothing was written since (every
- * byte written moves the head, and a lap moves wraps). RAM: 10 bytes. */
-static uint16_t rt_sb_at = 0xFFFFu, rt_sb_crc, rt_sb_site;
-static uint32_t rt_sb_wraps;
+ * back over the SKIP_BEGIN and the one record is written in its place. rt_sb_end: the head
+ * right after the last SKIP_BEGIN, 0 when there is none to take back (frozen, or it went to
+ * the next segment after a PAD). Entering a segment clears it (the writer core, also in
+ * assembly), so the head being rt_sb_end again proves that nothing was written since: within
+ * a segment every record moves the head on. rt_sb_crc: the segment's check value before the
+ * SKIP_BEGIN. RAM: 6 bytes. */
+#define rt_sb_end __wsn_rt_sb_end
+__attribute__((used)) uint16_t rt_sb_end;
+static uint16_t rt_sb_crc, rt_sb_site;
 
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
@@ -212,7 +214,7 @@ void __wsn_rt_reset(void) {
   rt_left = 0;
   rt_keys_valid = 0;
   rt_in_valid = 0;
-  rt_sb_at = 0xFFFFu;
+  rt_sb_end = 0;
 #if WSN_TRACE_PACK
   rt_ck_tag = NULL;
   rt_ck_retry = 0;
@@ -313,6 +315,7 @@ static NOINLINE uint16_t enter(uint16_t head) {
   rt_armed = 1;
   rt_keys_valid = 0; /* the keys were records of the segment left behind */
   rt_in_valid = 0;   /* and so were the inputs INPUT_S refers to */
+  rt_sb_end = 0;     /* and the SKIP_BEGIN an empty span takes back */
   return head;
 }
 
@@ -544,6 +547,8 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  sts __wsn_rt_armed, r20\n"
       "  sts __wsn_rt_keys_valid, r1\n" /* the effect keys were of the segment left */
       "  sts __wsn_rt_in_valid, r1\n"   /* and the inputs INPUT_S refers to */
+      "  sts __wsn_rt_sb_end, r1\n"     /* and the SKIP_BEGIN an empty span takes back */
+      "  sts __wsn_rt_sb_end+1, r1\n"
       "  ret\n"
       /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
       ".Lwsn_vput:\n"
@@ -684,6 +689,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  mov.b #1, &__wsn_rt_armed\n"
       "  clr.b &__wsn_rt_keys_valid\n"  /* the effect keys were of the segment left */
       "  clr.b &__wsn_rt_in_valid\n"    /* and the inputs INPUT_S refers to */
+      "  clr &__wsn_rt_sb_end\n"        /* and the SKIP_BEGIN an empty span takes back */
       "  ret\n"
       /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
       ".Lwsn_vput:\n"
@@ -1134,23 +1140,6 @@ static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   if (!rt_quiet) {
     if (TAG(kind) <= WSN_REC_EXIT && a < WSN_TRACE_FID_SHORT) {
       tag1(kind, (uint8_t)((TAG(kind) == WSN_REC_ENTRY ? WSN_REC_ENTRY_S : WSN_REC_EXIT_S) + a));
-    } else if (TAG(kind) == WSN_REC_SKIP_BEGIN) {
-      uint16_t h = HDR.head, crc = 0xFFFFu;
-      uint8_t *p;
-      if (seg_offset(h))
-        crc = (uint16_t)(__wsn_trace.check[seg_index(h)][0] |
-                         ((uint16_t)__wsn_trace.check[seg_index(h)][1] << 8));
-      p = emit(a, kind, b, 0);
-      CLOSE();
-      rt_sb_at = 0xFFFFu;
-      if (p && seg_index(HDR.head) == seg_index(h) && seg_offset(HDR.head)) {
-        rt_sb_at = h; /* no PAD before it, and it did not end its segment */
-        rt_sb_crc = crc;
-        rt_sb_site = a;
-        rt_sb_wraps = HDR.wraps;
-      }
-      ++rt_skip_depth;
-      rt_span_irq = 0;
     } else {
       emit(a, kind, b, 0);
       CLOSE();
@@ -1168,7 +1157,24 @@ void __wsn_rt_exit(uint16_t fid) { record(fid, WSN_REC_EXIT, 0); }
 void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
 /* `used`: also called from the MSP430 assembly of __wsn_rt_skip_call (below). */
 __attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
-  record(site, WSN_REC_SKIP_BEGIN, 0);
+  wsn_irq_state_t s = wsn_port_irq_save();
+  if (!rt_quiet) {
+    uint16_t h = HDR.head;
+    const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
+    /* the check value before it (a record at a segment start restarts it) */
+    rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
+    rt_sb_site = site;
+    rt_sb_end = 0;
+    emit(site, WSN_REC_SKIP_BEGIN, 0, 0);
+    CLOSE();
+    /* Not after a PAD (then it is not at h). One that ended its segment exactly leaves a
+     * segment start (or 0 after a wrap), behind which no span record fits. */
+    if (HDR.head == (uint16_t)(h + 2u + (site >= 0x80u) + (site >= 0x4000u)))
+      rt_sb_end = HDR.head;
+    ++rt_skip_depth;
+    rt_span_irq = 0;
+  }
+  wsn_port_irq_restore(s);
 }
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
@@ -2668,6 +2674,29 @@ static NOINLINE uint16_t cgroups(uintptr_t pairs, uint8_t rbytes, const uint32_t
   return g < len ? g : 0;
 }
 
+/* The span of `site` is empty (section 3.5) when its SKIP_BEGIN was written last, in the
+ * segment being written (the head is still right after it, in the same lap), and a record of
+ * n bytes fits where it starts. Then the SKIP_BEGIN is taken back: the record is opened at
+ * its start (the decoder then keeps the bytes before it, and the stored value, which still
+ * covers the SKIP_BEGIN, is its C1 of section 1.2), the value before it is put back (high
+ * byte first: a stop between the two stores leaves C0's high byte with C1's low byte, which
+ * the decoder accepts) and the head moved there. Returns where the record's tag goes, or NULL
+ * (nothing changed). Interrupts must be disabled. */
+static NOINLINE uint8_t *span_take(uint16_t site, uint16_t n) {
+  uint16_t e = rt_sb_end, at = (uint16_t)(e - 2u - (site >= 0x80u) - (site >= 0x4000u));
+  volatile uint8_t *c;
+  rt_sb_end = 0;
+  if (!e || e != HDR.head || site != rt_sb_site || n > (uint16_t)(SEG - seg_offset(at)))
+    return NULL;
+  c = __wsn_trace.check[seg_index(at)];
+  OPEN_LO = (uint8_t)at;
+  OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
+  c[1] = (uint8_t)(rt_sb_crc >> 8);
+  c[0] = (uint8_t)rt_sb_crc;
+  HDR.head = at;
+  return &__wsn_trace.data[at];
+}
+
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
@@ -2707,29 +2736,11 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
   }
   if (skip) {
-    /* An empty span (section 3.5): nothing written since its SKIP_BEGIN, which is still in
-     * the segment being written, and the record at its largest (the EFFECT_C's size, else
-     * the full EFFECT's, which bounds the delta's) fits in the rest of that segment. */
-    uint16_t at = rt_sb_at;
-    uint8_t vs = (uint8_t)(1u + (site >= 0x80u) + (site >= 0x4000u));
-    rt_sb_at = 0xFFFFu;
-    if (at != 0xFFFFu && rt_sb_site == site && HDR.wraps == rt_sb_wraps &&
-        HDR.head == (uint16_t)(at + 1u + vs) && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
-        (uint16_t)(1u + vs + 1u + (len >= 0x80u) + (len >= 0x4000u) + (g ? g : len)) <=
-            (uint16_t)(SEG - seg_offset(at))) {
-      /* Take the SKIP_BEGIN back: open the record at its start (the decoder then keeps the
-       * bytes before it, and the stored value, which still covers the SKIP_BEGIN, is its C1
-       * of section 1.2), put back the value before it (high byte first: a stop between the
-       * two stores leaves C0's high byte with C1's low byte, which the decoder accepts), and
-       * move the head there; the record written now ends at least where it ended. */
-      volatile uint8_t *c = __wsn_trace.check[seg_index(at)];
-      OPEN_LO = (uint8_t)at;
-      OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
-      c[1] = (uint8_t)(rt_sb_crc >> 8);
-      c[0] = (uint8_t)rt_sb_crc;
-      HDR.head = at;
-      span = &__wsn_trace.data[at];
-    } else {
+    /* An empty span (section 3.5): the record at its largest (the EFFECT_C's size, else the
+     * full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts. */
+    span = span_take(site, (uint16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) +
+                                      (len >= 0x80u) + (len >= 0x4000u) + (g ? g : len)));
+    if (!span) {
       emit(site, WSN_REC_SKIP_END, 0, 0);
       CLOSE(); /* complete; the EFFECT opens its own record */
       /* The SKIP_END may have entered the next segment, which forgets the keys: a
@@ -2790,10 +2801,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       walk(tail, p + own);
   }
 close:
-  if (span) /* the record fits where the SKIP_BEGIN was: no PAD moved it */
-    *span = (uint8_t)(*span == WSN_REC_EFFECT ? WSN_REC_SPAN_EFFECT
-                                              : *span == WSN_REC_EFFECT_DELTA ? WSN_REC_SPAN_EFFECT_DELTA
-                                                                              : WSN_REC_SPAN_EFFECT_C);
+  if (span) /* the record fits where the SKIP_BEGIN was (no PAD moved it): tag + 8 */
+    *span = (uint8_t)(*span + (WSN_REC_SPAN_EFFECT - WSN_REC_EFFECT));
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
     --rt_skip_depth;

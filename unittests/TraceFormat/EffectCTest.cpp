@@ -155,14 +155,14 @@ TEST_F(EffectC, Layout) {
   EXPECT_EQ(E.Kind, RecordKind::Effect);
   EXPECT_EQ(E.id(), 9u);
   // The span is empty (format 7, section 3.5): SPAN_EFFECT_C where the SKIP_BEGIN was,
-  // 15 09 0c | 00 | 01 70 : 6 bytes against 2 + 2 + 15 plain.
+  // 1a 09 0c | 00 | 01 70 : 6 bytes against 2 + 2 + 15 plain.
   EXPECT_TRUE(Rs[0].Span && Rs[1].Span && E.Span);
   EXPECT_EQ(E.RingOffset, 0u);
   EXPECT_EQ(Rs[0].RingOffset, 0u);
   EXPECT_EQ(E.Size, 6u);
   auto Ring = ArrayRef<uint8_t>(runtimeBytes()).drop_front(TraceHeaderSize);
   EXPECT_EQ(Ring.slice(E.RingOffset, 6).vec(),
-            (std::vector<uint8_t>{0x15, 9, 12, 0x00, 0x01, 0x70}));
+            (std::vector<uint8_t>{0x1A, 9, 12, 0x00, 0x01, 0x70}));
   std::vector<uint8_t> Given(12, 0);
   Given[8] = 1;
   EXPECT_EQ(E.Given, Given);

@@ -141,7 +141,7 @@ TEST_F(EffectDelta, RuntimeWritesDeltasTheWriterAndDecoderAgree) {
   const std::vector<uint8_t> File = W.bytes();
   auto Ring = ArrayRef<uint8_t>(File).drop_front(TraceHeaderSize);
   // The second effect ends an empty skip span: SPAN_EFFECT_DELTA (format 7, section 3.5).
-  EXPECT_EQ(Ring.slice(Effects[1]->RingOffset, 4).vec(), (std::vector<uint8_t>{0x14, 1, 16, 0}));
+  EXPECT_EQ(Ring.slice(Effects[1]->RingOffset, 4).vec(), (std::vector<uint8_t>{0x18, 1, 16, 0}));
   EXPECT_TRUE(Effects[1]->Span);
   EXPECT_FALSE(Effects[2]->Span);
   EXPECT_EQ(Ring.slice(Effects[2]->RingOffset, 7).vec(),

@@ -96,10 +96,10 @@ enum {
   WSN_REC_INPUT_S = 0x20,
   /* format 7 (section 3.5): an empty skip span (SKIP_BEGIN site, SKIP_END site and the
    * span's EFFECT, EFFECT_DELTA or EFFECT_C, nothing written between) as one record with the
-   * effect's fields */
+   * effect's fields and the effect's tag + 8 */
   WSN_REC_SPAN_EFFECT = 0x13,
-  WSN_REC_SPAN_EFFECT_DELTA = 0x14,
-  WSN_REC_SPAN_EFFECT_C = 0x15,
+  WSN_REC_SPAN_EFFECT_DELTA = 0x18,
+  WSN_REC_SPAN_EFFECT_C = 0x1A,
   /* format 7: IRQ irq count in the tag, 0x70 + 4 (irq - 1) + count (irq 1..8, count 0..3);
    * IRQ_EXIT irq as 0x90 + irq - 1 (irq 1..8) */
   WSN_REC_IRQ_S = 0x70,
