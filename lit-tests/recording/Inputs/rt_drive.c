@@ -283,6 +283,17 @@ int main(void) {
       break;
     }
   }
+  /* A burst of inputs that stays in the retained tail (spec/trace-format.md 3.4): sites near
+   * the previous one (d = -8..7) and far from it, values in a recent slot and not, at each
+   * varint length, through both entry points. */
+  for (i = 0; i < 64; ++i) {
+    static const uint16_t vals[8] = {0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 0xFFFF, 1};
+    uint16_t r = rnd(), site = (uint16_t)(60 + r % 23), val = vals[(r >> 5) & 7];
+    if (r & 0x100)
+      __wsn_rt_input8((uint8_t)site, (uint8_t)val);
+    else
+      __wsn_rt_input16(site, val);
+  }
   /* Every record carries the counts the runtime kept; the last one shows the final count. */
   __wsn_rt_input16(997, in_rest);
   __wsn_rt_input16(998, agains);
