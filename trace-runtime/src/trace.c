@@ -3258,16 +3258,18 @@ void __wsn_rt_checkpoint_t(uintptr_t t) {
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
-  if (rt_armed && !rt_quiet) {
+  if (rt_armed && !rt_quiet && !(FLAGS & WSN_TRACE_FLAG_FROZEN)) {
     /* The pieces' entries with one piece: the table from `len` on is a put table. */
     do {
       __wsn_rt_checkpoint_begin(tbl16(t), tbl16(t + 2));
       __wsn_rt_put_t(t + 2);
     } while (__wsn_rt_record_end());
-    /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5);
-     * a checkpoint was written unless the anchor flag is still armed. */
-    if (!rt_armed)
-      __wsn_gv_reference = 0;
+    /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5), as
+     * the lowered pieces do once __wsn_rt_anchor_armed() said 1. (Testing the flag again here
+     * missed a checkpoint that ended exactly at its segment's end, which arms the next
+     * segment: the count went on, and replay, which resets it at every checkpoint, waited
+     * for an interrupt's count that never came.) */
+    __wsn_gv_reference = 0;
   }
   wsn_port_irq_restore(s);
 }
