@@ -1432,22 +1432,16 @@ void TraceWriter::skipEffect(uint16_t Site, ArrayRef<uint8_t> Bytes) {
 
 void TraceWriter::skipEffectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint8_t> Bytes) {
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
-  // As effect_t: a candidate is counted at once when no key of its length is in the segment
-  // being written, else after a SKIP_END (which may enter the next segment, forgetting keys).
+  // As effect_t: the changes are counted when no key of its length is in the segment being
+  // written, before the span decision (a SKIP_END that enters the next segment, where the
+  // keys are forgotten, does not make it count them after all).
   std::vector<uint8_t> G;
-  bool Cand = Len >= 2 && Before.size() == Len;
-  auto Count = [&]() {
+  if (Len >= 2 && Before.size() == Len && keyFind(Len) == EffectKeys) {
     G = packChangeGroups(Before, Bytes.take_front(Len));
     if (G.size() >= Len)
       G.clear();
-  };
-  if (Cand && keyFind(Len) == EffectKeys) {
-    Count();
-    Cand = false;
   }
-  if (!spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + (G.empty() ? Len : G.size())) &&
-      Cand && keyFind(Len) == EffectKeys)
-    Count();
+  spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + (G.empty() ? Len : G.size()));
   if (G.empty()) {
     effect(Site, Bytes);
   } else {

@@ -369,7 +369,7 @@ public:
   /// or not (which form the effect has).
   void skipEffect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
   /// The same as __wsn_rt_skip_effect_c with no handler inside the span: whether an EFFECT_C
-  /// applies (effectC's rule) is decided before the SKIP_END is written.
+  /// applies (effectC's rule) is decided before the span decision and the SKIP_END.
   void skipEffectC(uint16_t Site, llvm::ArrayRef<uint8_t> Before, llvm::ArrayRef<uint8_t> Bytes);
   void check(uint16_t Inv, bool Ok, uint16_t Crc);
 

@@ -1123,12 +1123,13 @@ WSN_NAKED void __wsn_rt_close(void) {
 #endif /* !WSN_ASM_CORE */
 
 /* ---- Compact control records (format 7, spec/trace-format.md section 3.5) ----
- * A one-byte record: the writer core reserves it as `kind` without fields (F_NOA; the core
- * takes 4-bit tags) and the tag is replaced before the record closes. */
-static NOINLINE void tag1(uint8_t kind, uint8_t tag) {
-  uint8_t *p = emit(0, (uint8_t)(kind | F_NOA), 0, 0);
-  if (p)
-    p[-1] = tag;
+ * A record without payload, closed: with a one-byte tag t (not 0) the writer core reserves it
+ * as its kind without fields (F_NOA; the core takes 4-bit tags) and t replaces the tag before
+ * the record closes. */
+static NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
+  uint8_t *p = emit(a, t ? (uint8_t)(TAG(kind) | F_NOA) : kind, b, 0);
+  if (p && t)
+    p[-1] = t;
   CLOSE();
 }
 
@@ -1138,13 +1139,28 @@ static NOINLINE void tag1(uint8_t kind, uint8_t tag) {
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
-    if (TAG(kind) <= WSN_REC_EXIT && a < WSN_TRACE_FID_SHORT) {
-      tag1(kind, (uint8_t)((TAG(kind) == WSN_REC_ENTRY ? WSN_REC_ENTRY_S : WSN_REC_EXIT_S) + a));
-    } else {
-      emit(a, kind, b, 0);
-      CLOSE();
-      if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
-        --rt_skip_depth;
+    uint16_t h = HDR.head;
+    uint8_t t = 0, k = TAG(kind);
+    if (k <= WSN_REC_EXIT && a < WSN_TRACE_FID_SHORT)
+      t = (uint8_t)((k == WSN_REC_ENTRY ? WSN_REC_ENTRY_S : WSN_REC_EXIT_S) + a);
+    if (k == WSN_REC_SKIP_BEGIN) {
+      /* Section 3.5: the check value before it (a record at a segment start restarts it),
+       * so that an empty span can take it back. */
+      const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
+      rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
+      rt_sb_site = a;
+      ++rt_skip_depth;
+      rt_span_irq = 0;
+    }
+    rec1(a, kind, b, t);
+    if (k == WSN_REC_SKIP_BEGIN) {
+      /* Written at h, not after a PAD (frozen: not written at all). One that ended its
+       * segment exactly leaves a segment start (0 after a wrap), behind which no span record
+       * fits. Entering a segment clears rt_sb_end. */
+      h = (uint16_t)(h + 2u + (a >= 0x80u) + (a >= 0x4000u));
+      rt_sb_end = HDR.head == h ? h : 0;
+    } else if (k == WSN_REC_SKIP_END && rt_skip_depth) {
+      --rt_skip_depth;
     }
   }
   if (TAG(kind) <= WSN_REC_EXIT)
@@ -1157,24 +1173,7 @@ void __wsn_rt_exit(uint16_t fid) { record(fid, WSN_REC_EXIT, 0); }
 void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
 /* `used`: also called from the MSP430 assembly of __wsn_rt_skip_call (below). */
 __attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
-  wsn_irq_state_t s = wsn_port_irq_save();
-  if (!rt_quiet) {
-    uint16_t h = HDR.head;
-    const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
-    /* the check value before it (a record at a segment start restarts it) */
-    rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
-    rt_sb_site = site;
-    rt_sb_end = 0;
-    emit(site, WSN_REC_SKIP_BEGIN, 0, 0);
-    CLOSE();
-    /* Not after a PAD (then it is not at h). One that ended its segment exactly leaves a
-     * segment start (or 0 after a wrap), behind which no span record fits. */
-    if (HDR.head == (uint16_t)(h + 2u + (site >= 0x80u) + (site >= 0x4000u)))
-      rt_sb_end = HDR.head;
-    ++rt_skip_depth;
-    rt_span_irq = 0;
-  }
-  wsn_port_irq_restore(s);
+  record(site, WSN_REC_SKIP_BEGIN, 0);
 }
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
@@ -1600,24 +1599,17 @@ __attribute__((used)) void __wsn_rt_input16(uint16_t site, uint16_t value) {
 }
 void __wsn_rt_input8(uint8_t site, uint8_t value) { in_write(site, value); }
 
-/* IRQ irq count: one byte (IRQ_S) for irq 1..8 and count 0..3 (section 3.5). */
-static NOINLINE void irq_rec(uint16_t irq, uint16_t count) {
-  if ((uint16_t)(irq - 1u) < WSN_TRACE_IRQ_SHORT && count < 4) {
-    tag1(WSN_REC_IRQ, (uint8_t)(WSN_REC_IRQ_S + 4u * (irq - 1u) + count));
-  } else {
-    emit(irq, WSN_REC_IRQ | F_B, count, 0);
-    CLOSE();
-  }
-}
-
-/* IRQ_EXIT irq: one byte (IRQ_EXIT_S) for irq 1..8. */
-static NOINLINE void irq_exit_rec(uint16_t irq) {
+/* IRQ irq count: one byte (IRQ_S) for irq 1..8 and count 0..3; IRQ_EXIT irq: one byte
+ * (IRQ_EXIT_S) for irq 1..8 (section 3.5). */
+static NOINLINE void irq_rec(uint16_t irq, uint8_t kind, uint16_t count) {
+  uint8_t t = 0;
   if ((uint16_t)(irq - 1u) < WSN_TRACE_IRQ_SHORT) {
-    tag1(WSN_REC_IRQ_EXIT, (uint8_t)(WSN_REC_IRQ_EXIT_S + irq - 1u));
-  } else {
-    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-    CLOSE();
+    if (kind != WSN_REC_IRQ_EXIT)
+      t = count < 4 ? (uint8_t)(WSN_REC_IRQ_S + 4u * (irq - 1u) + count) : 0;
+    else
+      t = (uint8_t)(WSN_REC_IRQ_EXIT_S + irq - 1u);
   }
+  rec1(irq, kind, count, t);
 }
 
 /* LOG type 2 at a handler: the interrupted context's count goes into the record, is saved
@@ -1631,7 +1623,7 @@ void __wsn_rt_irq_entry(uint16_t irq) {
     ++rt_quiet;
     rt_span_irq = 1;
   } else {
-    irq_rec(irq, count);
+    irq_rec(irq, WSN_REC_IRQ | F_B, count);
   }
   if (d < WSN_TRACE_IRQ_DEPTH)
     rt_irq_saved[d] = count;
@@ -1648,7 +1640,7 @@ void __wsn_rt_irq_exit(uint16_t irq) {
   if (rt_quiet) {
     --rt_quiet;
   } else {
-    irq_exit_rec(irq);
+    irq_rec(irq, WSN_REC_IRQ_EXIT, 0);
   }
   if (d) {
     rt_irq_depth = --d;
@@ -1667,7 +1659,7 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
     ++rt_quiet;
     rt_span_irq = 1;
   } else {
-    irq_rec(irq, count);
+    irq_rec(irq, WSN_REC_IRQ | F_B, count);
   }
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
@@ -1679,7 +1671,7 @@ void __wsn_rt_irq_leave(uint16_t irq, uint16_t count) {
   if (rt_quiet) {
     --rt_quiet;
   } else {
-    irq_exit_rec(irq);
+    irq_rec(irq, WSN_REC_IRQ_EXIT, 0);
   }
   __wsn_gv_reference = count;
   wsn_port_irq_restore(s);
@@ -2847,16 +2839,6 @@ __attribute__((weak, section(".progmem.data.__wsn_effect_handlers")))
 __attribute__((weak))
 #endif
 const uint8_t __wsn_effect_handlers[3] = {0, 0, 0};
-/* The size of an EFFECT_C's groups against the snapshot (section 3.3), 0 when that is not
- * smaller than the payload. */
-static NOINLINE uint16_t cgroups(uintptr_t pairs, uint8_t rbytes, const uint32_t *ret,
-                                 const uint8_t *snap, uint16_t len) {
-  uint16_t g;
-  rt_c_rbytes = rbytes;
-  g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)ret, snap, NULL));
-  return g < len ? g : 0;
-}
-
 /* The span of `site` is empty (section 3.5) when its SKIP_BEGIN was written last, in the
  * segment being written (the head is still right after it, in the same lap), and a record of
  * n bytes fits where it starts. Then the SKIP_BEGIN is taken back: the record is opened at
@@ -2887,7 +2869,6 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   uint16_t len = tbl16(t);
   uintptr_t pairs = t + 3, tail = 0; /* the (n, pairs) table walk and delta read */
   uint16_t own = 0, g = 0; /* g: the size of the EFFECT_C's groups, 0 when not one */
-  uint8_t cand = 0;        /* an EFFECT_C candidate not counted because of a key */
   uint8_t *p, *span = NULL; /* span: the tag of the SPAN_EFFECT being written (section 3.5) */
   if (rbytes & 0x80u) {
     /* The table is the short form (the callee's own writes); the whole form adds what
@@ -2911,25 +2892,26 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
    * (the short form is then the chosen one, whose variables the snapshot holds) and no key
    * applies; counted first, so the record is reserved at its exact size. */
   if (WSN_TRACE_SNAP_MAX > 0 && snap && skip && !rt_span_irq && len >= 2 &&
-      len - rbytes <= WSN_TRACE_SNAP_MAX) {
-    cand = 1; /* whether a key applies is asked in the segment where the record goes */
-    if (key_find(len) == WSN_TRACE_EFFECT_KEYS) {
-      g = cgroups(pairs, rbytes, &ret, snap, len);
-      cand = 0;
-    }
+      len - rbytes <= WSN_TRACE_SNAP_MAX
+#if WSN_TRACE_EFFECT_KEYS
+      && key_find(len) == WSN_TRACE_EFFECT_KEYS
+#endif
+  ) {
+    rt_c_rbytes = rbytes;
+    g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)&ret, snap, NULL));
+    if (g >= len)
+      g = 0;
   }
   if (skip) {
     /* An empty span (section 3.5): the record at its largest (the EFFECT_C's size, else the
-     * full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts. */
+     * full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts. (Whether a key
+     * applies was asked in the segment being written; a SKIP_END written now may enter the
+     * next one, where the record is then plain or a delta.) */
     span = span_take(site, (uint16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) +
                                       (len >= 0x80u) + (len >= 0x4000u) + (g ? g : len)));
     if (!span) {
       emit(site, WSN_REC_SKIP_END, 0, 0);
       CLOSE(); /* complete; the EFFECT opens its own record */
-      /* The SKIP_END may have entered the next segment, which forgets the keys: a
-       * candidate that had a key is counted when none applies any more. */
-      if (cand && key_find(len) == WSN_TRACE_EFFECT_KEYS)
-        g = cgroups(pairs, rbytes, &ret, snap, len);
     }
   }
   if (g) {
