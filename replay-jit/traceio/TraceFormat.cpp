@@ -161,7 +161,7 @@ bool TraceRecord::operator==(const TraceRecord &O) const {
          LinearOffset == O.LinearOffset && RingOffset == O.RingOffset &&
          Segment == O.Segment && Size == O.Size && Delta == O.Delta &&
          KeyRingOffset == O.KeyRingOffset && Packed == O.Packed && Given == O.Given &&
-         Short == O.Short && Slot == O.Slot;
+         Short == O.Short && Slot == O.Slot && Compact == O.Compact && Span == O.Span;
 }
 
 //===----------------------------------------------------------------------===//
@@ -346,8 +346,9 @@ void TraceFile::verifySpan(unsigned I) {
       std::vector<TraceRecord> One;
       consumeError(decodeSpan(TraceSpan{H, SegEnd - H, S.Segment, 0}, One,
                               /*Resolve=*/false));
-      if (!One.empty())
-        L = One.front().Size;
+      for (const TraceRecord &X : One) // a SPAN_EFFECT is three records, its EFFECT sized
+        if (X.RingOffset == H)
+          L = std::max<uint32_t>(L, X.Size);
     }
     if (L) {
       uint16_t C1 = crc16(C0, R.slice(H, L));
@@ -416,6 +417,15 @@ uint32_t TraceFile::staleBytes() const {
     return 0;
   uint32_t Seg = Header.SegSize;
   return (Header.Head / Seg + 1) * Seg - Header.Head;
+}
+
+/// The tags format 7 added (section 3.5), reserved in older versions.
+static bool isFormat7Tag(uint8_t Tag) {
+  return Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag ||
+         (Tag >= IrqShortTag && Tag < IrqShortTag + IrqShortIds * IrqShortCounts) ||
+         (Tag >= IrqExitShortTag && Tag < IrqExitShortTag + IrqShortIds) ||
+         (Tag >= EntryShortTag && Tag < EntryShortTag + FidShortIds) ||
+         (Tag >= ExitShortTag && Tag < ExitShortTag + FidShortIds);
 }
 
 Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
@@ -682,43 +692,11 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
-  while (Pos < End) {
-    RecStart = Pos;
-    uint8_t Tag = R[Pos];
-    if (Tag == uint8_t(RecordKind::Pad))
-      break; // the rest of the segment is padding
-    if (Tag >= InputShortTag && Tag <= InputShortLastTag && Header.Version >= 6) {
-      if (Error E = decodeInputShort(Tag))
-        return E;
-      continue;
-    }
-    if (Tag == EffectDeltaTag && Header.Version >= 3) {
-      if (Error E = decodeEffectDelta())
-        return E;
-      continue;
-    }
-    if (Tag == CheckpointZTag && Header.Version >= 4) {
-      if (Error E = decodeCheckpointZ())
-        return E;
-      continue;
-    }
-    if (Tag == EffectCTag && Header.Version >= 5) {
-      if (Error E = decodeEffectC())
-        return E;
-      continue;
-    }
-    if (Tag > LastRecordTag)
-      return Fail(Pos, Tag == 0xFF ? Twine("record tag 0xFF (erased memory) is never valid")
-                                   : "record tag 0x" + utohexstr(Tag, false, 2) +
-                                         " is reserved" +
-                                         (Tag == EffectDeltaTag ? " in format 2"
-                                          : Tag == CheckpointZTag || Tag == EffectCTag ||
-                                                    (Tag >= InputShortTag &&
-                                                     Tag <= InputShortLastTag)
-                                              ? " in format " + Twine(unsigned(Header.Version))
-                                              : ""));
+  // A record of the base format (tags 0x01-0x0F): the tag, its varint fields (CHECK and
+  // VIOLATION: a raw 16-bit checksum second), and `u len, bytes[len]` for the payload kinds.
+  auto decodePlain = [&](RecordKind K) -> Error {
     ++Pos;
-    TraceRecord Rec = StartRecord(RecordKind(Tag));
+    TraceRecord Rec = StartRecord(K);
     ArrayRef<const char *> Names = recordFieldNames(Rec.Kind);
     bool IsCheck = Rec.Kind == RecordKind::Check || Rec.Kind == RecordKind::Violation;
     for (unsigned I = 0; I < Names.size(); ++I) {
@@ -747,6 +725,94 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     if (Rec.Kind == RecordKind::Input)
       NoteInput(Rec.Fields[0], Rec.Fields[1]);
     Out.push_back(std::move(Rec));
+    return Error::success();
+  };
+
+  while (Pos < End) {
+    RecStart = Pos;
+    uint8_t Tag = R[Pos];
+    if (Tag == uint8_t(RecordKind::Pad))
+      break; // the rest of the segment is padding
+    if (Tag >= InputShortTag && Tag <= InputShortLastTag && Header.Version >= 6) {
+      if (Error E = decodeInputShort(Tag))
+        return E;
+      continue;
+    }
+    if (Tag == EffectDeltaTag && Header.Version >= 3) {
+      if (Error E = decodeEffectDelta())
+        return E;
+      continue;
+    }
+    if (Tag == CheckpointZTag && Header.Version >= 4) {
+      if (Error E = decodeCheckpointZ())
+        return E;
+      continue;
+    }
+    if (Tag == EffectCTag && Header.Version >= 5) {
+      if (Error E = decodeEffectC())
+        return E;
+      continue;
+    }
+    if (Header.Version >= 7) {
+      // Format 7 (section 3.5): one-byte ENTRY, EXIT, IRQ, IRQ_EXIT; empty skip spans.
+      auto Compact = [&](RecordKind K, uint32_t A, uint32_t B, uint8_t N) {
+        TraceRecord Rec = StartRecord(K);
+        Rec.Compact = true;
+        Rec.Fields[0] = A;
+        Rec.Fields[1] = B;
+        Rec.NumFields = N;
+        Rec.Size = 1;
+        ++Pos;
+        Out.push_back(std::move(Rec));
+      };
+      if (Tag >= IrqShortTag && Tag < IrqShortTag + IrqShortIds * IrqShortCounts) {
+        Compact(RecordKind::Irq, 1 + (Tag - IrqShortTag) / IrqShortCounts,
+                (Tag - IrqShortTag) % IrqShortCounts, 2);
+        continue;
+      }
+      if (Tag >= IrqExitShortTag && Tag < IrqExitShortTag + IrqShortIds) {
+        Compact(RecordKind::IrqExit, 1 + Tag - IrqExitShortTag, 0, 1);
+        continue;
+      }
+      if (Tag >= EntryShortTag && Tag < EntryShortTag + FidShortIds) {
+        Compact(RecordKind::Entry, Tag - EntryShortTag, 0, 1);
+        continue;
+      }
+      if (Tag >= ExitShortTag && Tag < ExitShortTag + FidShortIds) {
+        Compact(RecordKind::Exit, Tag - ExitShortTag, 0, 1);
+        continue;
+      }
+      if (Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag) {
+        const size_t At = Out.size();
+        if (Error E = Tag == SpanEffectTag        ? decodePlain(RecordKind::Effect)
+                      : Tag == SpanEffectDeltaTag ? decodeEffectDelta()
+                                                  : decodeEffectC())
+          return E;
+        TraceRecord &Eff = Out[At];
+        Eff.Span = true;
+        TraceRecord Begin = StartRecord(RecordKind::SkipBegin);
+        Begin.Span = true;
+        Begin.Fields[0] = Eff.Fields[0];
+        Begin.NumFields = 1;
+        TraceRecord End = Begin;
+        End.Kind = RecordKind::SkipEnd;
+        Out.insert(Out.begin() + At, {std::move(Begin), std::move(End)});
+        continue;
+      }
+    }
+    if (Tag > LastRecordTag)
+      return Fail(Pos, Tag == 0xFF ? Twine("record tag 0xFF (erased memory) is never valid")
+                                   : "record tag 0x" + utohexstr(Tag, false, 2) +
+                                         " is reserved" +
+                                         (Tag == EffectDeltaTag ? " in format 2"
+                                          : Tag == CheckpointZTag || Tag == EffectCTag ||
+                                                    (Tag >= InputShortTag &&
+                                                     Tag <= InputShortLastTag) ||
+                                                    isFormat7Tag(Tag)
+                                              ? " in format " + Twine(unsigned(Header.Version))
+                                              : ""));
+    if (Error E = decodePlain(RecordKind(Tag)))
+      return E;
   }
   return Error::success();
 }
@@ -882,6 +948,7 @@ void TraceWriter::commit(uint32_t N) {
     Armed = true;
     KeysValid = 0; // the keys were records of the segment left
     InValid = 0;   // and so were the inputs an INPUT_S refers to
+    SbAt = -1;     // and the SKIP_BEGIN an empty span takes back
   }
   Header.Head = uint16_t(Head);
 }
@@ -916,6 +983,10 @@ void TraceWriter::seal() {
   if (!Opened)
     return;
   Opened = false;
+  if (SpanTag >= 0) { // a SPAN_EFFECT* (section 3.5): the effect's tag in its span form
+    Ring[SpanTag] += SpanEffectTag - uint8_t(RecordKind::Effect); // + 8 for all three
+    SpanTag = -1;
+  }
   const uint32_t Seg = Header.SegSize, Buf = Header.BufSize;
   auto Fold = [&](uint32_t Off, uint32_t N) {
     uint16_t &C = Checks[Off / Seg];
@@ -962,10 +1033,31 @@ void TraceWriter::payload(RecordKind K, uint16_t Id, ArrayRef<uint8_t> Bytes) {
   seal();
 }
 
-void TraceWriter::entry(uint16_t Fid) { fields(RecordKind::Entry, {Fid}); }
-void TraceWriter::exit(uint16_t Fid) { fields(RecordKind::Exit, {Fid}); }
-void TraceWriter::irq(uint16_t Irq, uint16_t Count) { fields(RecordKind::Irq, {Irq, Count}); }
-void TraceWriter::irqExit(uint16_t Irq) { fields(RecordKind::IrqExit, {Irq}); }
+void TraceWriter::oneByte(uint8_t Tag) {
+  emit(ArrayRef<uint8_t>(Tag), 0);
+  seal();
+}
+// Format 7 (section 3.5): small fids and irq ids in the tag.
+void TraceWriter::entry(uint16_t Fid) {
+  if (Fid < FidShortIds)
+    return oneByte(uint8_t(EntryShortTag + Fid));
+  fields(RecordKind::Entry, {Fid});
+}
+void TraceWriter::exit(uint16_t Fid) {
+  if (Fid < FidShortIds)
+    return oneByte(uint8_t(ExitShortTag + Fid));
+  fields(RecordKind::Exit, {Fid});
+}
+void TraceWriter::irq(uint16_t Irq, uint16_t Count) {
+  if (Irq >= 1 && Irq <= IrqShortIds && Count < IrqShortCounts)
+    return oneByte(uint8_t(IrqShortTag + IrqShortCounts * (Irq - 1) + Count));
+  fields(RecordKind::Irq, {Irq, Count});
+}
+void TraceWriter::irqExit(uint16_t Irq) {
+  if (Irq >= 1 && Irq <= IrqShortIds)
+    return oneByte(uint8_t(IrqExitShortTag + Irq - 1));
+  fields(RecordKind::IrqExit, {Irq});
+}
 void TraceWriter::sched(uint16_t Task) { fields(RecordKind::Sched, {Task}); }
 bool TraceWriter::anchorArmed() const { return Armed && !(Header.Flags & TF_Frozen); }
 std::vector<uint8_t> packZeroGroups(ArrayRef<uint8_t> Bytes) {
@@ -1291,8 +1383,78 @@ void TraceWriter::effectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint
   effect(Site, Bytes);
 }
 
-void TraceWriter::skipBegin(uint16_t Site) { fields(RecordKind::SkipBegin, {Site}); }
+void TraceWriter::skipBegin(uint16_t Site) {
+  // As record() in trace.c: the check value before the SKIP_BEGIN, kept while the record
+  // neither went to the next segment after a PAD nor ended its segment.
+  const uint32_t Seg = Header.SegSize, H = Header.Head;
+  const uint16_t Crc = H % Seg ? Checks[H / Seg] : 0xFFFF;
+  const bool Frozen = Header.Flags & TF_Frozen;
+  fields(RecordKind::SkipBegin, {Site});
+  SbAt = -1;
+  if (!Frozen && Header.Head / Seg == H / Seg && Header.Head % Seg) {
+    SbAt = long(H);
+    SbSite = Site;
+    SbCrc = Crc;
+  }
+}
 void TraceWriter::skipEnd(uint16_t Site) { fields(RecordKind::SkipEnd, {Site}); }
+
+bool TraceWriter::spanOrEnd(uint16_t Site, uint32_t Size) {
+  const uint32_t Seg = Header.SegSize, VS = 1 + (Site >= 0x80) + (Site >= 0x4000);
+  const long At = SbAt;
+  SbAt = -1;
+  if (At >= 0 && SbSite == Site && Header.Head == uint32_t(At) + 1 + VS &&
+      Size <= Seg - uint32_t(At) % Seg) {
+    Checks[At / Seg] = SbCrc; // the SKIP_BEGIN taken back
+    Header.Head = uint16_t(At);
+    SpanTag = At;
+    return true;
+  }
+  skipEnd(Site);
+  return false;
+}
+
+static uint32_t varintSize(uint32_t V) {
+  uint32_t N = 1;
+  while (V >= 0x80) {
+    V >>= 7;
+    ++N;
+  }
+  return N;
+}
+
+void TraceWriter::skipEffect(uint16_t Site, ArrayRef<uint8_t> Bytes) {
+  uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
+  spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + Len);
+  effect(Site, Bytes);
+  SpanTag = -1;
+}
+
+void TraceWriter::skipEffectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint8_t> Bytes) {
+  uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
+  // As effect_t: the changes are counted when no key of its length is in the segment being
+  // written, before the span decision (a SKIP_END that enters the next segment, where the
+  // keys are forgotten, does not make it count them after all).
+  std::vector<uint8_t> G;
+  if (Len >= 2 && Before.size() == Len && keyFind(Len) == EffectKeys) {
+    G = packChangeGroups(Before, Bytes.take_front(Len));
+    if (G.size() >= Len)
+      G.clear();
+  }
+  spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + (G.empty() ? Len : G.size()));
+  if (G.empty()) {
+    effect(Site, Bytes);
+  } else {
+    std::vector<uint8_t> Rec{EffectCTag};
+    appendVarint(Rec, Site);
+    appendVarint(Rec, Len);
+    long At = emit(Rec, uint16_t(G.size()));
+    if (At >= 0)
+      std::copy(G.begin(), G.end(), Ring.begin() + At);
+    seal();
+  }
+  SpanTag = -1;
+}
 
 void TraceWriter::check(uint16_t Inv, bool Ok, uint16_t Crc) {
   ++Header.Checks;

@@ -24,10 +24,11 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 6;
+constexpr uint8_t TraceVersion = 7;
 /// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records, format
 /// 3 is format 4 without CHECKPOINT_Z records, format 4 is format 5 without EFFECT_C records,
-/// format 5 is format 6 without INPUT_S records.
+/// format 5 is format 6 without INPUT_S records, format 6 is format 7 without the compact
+/// control records (spec section 3.5).
 constexpr uint8_t OldestTraceVersion = 2;
 /// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
 /// record with its full payload (TraceRecord::Delta set).
@@ -45,6 +46,17 @@ constexpr uint8_t EffectCTag = 0x12;
 constexpr uint8_t InputShortTag = 0x20, InputShortLastTag = 0x6F;
 /// The recent input values an INPUT_S may name (the runtime's four slots).
 constexpr unsigned InputShortSlots = 4;
+/// Format 7 (spec section 3.5). SPAN_EFFECT, SPAN_EFFECT_DELTA, SPAN_EFFECT_C: an empty skip
+/// span (SKIP_BEGIN site, SKIP_END site, then the span's EFFECT, EFFECT_DELTA or EFFECT_C of
+/// the same site) as one record with the effect's fields and its tag + 8; decoded into the
+/// three records (TraceRecord::Span set on each).
+constexpr uint8_t SpanEffectTag = 0x13, SpanEffectDeltaTag = 0x18, SpanEffectCTag = 0x1A;
+/// IRQ_S 0x70 + 4 (irq - 1) + count (irq 1..8, count 0..3); IRQ_EXIT_S 0x90 + irq - 1 (irq
+/// 1..8); ENTRY_S 0xA0 + fid and EXIT_S 0xD0 + fid (fid 0..46): one-byte records decoded into
+/// IRQ, IRQ_EXIT, ENTRY, EXIT (TraceRecord::Compact set).
+constexpr uint8_t IrqShortTag = 0x70, IrqExitShortTag = 0x90, EntryShortTag = 0xA0,
+                  ExitShortTag = 0xD0;
+constexpr unsigned IrqShortIds = 8, IrqShortCounts = 4, FidShortIds = 47;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -173,6 +185,13 @@ struct TraceRecord {
   /// it gave the value.
   bool Short = false;
   int8_t Slot = -1;
+  /// An ENTRY, EXIT, IRQ or IRQ_EXIT written in one byte (format 7: ENTRY_S, EXIT_S, IRQ_S,
+  /// IRQ_EXIT_S), its fields in the tag.
+  bool Compact = false;
+  /// One of the three records (SKIP_BEGIN, SKIP_END, EFFECT) of an empty skip span written
+  /// as one SPAN_EFFECT* record (format 7). All three carry the record's offsets; the EFFECT
+  /// carries its Size, the SKIP_BEGIN and SKIP_END have Size 0.
+  bool Span = false;
   /// Whether payload byte I is given (always, except in an EFFECT_C).
   bool given(size_t I) const { return Given.empty() || Given[I]; }
 
@@ -339,8 +358,19 @@ public:
   /// conditions: a skipped call with a snapshot (its variable bytes at most
   /// WSN_TRACE_SNAP_MAX) during which no handler ran.
   void effectC(uint16_t Site, llvm::ArrayRef<uint8_t> Before, llvm::ArrayRef<uint8_t> Bytes);
+  /// SKIP_BEGIN as __wsn_rt_skip_begin: remembered so that the span's merged end
+  /// (skipEffect, skipEffectC) can take it back when nothing was written since (section 3.5).
   void skipBegin(uint16_t Site);
+  /// A separate SKIP_END (__wsn_rt_skip_end).
   void skipEnd(uint16_t Site);
+  /// The span's end merged into its effect, as __wsn_rt_skip_effect_t: one SPAN_EFFECT* record
+  /// when the span is empty and the record fits where its SKIP_BEGIN starts (section 3.5),
+  /// else SKIP_END and effect(). The caller stands for a handler having run inside the span
+  /// or not (which form the effect has).
+  void skipEffect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
+  /// The same as __wsn_rt_skip_effect_c with no handler inside the span: whether an EFFECT_C
+  /// applies (effectC's rule) is decided before the span decision and the SKIP_END.
+  void skipEffectC(uint16_t Site, llvm::ArrayRef<uint8_t> Before, llvm::ArrayRef<uint8_t> Bytes);
   void check(uint16_t Inv, bool Ok, uint16_t Crc);
 
   const TraceHeader &header() const { return Header; }
@@ -359,6 +389,17 @@ private:
   void seal();
   uint32_t OpenAt = 0;   ///< head before the last emit
   bool Opened = false;   ///< the last emit opened a record
+  /// The runtime's rt_sb_* (section 3.5): where the last SKIP_BEGIN starts (-1: none to take
+  /// back; entering a segment forgets it), its site and the check value before it.
+  long SbAt = -1;
+  uint16_t SbSite = 0, SbCrc = 0;
+  /// Set while a SPAN_EFFECT* record is written: seal() turns the effect's tag at SpanTag
+  /// into the span form before folding it.
+  long SpanTag = -1;
+  /// Whether the span of Site is empty and a record of Size bytes fits where its SKIP_BEGIN
+  /// starts; then takes the SKIP_BEGIN back (head and check value), else writes SKIP_END.
+  bool spanOrEnd(uint16_t Site, uint32_t Size);
+  void oneByte(uint8_t Tag);
   void fields(RecordKind K, std::initializer_list<uint32_t> F);
   void payload(RecordKind K, uint16_t Id, llvm::ArrayRef<uint8_t> Bytes);
   void commit(uint32_t N);

@@ -72,6 +72,19 @@ __attribute__((used)) uint8_t rt_keys_valid;
  * assembly), and the next input starts the segment's state afresh (see "Short inputs" below). */
 #define rt_in_valid __wsn_rt_in_valid
 __attribute__((used)) uint8_t rt_in_valid;
+/* An empty skip span is written as one SPAN_EFFECT record (section 3.5): the SKIP_BEGIN is
+ * written before the call as always (a node stopped inside the call shows the open span), and
+ * when the span's merged SKIP_END + EFFECT comes with nothing written since, the head goes
+ * back over the SKIP_BEGIN and the one record is written in its place. rt_sb_end: the head
+ * right after the last SKIP_BEGIN, 0 when there is none to take back (frozen, or it went to
+ * the next segment after a PAD). Entering a segment clears it (the writer core, also in
+ * assembly), so the head being rt_sb_end again proves that nothing was written since: within
+ * a segment every record moves the head on. rt_sb_crc: the segment's check value before the
+ * SKIP_BEGIN. RAM: 6 bytes. */
+#define rt_sb_end __wsn_rt_sb_end
+__attribute__((used)) uint16_t rt_sb_end;
+static uint16_t rt_sb_crc, rt_sb_site;
+
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
 #endif
@@ -201,6 +214,7 @@ void __wsn_rt_reset(void) {
   rt_left = 0;
   rt_keys_valid = 0;
   rt_in_valid = 0;
+  rt_sb_end = 0;
 #if WSN_TRACE_PACK
   rt_ck_tag = NULL;
   rt_ck_retry = 0;
@@ -301,6 +315,7 @@ static NOINLINE uint16_t enter(uint16_t head) {
   rt_armed = 1;
   rt_keys_valid = 0; /* the keys were records of the segment left behind */
   rt_in_valid = 0;   /* and so were the inputs INPUT_S refers to */
+  rt_sb_end = 0;     /* and the SKIP_BEGIN an empty span takes back */
   return head;
 }
 
@@ -532,6 +547,8 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  sts __wsn_rt_armed, r20\n"
       "  sts __wsn_rt_keys_valid, r1\n" /* the effect keys were of the segment left */
       "  sts __wsn_rt_in_valid, r1\n"   /* and the inputs INPUT_S refers to */
+      "  sts __wsn_rt_sb_end, r1\n"     /* and the SKIP_BEGIN an empty span takes back */
+      "  sts __wsn_rt_sb_end+1, r1\n"
       "  ret\n"
       /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
       ".Lwsn_vput:\n"
@@ -672,6 +689,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  mov.b #1, &__wsn_rt_armed\n"
       "  clr.b &__wsn_rt_keys_valid\n"  /* the effect keys were of the segment left */
       "  clr.b &__wsn_rt_in_valid\n"    /* and the inputs INPUT_S refers to */
+      "  clr &__wsn_rt_sb_end\n"        /* and the SKIP_BEGIN an empty span takes back */
       "  ret\n"
       /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
       ".Lwsn_vput:\n"
@@ -1104,19 +1122,46 @@ WSN_NAKED void __wsn_rt_close(void) {
 }
 #endif /* !WSN_ASM_CORE */
 
+/* ---- Compact control records (format 7, spec/trace-format.md section 3.5) ----
+ * A record without payload, closed: with a one-byte tag t (not 0) the writer core reserves it
+ * as its kind without fields (F_NOA; the core takes 4-bit tags) and t replaces the tag before
+ * the record closes. */
+static NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
+  uint8_t *p = emit(a, t ? (uint8_t)(TAG(kind) | F_NOA) : kind, b, 0);
+  if (p && t)
+    p[-1] = t;
+  CLOSE();
+}
+
 /* A locked record without payload; ENTRY/EXIT also reset #gv_reference in the same atomic
- * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). */
+ * step (thesis 4.1, LOG type 2: reset at every instrumented entry and exit). ENTRY/EXIT of
+ * fids 0..46 are one byte (ENTRY_S, EXIT_S). */
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
-    emit(a, kind, b, 0);
-    CLOSE();
-    if (TAG(kind) == WSN_REC_SKIP_BEGIN) {
+    uint16_t h = HDR.head;
+    uint8_t t = 0, k = TAG(kind);
+    if (k <= WSN_REC_EXIT && a < WSN_TRACE_FID_SHORT)
+      t = (uint8_t)((k == WSN_REC_ENTRY ? WSN_REC_ENTRY_S : WSN_REC_EXIT_S) + a);
+    if (k == WSN_REC_SKIP_BEGIN) {
+      /* Section 3.5: the check value before it (a record at a segment start restarts it),
+       * so that an empty span can take it back. */
+      const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
+      rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
+      rt_sb_site = a;
       ++rt_skip_depth;
       rt_span_irq = 0;
     }
-    else if (TAG(kind) == WSN_REC_SKIP_END && rt_skip_depth)
+    rec1(a, kind, b, t);
+    if (k == WSN_REC_SKIP_BEGIN) {
+      /* Written at h, not after a PAD (frozen: not written at all). One that ended its
+       * segment exactly leaves a segment start (0 after a wrap), behind which no span record
+       * fits. Entering a segment clears rt_sb_end. */
+      h = (uint16_t)(h + 2u + (a >= 0x80u) + (a >= 0x4000u));
+      rt_sb_end = HDR.head == h ? h : 0;
+    } else if (k == WSN_REC_SKIP_END && rt_skip_depth) {
       --rt_skip_depth;
+    }
   }
   if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
@@ -1554,6 +1599,19 @@ __attribute__((used)) void __wsn_rt_input16(uint16_t site, uint16_t value) {
 }
 void __wsn_rt_input8(uint8_t site, uint8_t value) { in_write(site, value); }
 
+/* IRQ irq count: one byte (IRQ_S) for irq 1..8 and count 0..3; IRQ_EXIT irq: one byte
+ * (IRQ_EXIT_S) for irq 1..8 (section 3.5). */
+static NOINLINE void irq_rec(uint16_t irq, uint8_t kind, uint16_t count) {
+  uint8_t t = 0;
+  if ((uint16_t)(irq - 1u) < WSN_TRACE_IRQ_SHORT) {
+    if (kind != WSN_REC_IRQ_EXIT)
+      t = count < 4 ? (uint8_t)(WSN_REC_IRQ_S + 4u * (irq - 1u) + count) : 0;
+    else
+      t = (uint8_t)(WSN_REC_IRQ_EXIT_S + irq - 1u);
+  }
+  rec1(irq, kind, count, t);
+}
+
 /* LOG type 2 at a handler: the interrupted context's count goes into the record, is saved
  * and the handler starts counting from 0; IRQ_EXIT restores it. Deeper nesting than
  * WSN_TRACE_IRQ_DEPTH cannot be restored exactly and marks the trace DROPPED. */
@@ -1565,8 +1623,7 @@ void __wsn_rt_irq_entry(uint16_t irq) {
     ++rt_quiet;
     rt_span_irq = 1;
   } else {
-    emit(irq, WSN_REC_IRQ | F_B, count, 0);
-    CLOSE();
+    irq_rec(irq, WSN_REC_IRQ | F_B, count);
   }
   if (d < WSN_TRACE_IRQ_DEPTH)
     rt_irq_saved[d] = count;
@@ -1583,8 +1640,7 @@ void __wsn_rt_irq_exit(uint16_t irq) {
   if (rt_quiet) {
     --rt_quiet;
   } else {
-    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-    CLOSE();
+    irq_rec(irq, WSN_REC_IRQ_EXIT, 0);
   }
   if (d) {
     rt_irq_depth = --d;
@@ -1603,8 +1659,7 @@ uint16_t __wsn_rt_irq_enter(uint16_t irq) {
     ++rt_quiet;
     rt_span_irq = 1;
   } else {
-    emit(irq, WSN_REC_IRQ | F_B, count, 0);
-    CLOSE();
+    irq_rec(irq, WSN_REC_IRQ | F_B, count);
   }
   __wsn_gv_reference = 0;
   wsn_port_irq_restore(s);
@@ -1616,8 +1671,7 @@ void __wsn_rt_irq_leave(uint16_t irq, uint16_t count) {
   if (rt_quiet) {
     --rt_quiet;
   } else {
-    emit(irq, WSN_REC_IRQ_EXIT, 0, 0);
-    CLOSE();
+    irq_rec(irq, WSN_REC_IRQ_EXIT, 0);
   }
   __wsn_gv_reference = count;
   wsn_port_irq_restore(s);
@@ -1682,6 +1736,7 @@ static NOINLINE void key_put(uint16_t len, const uint8_t *p) {
 }
 #else
 #define key_put(len, p) ((void)0)
+#define key_find(len) ((uint8_t)0) /* no keys: WSN_TRACE_EFFECT_KEYS is 0 */
 #endif
 
 /* Open a payload record `tag id len bytes[len]` and leave interrupts disabled until
@@ -2817,15 +2872,39 @@ __attribute__((weak, section(".progmem.data.__wsn_effect_handlers")))
 __attribute__((weak))
 #endif
 const uint8_t __wsn_effect_handlers[3] = {0, 0, 0};
+/* The span of `site` is empty (section 3.5) when its SKIP_BEGIN was written last, in the
+ * segment being written (the head is still right after it, in the same lap), and a record of
+ * n bytes fits where it starts. Then the SKIP_BEGIN is taken back: the record is opened at
+ * its start (the decoder then keeps the bytes before it, and the stored value, which still
+ * covers the SKIP_BEGIN, is its C1 of section 1.2), the value before it is put back (high
+ * byte first: a stop between the two stores leaves C0's high byte with C1's low byte, which
+ * the decoder accepts) and the head moved there. Returns where the record's tag goes, or NULL
+ * (nothing changed). Interrupts must be disabled. */
+static NOINLINE uint8_t *span_take(uint16_t site, uint16_t n) {
+  uint16_t e = rt_sb_end, at = (uint16_t)(e - 2u - (site >= 0x80u) - (site >= 0x4000u));
+  volatile uint8_t *c;
+  rt_sb_end = 0;
+  if (!e || e != HDR.head || site != rt_sb_site || n > (uint16_t)(SEG - seg_offset(at)))
+    return NULL;
+  c = __wsn_trace.check[seg_index(at)];
+  OPEN_LO = (uint8_t)at;
+  OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
+  c[1] = (uint8_t)(rt_sb_crc >> 8);
+  c[0] = (uint8_t)rt_sb_crc;
+  HDR.head = at;
+  return &__wsn_trace.data[at];
+}
+
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint16_t len = tbl16(t);
   uintptr_t pairs = effect_pairs(t); /* the (n, pairs) table walk and delta read */
-  uint16_t own = 0; /* the bytes of the whole form's first part: its m pairs */
+  uint16_t own = 0, g = 0; /* own: the bytes of the whole form's first part (its m pairs);
+                            * g: the size of the EFFECT_C's groups, 0 when not one */
   uint8_t m = 0;
-  uint8_t *p;
+  uint8_t *p, *span = NULL; /* span: the tag of the SPAN_EFFECT being written (section 3.5) */
   if (rbytes & 0x80u) {
     /* The table is the short form (the callee's own writes); the whole form is, with 0x40,
      * the first m pairs of the short form's (the callee's writes handlers do not write; the
@@ -2849,10 +2928,6 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     wsn_port_irq_restore(s);
     return;
   }
-  if (skip) {
-    emit(site, WSN_REC_SKIP_END, 0, 0);
-    CLOSE(); /* complete; the EFFECT opens its own record */
-  }
   /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
    * (the short form is then the chosen one, whose variables the snapshot holds) and no key
    * applies; counted first, so the record is reserved at its exact size. */
@@ -2862,20 +2937,32 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       && key_find(len) == WSN_TRACE_EFFECT_KEYS
 #endif
   ) {
-    uint16_t g;
     rt_c_rbytes = rbytes;
     g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)&ret, snap, NULL));
-    if (g < len) {
-      p = emit(site, WSN_REC_EFFECT | F_B, len, g);
-      if (p) {
-        changes(pairs, (const uint8_t *)&ret, snap, p);
-        /* the tag, before the fields site and len (varints) */
-        p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
-                     (len >= 0x4000u))] =
-            WSN_REC_EFFECT_C;
-      }
-      goto close;
+    if (g >= len)
+      g = 0;
+  }
+  if (skip) {
+    /* An empty span (section 3.5): the record at its largest (the EFFECT_C's size, else the
+     * full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts. (Whether a key
+     * applies was asked in the segment being written; a SKIP_END written now may enter the
+     * next one, where the record is then plain or a delta.) */
+    span = span_take(site, (uint16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) +
+                                      (len >= 0x80u) + (len >= 0x4000u) + (g ? g : len)));
+    if (!span) {
+      emit(site, WSN_REC_SKIP_END, 0, 0);
+      CLOSE(); /* complete; the EFFECT opens its own record */
     }
+  }
+  if (g) {
+    p = emit(site, WSN_REC_EFFECT | F_B, len, g);
+    if (p) {
+      changes(pairs, (const uint8_t *)&ret, snap, p);
+      /* the tag, before the fields site and len (varints) */
+      p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
+                   (len >= 0x4000u))] = WSN_REC_EFFECT_C;
+    }
+    goto close;
   }
 #if WSN_TRACE_EFFECT_KEYS
   {
@@ -2918,6 +3005,8 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     walk(pairs, p + own);
   }
 close:
+  if (span) /* the record fits where the SKIP_BEGIN was (no PAD moved it): tag + 8 */
+    *span = (uint8_t)(*span + (WSN_REC_SPAN_EFFECT - WSN_REC_EFFECT));
   CLOSE();
   if (skip && rt_skip_depth) /* the merged SKIP_END: the span ends with its EFFECT */
     --rt_skip_depth;
@@ -3190,16 +3279,18 @@ void __wsn_rt_checkpoint_t(uintptr_t t) {
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
-  if (rt_armed && !rt_quiet) {
+  if (rt_armed && !rt_quiet && !(FLAGS & WSN_TRACE_FLAG_FROZEN)) {
     /* The pieces' entries with one piece: the table from `len` on is a put table. */
     do {
       __wsn_rt_checkpoint_begin(tbl16(t), tbl16(t + 2));
       __wsn_rt_put_t(t + 2);
     } while (__wsn_rt_record_end());
-    /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5);
-     * a checkpoint was written unless the anchor flag is still armed. */
-    if (!rt_armed)
-      __wsn_gv_reference = 0;
+    /* Replay starts at a checkpoint with the count 0 (spec/instrumentation.md section 5), as
+     * the lowered pieces do once __wsn_rt_anchor_armed() said 1. (Testing the flag again here
+     * missed a checkpoint that ended exactly at its segment's end, which arms the next
+     * segment: the count went on, and replay, which resets it at every checkpoint, waited
+     * for an interrupt's count that never came.) */
+    __wsn_gv_reference = 0;
   }
   wsn_port_irq_restore(s);
 }

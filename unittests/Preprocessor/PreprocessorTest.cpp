@@ -27,8 +27,8 @@ struct NoAutoTraceFile {
 
 TEST(Preprocessor, SpanReportDataSectionAndInterruptTable) {
   TraceWriter W = writer();
-  W.entry(1); // before the first checkpoint? No: the writer is armed from the start, but
-              // no anchor was reached yet, so this record precedes the checkpoint.
+  W.entry(100); // before the first checkpoint? No: the writer is armed from the start, but
+                // no anchor was reached yet, so this record precedes the checkpoint.
   W.checkpoint(7, {1, 2, 3});
   W.entry(2);
   W.input(3, 42);
@@ -50,7 +50,7 @@ TEST(Preprocessor, SpanReportDataSectionAndInterruptTable) {
   const TraceCoverage &C = P.Coverage;
   EXPECT_EQ(C.TotalRecords, 15u);
   EXPECT_EQ(C.DroppedRecords, 1u);
-  EXPECT_EQ(C.DroppedBytes, 2u); // ENTRY 1 = tag + one varint byte
+  EXPECT_EQ(C.DroppedBytes, 2u); // ENTRY 100 = tag + one varint byte (a fid over 46)
   EXPECT_EQ(C.ReplayRecords, 14u);
   EXPECT_EQ(C.ReplayBytes + C.DroppedBytes, C.TotalBytes);
   EXPECT_EQ(C.Stop, StopKind::LastCheck);
@@ -468,7 +468,7 @@ TEST(Preprocessor, RealRuntimeTrace) {
   TraceWriter::Options WO;
   WO.ModuleHash = __wsn_module_hash;
   TraceWriter W = llvm::cantFail(TraceWriter::create(WO));
-  for (unsigned I = 0; I < 150; ++I) {
+  for (unsigned I = 0; I < 250; ++I) { // enough to wrap the 1 KiB ring (format 7's sizes)
     if (__wsn_rt_anchor_armed()) {
       uint16_t V = I;
       do {
@@ -518,10 +518,10 @@ namespace {
 TEST(Preprocessor, DamagedRecordNamesTraceAndOffset) {
   TraceWriter W = writer();
   W.checkpoint(1, {});
-  W.entry(1);
-  W.entry(2);
+  W.entry(101); // 2 bytes each: fids over 46
+  W.entry(102);
   std::vector<uint8_t> B = W.bytes();
-  // The tag of the third record (ENTRY 2) becomes a reserved tag: damage after the write,
+  // The tag of the third record (ENTRY 102) becomes 0x20: damage after the write,
   // found by segment 0's check value (trace-format.md 1.2).
   B[TraceHeaderSize + 3 + 2] = 0x20;
   auto F = TraceFile::parse(B);

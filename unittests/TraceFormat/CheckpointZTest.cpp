@@ -98,8 +98,8 @@ TEST_F(CheckpointZ, RuntimeAndWriterAgree) {
   Both(T, Payload());
   // Fill the segment so that the next checkpoint comes in the next one.
   for (unsigned I = 0; I < 125; ++I) {
-    __wsn_rt_entry(uint16_t(I));
-    W.entry(uint16_t(I));
+    __wsn_rt_entry(uint16_t(50 + I % 70)); // 2 bytes: fid over 46
+    W.entry(uint16_t(50 + I % 70));
   }
   Both(TD, std::vector<uint8_t>(Dense, Dense + 6));
   ASSERT_EQ(runtimeBytes(), W.bytes());
@@ -221,14 +221,14 @@ TEST_F(CheckpointZ, StreamedPacksAsPiecesCome) {
   EXPECT_FALSE(packsInPieces(Bytes(), 16));
   EXPECT_LT(packZeroGroups(Bytes()).size(), 18u);
   for (unsigned I = 0; I < 130; ++I) { // the next segment, armed again
-    __wsn_rt_entry(uint16_t(I));
-    W.entry(uint16_t(I));
+    __wsn_rt_entry(uint16_t(50 + I % 70)); // 2 bytes: fid over 46
+    W.entry(uint16_t(50 + I % 70));
   }
   ASSERT_TRUE(__wsn_rt_anchor_armed());
   Streamed(3, Bytes());
   for (unsigned I = 0; I < 130; ++I) {
-    __wsn_rt_entry(uint16_t(I));
-    W.entry(uint16_t(I));
+    __wsn_rt_entry(uint16_t(50 + I % 70)); // 2 bytes: fid over 46
+    W.entry(uint16_t(50 + I % 70));
   }
   Z[12] = 0;
   ASSERT_TRUE(__wsn_rt_anchor_armed());
@@ -308,7 +308,7 @@ TEST_F(CheckpointZ, StreamedPiecesAgree) {
   EXPECT_GT(Packed, 0u);
 }
 
-// Records of 2 (ENTRY 1) and 3 bytes (INPUT 1 1) until exactly Rest bytes are left in the
+// Records of 2 (ENTRY 101) and 3 bytes (INPUT 1 1) until exactly Rest bytes are left in the
 // segment being written, in the runtime and in the writer.
 void fillTo(TraceWriter &W, unsigned Rest) {
   for (;;) {
@@ -320,8 +320,8 @@ void fillTo(TraceWriter &W, unsigned Rest) {
       __wsn_rt_input(1, 1);
       W.input(1, 1);
     } else {
-      __wsn_rt_entry(1);
-      W.entry(1);
+      __wsn_rt_entry(101);
+      W.entry(101);
     }
   }
 }
@@ -545,17 +545,17 @@ TEST_F(CheckpointZ, EndedEarly) {
 // sees them as the writer's own (not as damage).
 class CheckpointZErrors : public ::testing::Test {
 protected:
-  // ENTRY 1 at ring 0 (2 bytes), then a 20-byte checkpoint at ring 2 with bytes 1, 9 and 19
-  // non-zero: 11 05 14 | 02 AA | 02 BB | 08 CC (9 bytes), then EXIT 1.
+  // ENTRY 101 at ring 0 (2 bytes), then a 20-byte checkpoint at ring 2 with bytes 1, 9 and 19
+  // non-zero: 11 05 14 | 02 AA | 02 BB | 08 CC (9 bytes), then EXIT 101.
   std::vector<uint8_t> base() {
     TraceWriter W = writer();
-    W.entry(1);
+    W.entry(101);
     std::vector<uint8_t> P(20, 0);
     P[1] = 0xAA;
     P[9] = 0xBB;
     P[19] = 0xCC;
     W.checkpoint(5, P);
-    W.exit(1);
+    W.exit(101);
     std::vector<uint8_t> B = W.bytes();
     EXPECT_EQ(ArrayRef<uint8_t>(B).slice(C, 9).vec(),
               (std::vector<uint8_t>{0x11, 5, 20, 0x02, 0xAA, 0x02, 0xBB, 0x08, 0xCC}));
@@ -612,6 +612,8 @@ TEST_F(CheckpointZErrors, CountMismatch) {
   // payload; a packed record that is not smaller than its payload is refused too.
   std::vector<uint8_t> B = base();
   B[C + 2] = 6; // len 6: one group, mask 02 AA, then stray bytes read as the next records
+  B[4] = 6;     // (format 6, where the stray 0xCC is a reserved tag: in format 7 it is an
+                // ENTRY_S, and the stray bytes happen to decode)
   EXPECT_NE(decodeError(B).find("offset "), std::string::npos);
   B = base();
   B[C + 2] = 8;    // len 8: group 0 only
@@ -628,7 +630,7 @@ TEST_F(CheckpointZErrors, CountMismatch) {
 
 TEST_F(CheckpointZErrors, NotSmaller) {
   TraceWriter W = writer();
-  W.entry(1);
+  W.entry(101);
   W.checkpoint(5, std::vector<uint8_t>{1, 2, 3}, TraceWriter::CheckpointWay::Plain);
   // 06 05 03 01 02 03
   std::vector<uint8_t> B = W.bytes();
@@ -677,11 +679,11 @@ TEST_F(CheckpointZErrors, Truncated) {
 // into the end of the segment (an edit moved its last mask) is refused without the head.
 TEST_F(CheckpointZErrors, PastSegmentEnd) {
   TraceWriter W = writer(1024, 256);
-  W.entry(1);
+  W.entry(101);
   for (unsigned I = 0; I < 126; ++I)
     W.sched(1); // 2 + 252: 2 bytes left in segment 0
-  W.entry(2);   // fills it: the segment is left
-  W.entry(3);
+  W.entry(102);   // fills it: the segment is left
+  W.entry(103);
   std::vector<uint8_t> B = W.bytes();
   // The last 2 bytes of segment 0 become the start of a packed record cut off there.
   B[TraceHeaderSize + 254] = 0x11;

@@ -112,13 +112,28 @@ TEST_F(EffectC, RuntimeAndWriterAgree) {
     Flag = uint8_t(I & 1);
     uint16_t Ret = I % 4 ? 0 : uint16_t(I);
     __wsn_rt_skip_effect_c(Site, T.addr(), Ret, Snap);
-    W.skipEnd(Site);
     if (Handler)
-      W.effect(Site, Payload(Ret));
+      W.skipEffect(Site, Payload(Ret));
     else
-      W.effectC(Site, Before, Payload(Ret));
-    __wsn_rt_entry(uint16_t(I));
-    W.entry(uint16_t(I));
+      W.skipEffectC(Site, Before, Payload(Ret));
+    // The effect just written (the last EFFECT decoded) is counted by its form.
+    {
+      std::vector<TraceRecord> Rs = decodeAll(W.bytes());
+      for (size_t J = Rs.size(); J-- > 0;)
+        if (Rs[J].Kind == RecordKind::Effect) {
+          const TraceRecord &R = Rs[J];
+          ASSERT_EQ(R.Payload.size(), 20u);
+          if (!R.Given.empty()) {
+            ++NumC;
+            EXPECT_FALSE(R.given(0) && R.Payload[0] == 0 && R.given(1) && R.Payload[1] == 0);
+          } else {
+            ++(R.Delta ? NumDelta : NumWhole);
+          }
+          break;
+        }
+    }
+    __wsn_rt_entry(uint16_t(I * 37 % 300)); // 1 to 3 bytes (format 7's ENTRY_S)
+    W.entry(uint16_t(I * 37 % 300));
     ASSERT_EQ(runtimeBytes(), W.bytes()) << "after effect " << I;
   }
   EXPECT_GT(W.header().Wraps, 2u);
@@ -126,12 +141,6 @@ TEST_F(EffectC, RuntimeAndWriterAgree) {
     if (R.Kind != RecordKind::Effect)
       continue;
     ASSERT_EQ(R.Payload.size(), 20u);
-    if (!R.Given.empty()) {
-      ++NumC;
-      EXPECT_FALSE(R.given(0) && R.Payload[0] == 0 && R.given(1) && R.Payload[1] == 0);
-    } else {
-      ++(R.Delta ? NumDelta : NumWhole);
-    }
   }
   EXPECT_GT(NumC, 0u);
   EXPECT_GT(NumWhole, 0u);
@@ -150,15 +159,20 @@ TEST_F(EffectC, Layout) {
   __wsn_rt_skip_effect_c(9, T.addr(), 0, Snap);
   std::vector<TraceRecord> Rs = decodeAll(runtimeBytes());
   ASSERT_EQ(Rs.size(), 3u);
+  EXPECT_EQ(Rs[0].Kind, RecordKind::SkipBegin);
   EXPECT_EQ(Rs[1].Kind, RecordKind::SkipEnd);
   const TraceRecord &E = Rs[2];
   EXPECT_EQ(E.Kind, RecordKind::Effect);
   EXPECT_EQ(E.id(), 9u);
-  // 12 09 0c | 00 | 01 70 : 6 bytes against 15 plain.
+  // The span is empty (format 7, section 3.5): SPAN_EFFECT_C where the SKIP_BEGIN was,
+  // 1a 09 0c | 00 | 01 70 : 6 bytes against 2 + 2 + 15 plain.
+  EXPECT_TRUE(Rs[0].Span && Rs[1].Span && E.Span);
+  EXPECT_EQ(E.RingOffset, 0u);
+  EXPECT_EQ(Rs[0].RingOffset, 0u);
   EXPECT_EQ(E.Size, 6u);
   auto Ring = ArrayRef<uint8_t>(runtimeBytes()).drop_front(TraceHeaderSize);
   EXPECT_EQ(Ring.slice(E.RingOffset, 6).vec(),
-            (std::vector<uint8_t>{0x12, 9, 12, 0x00, 0x01, 0x70}));
+            (std::vector<uint8_t>{0x1A, 9, 12, 0x00, 0x01, 0x70}));
   std::vector<uint8_t> Given(12, 0);
   Given[8] = 1;
   EXPECT_EQ(E.Given, Given);
@@ -192,17 +206,17 @@ TEST_F(EffectC, SnapshotCap) {
 
 class EffectCErrors : public ::testing::Test {
 protected:
-  // ENTRY 1 at ring 0 (2 bytes), then a 20-byte EFFECT_C at ring 2 with bytes 1, 9 and 19
-  // changed: 12 05 14 | 02 AA | 02 BB | 08 CC (9 bytes), then EXIT 1.
+  // ENTRY 100 at ring 0 (2 bytes: a fid over 46), then a 20-byte EFFECT_C at ring 2 with
+  // bytes 1, 9 and 19 changed: 12 05 14 | 02 AA | 02 BB | 08 CC (9 bytes), then EXIT 100.
   std::vector<uint8_t> base() {
     TraceWriter W = writer();
-    W.entry(1);
+    W.entry(100);
     std::vector<uint8_t> Before(20, 0x33), P(20, 0x33);
     P[1] = 0xAA;
     P[9] = 0xBB;
     P[19] = 0xCC;
     W.effectC(5, Before, P);
-    W.exit(1);
+    W.exit(100);
     std::vector<uint8_t> B = W.bytes();
     EXPECT_EQ(ArrayRef<uint8_t>(B).slice(C, 9).vec(),
               (std::vector<uint8_t>{0x12, 5, 20, 0x02, 0xAA, 0x02, 0xBB, 0x08, 0xCC}));
@@ -245,7 +259,7 @@ TEST_F(EffectCErrors, MaskPastPayload) {
 
 TEST_F(EffectCErrors, NotSmaller) {
   TraceWriter W = writer();
-  W.entry(1);
+  W.entry(101);
   W.effect(5, std::vector<uint8_t>{1, 2, 3}, /*MayDelta=*/false); // 0b 05 03 01 02 03
   std::vector<uint8_t> B = W.bytes();
   // As changes: 12 05 03 07 01 02 03, 4 bytes for a 3-byte payload.
@@ -289,12 +303,12 @@ TEST_F(EffectCErrors, Truncated) {
 
 TEST_F(EffectCErrors, PastSegmentEnd) {
   TraceWriter W = writer(1024, 256);
-  W.entry(1);
+  W.entry(101);
   for (unsigned I = 0; I < 125; ++I)
     W.sched(1); // 2 + 250: 4 bytes left in segment 0
-  W.entry(2);   // 2 left
-  W.entry(3);   // fills it: the segment is left
-  W.entry(4);
+  W.entry(102);   // 2 left
+  W.entry(103);   // fills it: the segment is left
+  W.entry(104);
   std::vector<uint8_t> B = W.bytes();
   // The last 4 bytes of segment 0 become an EFFECT_C whose second group is cut off there.
   B[TraceHeaderSize + 252] = 0x12;

@@ -95,11 +95,11 @@ TEST_F(EffectDelta, RuntimeWritesDeltasTheWriterAndDecoderAgree) {
       __wsn_rt_skip_begin(Site);
       W.skipBegin(Site);
       __wsn_rt_skip_effect_t(Site, T.addr(), Ret);
-      W.skipEnd(Site);
+      W.skipEffect(Site, Payload(Ret));
     } else {
       __wsn_rt_effect_t(Site, T.addr(), Ret);
+      W.effect(Site, Payload(Ret));
     }
-    W.effect(Site, Payload(Ret));
     Want.push_back(Payload(Ret));
   };
   Both(1, 0, true);   // key
@@ -140,7 +140,10 @@ TEST_F(EffectDelta, RuntimeWritesDeltasTheWriterAndDecoderAgree) {
   EXPECT_EQ(Effects[5]->KeyRingOffset, Effects[4]->RingOffset);
   const std::vector<uint8_t> File = W.bytes();
   auto Ring = ArrayRef<uint8_t>(File).drop_front(TraceHeaderSize);
-  EXPECT_EQ(Ring.slice(Effects[1]->RingOffset, 4).vec(), (std::vector<uint8_t>{0x10, 1, 16, 0}));
+  // The second effect ends an empty skip span: SPAN_EFFECT_DELTA (format 7, section 3.5).
+  EXPECT_EQ(Ring.slice(Effects[1]->RingOffset, 4).vec(), (std::vector<uint8_t>{0x18, 1, 16, 0}));
+  EXPECT_TRUE(Effects[1]->Span);
+  EXPECT_FALSE(Effects[2]->Span);
   EXPECT_EQ(Ring.slice(Effects[2]->RingOffset, 7).vec(),
             (std::vector<uint8_t>{0x10, 2, 16, 3, 11, 1, 1}));
 }

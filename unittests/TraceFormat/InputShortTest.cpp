@@ -224,17 +224,18 @@ TEST_F(InputShort, RuntimeAndWriterAgree) {
 // ring offset, tail offset and segment.
 class InputShortErrors : public InputShort {
 protected:
-  // ENTRY 1 (01 01), INPUT 300 5 (07 AC 02 05), INPUT_S +1 value 1000 (21 E8 07), EXIT 1.
+  // ENTRY 101 (01 65: a fid over 46), INPUT 300 5 (07 AC 02 05), INPUT_S +1 value 1000 (21 E8
+  // 07), EXIT 101.
   std::vector<uint8_t> base() {
     TraceWriter W = writer();
-    W.entry(1);
+    W.entry(101);
     W.input(300, 5);
     W.input(301, 1000);
-    W.exit(1);
+    W.exit(101);
     std::vector<uint8_t> B = W.bytes();
     EXPECT_EQ(ArrayRef<uint8_t>(B).slice(TraceHeaderSize, 12).vec(),
-              (std::vector<uint8_t>{0x01, 0x01, 0x07, 0xAC, 0x02, 0x05, 0x21, 0xE8, 0x07, 0x02,
-                                    0x01, 0x00}));
+              (std::vector<uint8_t>{0x01, 0x65, 0x07, 0xAC, 0x02, 0x05, 0x21, 0xE8, 0x07, 0x02,
+                                    0x65, 0x00}));
     return B;
   }
   std::string decodeError(std::vector<uint8_t> B) {
@@ -266,11 +267,11 @@ TEST_F(InputShortErrors, IntactDecodes) {
 // No last value to refer to: an INPUT_S before any INPUT of its segment.
 TEST_F(InputShortErrors, NoEarlierInput) {
   TraceWriter W = writer();
-  W.entry(1);
-  W.entry(1);
-  W.exit(1); // 01 01 01 01 02 01
+  W.entry(101);
+  W.entry(101);
+  W.exit(101); // 01 65 01 65 02 65
   std::vector<uint8_t> B = W.bytes();
-  B[TraceHeaderSize + 2] = 0x31; // 01 01 | 31 | 01 02 | 01: INPUT_S +1, slot 0
+  B[TraceHeaderSize + 2] = 0x31; // 01 65 | 31 | 65 02 65: INPUT_S +1, slot 0
   EXPECT_EQ(decodeError(B),
             "offset 34: INPUT_S (tag 0x31, site +1, recent slot 0) has no INPUT before it in "
             "its segment to take its site from (record at ring offset 2, tail offset 2, "
@@ -296,8 +297,8 @@ TEST_F(InputShortErrors, PastSegmentEnd) {
   W.input(20, 1);   // 07 14 01
   for (unsigned I = 0; I < 126; ++I)
     W.sched(1);     // 3 + 252: 1 byte left in segment 0
-  W.entry(3);       // does not fit: PAD at 255
-  W.entry(4);
+  W.entry(103);       // does not fit: PAD at 255
+  W.entry(104);
   std::vector<uint8_t> B = W.bytes();
   ASSERT_EQ(B[TraceHeaderSize + 255], 0x00);
   B[TraceHeaderSize + 255] = 0x22; // INPUT_S +2 whose value would follow
@@ -350,10 +351,16 @@ TEST_F(InputShortErrors, ReservedBeforeFormat6) {
                                   std::to_string(V) +
                                   " (record at ring offset 6, tail offset 6, segment 0)");
   }
-  // Tags past INPUT_S's stay reserved in format 6.
+  // Tags past INPUT_S's are reserved in format 6 (format 7's IRQ_S there); 0x98 stays
+  // reserved in format 7 too.
   B = base();
   B[S] = 0x70;
-  EXPECT_EQ(decodeError(B), "offset 38: record tag 0x70 is reserved (record at ring offset 6, "
+  B[4] = 6;
+  EXPECT_EQ(decodeError(B), "offset 38: record tag 0x70 is reserved in format 6 (record at ring "
+                            "offset 6, tail offset 6, segment 0)");
+  B = base();
+  B[S] = 0x98;
+  EXPECT_EQ(decodeError(B), "offset 38: record tag 0x98 is reserved (record at ring offset 6, "
                             "tail offset 6, segment 0)");
 }
 

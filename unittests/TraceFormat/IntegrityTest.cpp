@@ -67,9 +67,10 @@ void coveredOffsets(const std::vector<uint8_t> &File, std::vector<size_t> &Cover
 
 TEST(Integrity, RuntimeStoresTheCrcOfEachSegment) {
   __wsn_rt_reset();
-  __wsn_rt_entry(5);
+  __wsn_rt_entry(50);  // fid over 46: the two-byte ENTRY
   __wsn_rt_sched(300); // varint 0xAC 0x02
-  const uint8_t Seg0[] = {0x01, 0x05, 0x05, 0xAC, 0x02};
+  __wsn_rt_entry(5);   // ENTRY_S (format 7)
+  const uint8_t Seg0[] = {0x01, 0x32, 0x05, 0xAC, 0x02, 0xA5};
   EXPECT_EQ(__wsn_trace.check[0][0] | (__wsn_trace.check[0][1] << 8), crc16(Seg0));
   // The byte-wise step of the runtime and the bitwise/table CRC agree on every byte value
   // after every CRC state's high byte (the step only depends on the two bytes' xor).

@@ -4,6 +4,7 @@
  *   wsn-trace-testgen basic OUT.wtr   every record kind, nesting, a violation (frozen)
  *   wsn-trace-testgen wrap OUT.wtr    a scheduler loop with an anchor, wrapping the ring 3x
  *   wsn-trace-testgen inputs OUT.wtr  inputs written plain and as INPUT_S (format 6)
+ *   wsn-trace-testgen control OUT.wtr the compact control records of format 7
  */
 #define _POSIX_C_SOURCE 200112L
 #include "wsn/trace.h"
@@ -92,11 +93,71 @@ static void inputs(void) {
   __wsn_rt_exit(1);
 }
 
+/* An effect table of the lowering (spec/trace-format.md section 4): u16 len, u8 ret_bytes,
+ * u8 n, then n pairs of a pointer-sized address and a u8 size. */
+static uint8_t *table(uint8_t *t, uint8_t ret_bytes, const void *a, uint8_t na, const void *b,
+                      uint8_t nb) {
+  uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+  uint16_t len = (uint16_t)(ret_bytes + na + nb);
+  unsigned i, k = 4;
+  t[0] = (uint8_t)len;
+  t[1] = (uint8_t)(len >> 8);
+  t[2] = ret_bytes;
+  t[3] = 2;
+  for (i = 0; i < sizeof pa; ++i)
+    t[k++] = (uint8_t)(pa >> (8 * i));
+  t[k++] = na;
+  for (i = 0; i < sizeof pb; ++i)
+    t[k++] = (uint8_t)(pb >> (8 * i));
+  t[k++] = nb;
+  return t;
+}
+
+/* Format 7 (spec/trace-format.md section 3.5): ENTRY/EXIT and IRQ/IRQ_EXIT in one byte and in
+ * the plain form past the short ranges; empty skip spans of each effect kind (a full effect, a
+ * delta against it, the changes against a snapshot in a new segment), and a span with a quiet
+ * handler's CHECK inside, written in the old form. */
+static void control(void) {
+  static uint8_t state[2] = {1, 2}, queue[8], t[32], snap[10], fill[256];
+  uint16_t c;
+  __wsn_rt_init();
+  table(t, 2, state, sizeof state, queue, sizeof queue);
+  __wsn_rt_entry(1);   /* A1 */
+  __wsn_rt_entry(100); /* 01 64 */
+  __wsn_gv_reference = 2;
+  __wsn_rt_irq_entry(3); /* 7A */
+  __wsn_rt_irq_exit(3);  /* 92 */
+  __wsn_gv_reference = 5;
+  __wsn_rt_irq_entry(9); /* 03 09 05 */
+  __wsn_rt_irq_exit(9);  /* 04 09 */
+  __wsn_rt_skip_begin(20);
+  state[0] = 7;
+  __wsn_rt_skip_effect_t(20, (uintptr_t)t, 0x0102); /* SPAN_EFFECT: 13 14 0c ... */
+  __wsn_rt_skip_begin(20);
+  queue[3] = 9;
+  __wsn_rt_skip_effect_t(20, (uintptr_t)t, 0x0102); /* SPAN_EFFECT_DELTA: 18 14 0c 03 05 01 09 */
+  __wsn_rt_skip_begin(21);
+  c = __wsn_rt_irq_enter(2); /* quiet */
+  __wsn_rt_check(4, 1, 0x1234);
+  __wsn_rt_irq_leave(2, c);
+  __wsn_rt_skip_effect_t(21, (uintptr_t)t, 0); /* not empty: SKIP_END, then the effect */
+  __wsn_rt_exit(100);                          /* 02 64 */
+  /* The rest of segment 0 (an INPUT_BYTES of 4 + n bytes, n >= 128), so that the next span
+   * starts segment 1, where no effect key is. */
+  __wsn_rt_input_bytes(1, fill, (uint16_t)(WSN_TRACE_SEG_SIZE - __wsn_trace.hdr.head - 4));
+  __wsn_rt_skip_begin(22);
+  memcpy(snap, state, sizeof state);
+  memcpy(snap + sizeof state, queue, sizeof queue);
+  state[1] = 3;
+  __wsn_rt_skip_effect_c(22, (uintptr_t)t, 0, snap); /* SPAN_EFFECT_C: 1a 16 0c 08 03 00 */
+  __wsn_rt_exit(1); /* D1 */
+}
+
 int main(int argc, char **argv) {
   setenv("WSN_TRACE_OUT", "", 1); /* only the explicit file below */
   if (argc != 3 || (strcmp(argv[1], "basic") != 0 && strcmp(argv[1], "wrap") != 0 &&
-                    strcmp(argv[1], "inputs") != 0)) {
-    fprintf(stderr, "usage: wsn-trace-testgen basic|wrap|inputs OUT.wtr\n");
+                    strcmp(argv[1], "inputs") != 0 && strcmp(argv[1], "control") != 0)) {
+    fprintf(stderr, "usage: wsn-trace-testgen basic|wrap|inputs|control OUT.wtr\n");
     return 2;
   }
   setenv("WSN_NODE_ID", "5", 1);
@@ -104,6 +165,8 @@ int main(int argc, char **argv) {
     basic();
   else if (strcmp(argv[1], "inputs") == 0)
     inputs();
+  else if (strcmp(argv[1], "control") == 0)
+    control();
   else
     wrap();
   if (__wsn_rt_write_file(argv[2]) != 0) {

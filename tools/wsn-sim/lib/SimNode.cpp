@@ -122,7 +122,7 @@ static uint32_t rd32(const uint8_t *P) {
 
 /// Header, ring and one 2-byte check value per segment (trace-format.md section 1.2).
 static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
-  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 6) // format 2-6 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C, 6: INPUT_S)
+  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 7) // format 2-7 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C, 6: INPUT_S, 7: compact control records)
     return false;
   uint32_t BufSize = rd16(H + 12), SegSize = rd16(H + 14);
   if (!SegSize)
@@ -258,8 +258,10 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
     // Tags (spec/trace-format.md 3): 0x03 IRQ, 0x06 CHECKPOINT, 0x11 CHECKPOINT_Z (the same
     // checkpoint without its zero bytes, format 4, section 3.2: the closed record carries
     // this tag whenever packing made it smaller).
+    // Format 7 (section 3.5): IRQ_S, an IRQ in one byte.
     const uint8_t Tag = T[32 + At];
-    if (Tag == 0x03)
+    if (Tag == 0x03 || (T[4] >= 7 && Tag >= IrqShortTag &&
+                        Tag < IrqShortTag + IrqShortIds * IrqShortCounts))
       return "interrupt";
     const bool IsCheckpoint =
         Tag == static_cast<uint8_t>(RecordKind::Checkpoint) || Tag == CheckpointZTag;
@@ -279,7 +281,7 @@ std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   if (validHeader(T, FW.TraceSize, HLen))
     Len = HLen;
   else
-    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 6 "
+    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 7 "
               "and a ring fitting the " +
               std::to_string(FW.TraceSize) +
               "-byte object): the firmware wrote no record yet; writing the raw object";

@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 6
+#define WSN_TRACE_VERSION 7
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -93,8 +93,23 @@ enum {
   /* format 6: INPUT_S, tags 0x20-0x6F = 0x20 + 16k + (d & 15): an INPUT whose site is the
    * segment's previous INPUT's site + d (d = -8..7) and whose value is the segment's recent
    * input value in slot k - 1 (k = 1..4) or follows as a varint (k = 0) (section 3.4) */
-  WSN_REC_INPUT_S = 0x20
+  WSN_REC_INPUT_S = 0x20,
+  /* format 7 (section 3.5): an empty skip span (SKIP_BEGIN site, SKIP_END site and the
+   * span's EFFECT, EFFECT_DELTA or EFFECT_C, nothing written between) as one record with the
+   * effect's fields and the effect's tag + 8 */
+  WSN_REC_SPAN_EFFECT = 0x13,
+  WSN_REC_SPAN_EFFECT_DELTA = 0x18,
+  WSN_REC_SPAN_EFFECT_C = 0x1A,
+  /* format 7: IRQ irq count in the tag, 0x70 + 4 (irq - 1) + count (irq 1..8, count 0..3);
+   * IRQ_EXIT irq as 0x90 + irq - 1 (irq 1..8) */
+  WSN_REC_IRQ_S = 0x70,
+  WSN_REC_IRQ_EXIT_S = 0x90,
+  /* format 7: ENTRY fid as 0xA0 + fid, EXIT fid as 0xD0 + fid (fid 0..46) */
+  WSN_REC_ENTRY_S = 0xA0,
+  WSN_REC_EXIT_S = 0xD0
 };
+#define WSN_TRACE_IRQ_SHORT 8  /* irq ids 1..8 fit IRQ_S / IRQ_EXIT_S */
+#define WSN_TRACE_FID_SHORT 47 /* fids 0..46 fit ENTRY_S / EXIT_S */
 
 /* The 32-byte header; all fields little-endian (native on every supported target). */
 struct __wsn_trace_header {
