@@ -132,13 +132,12 @@ TEST_F(WholeEffect, EachGlobalOnceInEitherForm) {
       __wsn_rt_skip_effect_c(Site, Tbl, Ret, Snap);
     else
       __wsn_rt_skip_effect_t(Site, Tbl, Ret);
-    W.skipEnd(Site);
     if (Handler)
-      W.effect(Site, payload(Ret, true, Two), /*MayDelta=*/!Two);
+      W.skipEffect(Site, payload(Ret, true, Two), /*MayDelta=*/!Two);
     else if (Snapshot)
-      W.effectC(Site, Before, payload(Ret, false, Two));
+      W.skipEffectC(Site, Before, payload(Ret, false, Two));
     else
-      W.effect(Site, payload(Ret, false, Two));
+      W.skipEffect(Site, payload(Ret, false, Two));
     (Handler ? Whole : Short) += 1;
     if (I % 11 == 4) { // an EFFECT apart from its span's end: whole
       __wsn_rt_effect_t(uint16_t(Site + 100), Tbl, Ret);
