@@ -261,8 +261,9 @@ struct SkipPlan {
   CallBase *Call = nullptr;
   std::string Callee;
   std::vector<GlobalVariable *> Writes;
-  /// Globals of the short form (Writes' first ShortWrites), if it has one.
-  std::optional<uint32_t> ShortWrites;
+  /// The short form's globals (indices into Writes, increasing), if it has one.
+  std::optional<std::vector<uint32_t>> Short;
+  uint32_t HandlerPart = 0; ///< with Short: Writes' first globals, what handlers may write
 };
 
 struct FuncPlan {
@@ -294,7 +295,8 @@ private:
   bool isNondetLoad(const LoadInst &LI) const;
   std::vector<GlobalVariable *> effectWrites(const CallBase &CB,
                                              bool &Mixed, bool &Any,
-                                             std::optional<uint32_t> &ShortWrites);
+                                             std::optional<std::vector<uint32_t>> &Short,
+                                             uint32_t &HandlerPart);
   const DenseSet<unsigned> &handlerWrites();
   /// Whether every handler that may write a global replay reads is instrumented, so
   /// that its entry tells the runtime a handler ran inside a skipped call (short effects).
@@ -686,10 +688,12 @@ std::optional<uint64_t> Instrumenter::inputMask(Instruction &LI,
 
 std::vector<GlobalVariable *>
 Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any,
-                           std::optional<uint32_t> &ShortWrites) {
+                           std::optional<std::vector<uint32_t>> &Short,
+                           uint32_t &HandlerPart) {
   Mixed = false;
   Any = false;
-  ShortWrites.reset();
+  Short.reset();
+  HandlerPart = 0;
   GlobalSet S;
   ArrayRef<Function *> Targets = MM.targets(&CB);
   const Function *Direct = CB.getCalledFunction();
@@ -752,24 +756,44 @@ Instrumenter::effectWrites(const CallBase &CB, bool &Mixed, bool &Any,
       if (W.All || W.Addrs.count(A))
         Out.push_back(GV);
   }
-  // What handlers that run inside the call may write comes last (section 7, "Short
-  // effects"): the callee's own writes above are the short form, recorded when no
-  // handler ran inside the call; the runtime knows, since such handlers are instrumented.
-  // The handler part is the same list for every effect (all that handlers may write, in
-  // module order, also what the callee part holds already: the whole record then carries
-  // such a global twice, with the same final value), so that every effect table ends with
-  // one shared tail table (-wsn-share-tails) and the tables stay small.
+  // What handlers that run inside the call may write (section 7, "Short effects"). A
+  // global the callee writes too is listed once. With a short form (the callee's own writes,
+  // recorded when no handler ran inside the call; the runtime knows, since such handlers are
+  // instrumented) the whole record is the handler part, the same list for every effect (the
+  // module's one table), then the callee's writes that are not in it; the short form is the
+  // handler part's globals the callee writes, then those same others: a subsequence of the
+  // whole. Without one, the same order (the callee's others, then the handler part), so that
+  // the tables of all effects end with the handler part's shared tail (-wsn-share-tails).
   if (Interruptible) {
+    std::vector<GlobalVariable *> Handler;
     GlobalSet H;
     for (unsigned Id : handlerWrites())
       H.Ids.insert(Id);
-    size_t OwnCount = Out.size();
-    DenseSet<const GlobalVariable *> Have(Out.begin(), Out.end());
     for (const GlobalVariable *GV : MM.globals(H))
-      if (Recorded(GV) && (WsnShortEffects || !Have.count(GV)))
-        Out.push_back(const_cast<GlobalVariable *>(GV));
-    if (WsnShortEffects && Out.size() > OwnCount && handlersAllInstrumented())
-      ShortWrites = static_cast<uint32_t>(OwnCount);
+      if (Recorded(GV))
+        Handler.push_back(const_cast<GlobalVariable *>(GV));
+    DenseSet<const GlobalVariable *> Own(Out.begin(), Out.end());
+    DenseSet<const GlobalVariable *> InHandler(Handler.begin(), Handler.end());
+    std::vector<GlobalVariable *> Others;
+    for (GlobalVariable *GV : Out)
+      if (!InHandler.count(GV))
+        Others.push_back(GV);
+    bool AllOwn = llvm::all_of(Handler, [&](GlobalVariable *GV) { return Own.count(GV); });
+    if (WsnShortEffects && !AllOwn && handlersAllInstrumented()) {
+      std::vector<GlobalVariable *> Whole = Handler;
+      HandlerPart = uint32_t(Handler.size());
+      Short.emplace();
+      for (size_t I = 0; I < Handler.size(); ++I)
+        if (Own.count(Handler[I]))
+          Short->push_back(uint32_t(I));
+      for (GlobalVariable *GV : Others) {
+        Short->push_back(uint32_t(Whole.size()));
+        Whole.push_back(GV);
+      }
+      return Whole;
+    }
+    Others.insert(Others.end(), Handler.begin(), Handler.end());
+    return Others;
   }
   return Out;
 }
@@ -1101,8 +1125,9 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     if (Opts.RecordSched && Callee && MM.role(Callee).IsTask)
       P.TaskCalls.push_back(CB);
     bool Mixed, Any;
-    std::optional<uint32_t> ShortWrites;
-    std::vector<GlobalVariable *> Writes = effectWrites(*CB, Mixed, Any, ShortWrites);
+    std::optional<std::vector<uint32_t>> Short;
+    uint32_t HandlerPart;
+    std::vector<GlobalVariable *> Writes = effectWrites(*CB, Mixed, Any, Short, HandlerPart);
     if (Mixed) {
       Stats.Warnings.push_back(
           "indirect call " + where(I) +
@@ -1126,7 +1151,8 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     S.Call = CB;
     S.Callee = Callee ? Callee->getName().str() : "";
     S.Writes = std::move(Writes);
-    S.ShortWrites = ShortWrites;
+    S.Short = std::move(Short);
+    S.HandlerPart = HandlerPart;
     P.Skips.push_back(std::move(S));
   }
 
@@ -1869,7 +1895,7 @@ Error Instrumenter::insertSkips(FuncPlan &P) {
       return makeError(toString(E.takeError()) + " " + where(CB));
     uint32_t RetSize = (*E)->isVoid() ? 0 : ((*E)->bitWidth() + 7) / 8;
     if (Error Err = TraceMetadata(M).addEffect(Site, S.Callee, RetSize,
-                                               S.Writes, S.ShortWrites))
+                                               S.Writes, S.Short, S.HandlerPart))
       return Err;
     ++Stats.Skips;
   }

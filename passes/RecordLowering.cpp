@@ -182,6 +182,8 @@ private:
   Error lowerAnchor(AnchorOp &Op);
   Error lowerEffect(EffectOp &Op);
   Constant *effectTable(const TraceEffectMD &MD);
+  static bool splitShortForm(const TraceEffectMD &MD, const VarList &L, VarList &Own,
+                             VarList &Rest);
   /// AVR, MSP430: a skip span around one direct call, merged with its effect, through the
   /// runtime's __wsn_rt_skip_call; false when the span has another shape.
   bool lowerSkipCall(TraceOp &Begin);
@@ -533,6 +535,25 @@ Error RecordLowerer::lowerAnchor(AnchorOp &Op) {
   return Error::success();
 }
 
+/// The short form of an effect whose handler part is the module's handler table: the
+/// handler part's globals the callee writes (`Own`), then the callee's other writes
+/// (`Rest`, the whole record's last globals). False for any other shape (never made by the
+/// instrumentation), which gets a whole-only table.
+bool RecordLowerer::splitShortForm(const TraceEffectMD &MD, const VarList &L, VarList &Own,
+                                   VarList &Rest) {
+  if (!MD.Short || MD.HandlerPart > L.size())
+    return false;
+  Rest.assign(L.begin() + MD.HandlerPart, L.end());
+  size_t Next = MD.HandlerPart;
+  for (uint32_t I : *MD.Short) {
+    if (I < MD.HandlerPart)
+      Own.push_back(L[I]);
+    else if (I != Next++)
+      return false;
+  }
+  return Next == L.size();
+}
+
 /// The constant table of an effect record that fits one (effectFitsTable), as the
 /// runtime's uintptr_t: one table per record layout, shared by the sites that have it.
 Constant *RecordLowerer::effectTable(const TraceEffectMD &MD) {
@@ -542,41 +563,47 @@ Constant *RecordLowerer::effectTable(const TraceEffectMD &MD) {
   VarList L;
   for (const TraceVarRef &V : MD.Writes)
     L.push_back({varAddr(V.Global), V.Size});
-  Constant *Tbl;
-  size_t ShortCount =
-      MD.ShortWrites ? std::min<size_t>(*MD.ShortWrites, L.size()) : L.size();
-  VarList Handlers(L.begin() + ShortCount, L.end());
-  if (MD.ShortWrites && !HandlerList) {
-    // The handler part is the same list for every effect (spec/instrumentation.md section
-    // 7): one module table, `u16 bytes, u8 n, pairs`, that the runtime finds by its name.
-    uint32_t Bytes = 0;
-    for (auto &[P, Size] : Handlers)
-      Bytes += Size;
-    HandlerList = Handlers;
-    Constant *HT = makeTable({ConstantInt::get(I16, Bytes)}, Handlers);
-    auto *GV = cast<GlobalVariable>(cast<ConstantExpr>(HT)->getOperand(0));
-    GlobalAlias::create(GV->getValueType(), GV->getAddressSpace(),
-                        GlobalValue::ExternalLinkage, "__wsn_effect_handlers", GV, &M);
+  VarList Own, Rest;
+  if (splitShortForm(MD, L, Own, Rest)) {
+    VarList Handlers(L.begin(), L.begin() + MD.HandlerPart);
+    if (!HandlerList) {
+      // The handler part is the same list for every effect (spec/instrumentation.md section
+      // 7): one module table, `u16 bytes, u8 n, pairs`, that the runtime finds by its name.
+      uint32_t Bytes = 0;
+      for (auto &[P, Size] : Handlers)
+        Bytes += Size;
+      HandlerList = Handlers;
+      Constant *HT = makeTable({ConstantInt::get(I16, Bytes)}, Handlers);
+      auto *GV = cast<GlobalVariable>(cast<ConstantExpr>(HT)->getOperand(0));
+      GlobalAlias::create(GV->getValueType(), GV->getAddressSpace(),
+                          GlobalValue::ExternalLinkage, "__wsn_effect_handlers", GV, &M);
+    }
+    if (Handlers == *HandlerList) {
+      // Short effects (spec/trace-format.md section 4): the table is the short form's and
+      // ret-bytes | 0x80 flags it; the whole form is the module's handler table. When the
+      // callee also writes globals handlers do not (Rest), | 0x40 says that the head adds
+      // the whole form's length and its second table, Rest's. Rest is a shared tail
+      // (planEffectTails), so the short form's list, Own then Rest, ends with a link to the
+      // same table and each variable is listed once.
+      VarList Short = Own;
+      Short.insert(Short.end(), Rest.begin(), Rest.end());
+      uint32_t ShortLen = MD.ReturnSize;
+      for (auto &[P, Size] : Short)
+        ShortLen += Size;
+      SmallVector<Constant *, 4> Head = {ConstantInt::get(I16, ShortLen),
+                                         ConstantInt::get(I8, MD.ReturnSize | 0x80)};
+      if (!Rest.empty()) {
+        Head[1] = ConstantInt::get(I8, MD.ReturnSize | 0xC0);
+        Head.push_back(ConstantInt::get(I16, Len));
+        Head.push_back(linkedTable({}, Rest, /*Proper=*/true));
+      }
+      return linkedTable(Head, Short, /*Proper=*/false);
+    }
   }
-  if (MD.ShortWrites && Handlers == *HandlerList) {
-    // Short effects (spec/trace-format.md section 4): the table is the short form's, and
-    // ret-bytes | 0x80 says that the whole form adds the variables of the module's handler
-    // table; the runtime writes the short form when no handler ran inside the skipped call.
-    VarList Short(L.begin(), L.begin() + ShortCount);
-    uint32_t ShortLen = MD.ReturnSize;
-    for (size_t I = 0; I < Short.size(); ++I)
-      ShortLen += MD.Writes[I].Size;
-    Tbl = linkedTable(
-        {ConstantInt::get(I16, ShortLen), ConstantInt::get(I8, MD.ReturnSize | 0x80)}, Short,
-        /*Proper=*/false);
-  } else {
-    // No short form, or (never seen) a handler part other than the module's: the whole
-    // record always.
-    Tbl = linkedTable(
-        {ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
-        /*Proper=*/false);
-  }
-  return Tbl;
+  // No short form, or (never seen) a handler part other than the module's: the whole
+  // record always.
+  return linkedTable({ConstantInt::get(I16, Len), ConstantInt::get(I8, MD.ReturnSize)}, L,
+                     /*Proper=*/false);
 }
 
 /// Multi-level (thesis 4.4.1): the skipped callee's return value and the
@@ -645,10 +672,17 @@ void RecordLowerer::planEffectTails() {
     VarList L;
     for (const TraceVarRef &V : MD.Writes)
       L.push_back({varAddr(V.Global), V.Size});
-    // An effect with a short form lists only its short form (the handler part is the
-    // module's table, effectTable).
-    if (MD.ShortWrites && *MD.ShortWrites < L.size())
-      L.resize(*MD.ShortWrites);
+    // An effect with a short form lists its short form (the handler part is the module's
+    // table); the callee's writes outside the handler part, the whole form's second table
+    // (effectTable), are a tail of their own that the short form links to.
+    VarList Own, Rest;
+    if (splitShortForm(MD, L, Own, Rest)) {
+      if (!Rest.empty())
+        Tails.insert(Rest);
+      Own.insert(Own.end(), Rest.begin(), Rest.end());
+      Lists.push_back(std::move(Own));
+      continue;
+    }
     Lists.push_back(std::move(L));
   }
   llvm::sort(Lists);

@@ -52,8 +52,8 @@ bool TraceMap::Invariant::operator==(const Invariant &O) const {
          std::tie(O.Id, O.Function, O.Inputs, O.Recvs);
 }
 bool TraceMap::Effect::operator==(const Effect &O) const {
-  return std::tie(Site, Callee, ReturnSize, Writes, ShortWrites) ==
-         std::tie(O.Site, O.Callee, O.ReturnSize, O.Writes, O.ShortWrites);
+  return std::tie(Site, Callee, ReturnSize, Writes, Short) ==
+         std::tie(O.Site, O.Callee, O.ReturnSize, O.Writes, O.Short);
 }
 bool TraceMap::Task::operator==(const Task &O) const {
   return std::tie(Id, Function) == std::tie(O.Id, O.Function);
@@ -118,8 +118,8 @@ static std::string inside(const TraceMap::Effect &A, const TraceMap::Effect &B) 
            std::to_string(B.ReturnSize);
   if (auto D = varsDiffer("writes", A.Writes, B.Writes))
     return *D;
-  if (A.ShortWrites != B.ShortWrites)
-    return "short_writes differ";
+  if (A.Short != B.Short)
+    return "short forms differ";
   return "";
 }
 template <typename T> static std::string inside(const T &, const T &) { return ""; }
@@ -181,12 +181,22 @@ uint32_t TraceMap::Effect::recordSize() const {
   return S;
 }
 uint32_t TraceMap::Effect::shortRecordSize() const {
-  if (!ShortWrites)
+  if (!Short)
     return recordSize();
   uint32_t S = ReturnSize;
-  for (size_t I = 0; I < *ShortWrites && I < Writes.size(); ++I)
-    S += Writes[I].Size;
+  for (uint32_t I : *Short)
+    if (I < Writes.size())
+      S += Writes[I].Size;
   return S;
+}
+std::vector<TraceMap::Var> TraceMap::Effect::writesFor(size_t Size) const {
+  if (!Short || Size != shortRecordSize() || Size == recordSize())
+    return Writes;
+  std::vector<Var> V;
+  for (uint32_t I : *Short)
+    if (I < Writes.size())
+      V.push_back(Writes[I]);
+  return V;
 }
 
 template <typename T> static uint32_t keyOf(const T &E) { return E.Id; }
@@ -319,7 +329,7 @@ Expected<TraceMap> TraceMap::fromModule(const Module &CM) {
   if (!Effs)
     return Wrap(Effs.takeError());
   for (const TraceEffectMD &E : *Effs)
-    Map.Effects.push_back({E.Site, E.Callee, E.ReturnSize, toVars(E.Writes), E.ShortWrites});
+    Map.Effects.push_back({E.Site, E.Callee, E.ReturnSize, toVars(E.Writes), E.Short});
   auto Tasks = MD.tasks();
   if (!Tasks)
     return Wrap(Tasks.takeError());
@@ -429,8 +439,11 @@ std::string TraceMap::toJSON() const {
     J.attribute("site", E.Site);
     J.attribute("callee", E.Callee);
     J.attribute("return_size", E.ReturnSize);
-    if (E.ShortWrites)
-      J.attribute("short_writes", *E.ShortWrites);
+    if (E.Short)
+      J.attributeArray("short", [&] {
+        for (uint32_t I : *E.Short)
+          J.value(I);
+      });
     writeVars(J, "writes", E.Writes);
   }, false);
   writeArray(OS, "tasks", Tasks, [](json::OStream &J, const Task &T) {
@@ -816,12 +829,28 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName,
         Eff.ReturnSize = RetSize;
         if (Error E = readVars(R, "writes", Eff.Writes, false))
           return E;
-        if (R.O->get("short_writes")) {
-          WSN_TRY(Short, R.u32("short_writes"));
-          if (Short > Eff.Writes.size())
-            return R.err("short_writes " + Twine(Short) + " is more than the " +
+        if (R.O->get("short")) {
+          // The short form's globals: indices into writes, increasing.
+          WSN_TRY(A, R.arr("short"));
+          Eff.Short.emplace();
+          for (size_t K = 0; K < A->size(); ++K) {
+            std::optional<int64_t> I = (*A)[K].getAsInteger();
+            if (!I || *I < 0 || *I >= int64_t(Eff.Writes.size()) ||
+                (!Eff.Short->empty() && *I <= int64_t(Eff.Short->back())))
+              return R.err("short[" + Twine(K) + "] is not an index into the " +
+                           Twine(Eff.Writes.size()) +
+                           " writes above the one before it");
+            Eff.Short->push_back(uint32_t(*I));
+          }
+        } else if (R.O->get("short_writes")) {
+          // Maps written before the short form could skip globals: the first K.
+          WSN_TRY(K, R.u32("short_writes"));
+          if (K > Eff.Writes.size())
+            return R.err("short_writes " + Twine(K) + " is more than the " +
                          Twine(Eff.Writes.size()) + " writes");
-          Eff.ShortWrites = Short;
+          Eff.Short.emplace();
+          for (uint32_t I = 0; I < K; ++I)
+            Eff.Short->push_back(I);
         }
         Eff.Index = Map.Effects.size();
         Map.Effects.push_back(std::move(Eff));

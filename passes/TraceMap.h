@@ -88,14 +88,18 @@ struct TraceMap {
     std::string Callee; ///< "" for an indirect call
     uint32_t ReturnSize = 0;
     std::vector<Var> Writes;
-    /// The short form's globals (Writes' first ShortWrites; spec/trace-format.md section
-    /// 4, "Short effects"): a record of shortRecordSize() bytes holds only those.
-    std::optional<uint32_t> ShortWrites;
+    /// The short form's globals (spec/trace-format.md section 2.1, "Short effects"): the
+    /// indices into Writes, increasing, of what a record of shortRecordSize() bytes holds.
+    /// The whole record holds every global of Writes once.
+    std::optional<std::vector<uint32_t>> Short;
     /// Position in the map file's `effects` array, as Anchor::Index. Not part of ==.
     uint32_t Index = 0;
     uint32_t recordSize() const;
     /// The short form's size (recordSize() when the effect has none).
     uint32_t shortRecordSize() const;
+    /// The globals a payload of Size bytes holds, in payload order: the short form's
+    /// when Size is its size and not the whole record's, else every global.
+    std::vector<Var> writesFor(size_t Size) const;
     /// Whether an EFFECT payload of Size bytes is one of this site's forms.
     bool acceptsSize(size_t Size) const {
       return Size == recordSize() || Size == shortRecordSize();

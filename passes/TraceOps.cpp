@@ -470,16 +470,23 @@ Error TraceMetadata::addInvariant(uint32_t Id, Function &F,
 Error TraceMetadata::addEffect(uint32_t Site, StringRef Callee,
                                uint32_t ReturnSize,
                                ArrayRef<GlobalVariable *> Writes,
-                               std::optional<uint32_t> ShortWrites) {
+                               std::optional<std::vector<uint32_t>> Short,
+                               uint32_t HandlerPart) {
   LLVMContext &Ctx = M.getContext();
   SmallVector<Metadata *, 8> Ops = {mdU32(Ctx, Site), mdStr(Ctx, Callee),
                                     mdU32(Ctx, ReturnSize)};
   for (GlobalVariable *GV : Writes)
     Ops.push_back(varNode(Ctx, globalRef(*GV)));
-  // The short form's length, as a last `!{!"short", i32 K}` operand (a variable is a
-  // 4-element tuple, so the two cannot be confused).
-  if (ShortWrites)
-    Ops.push_back(MDTuple::get(Ctx, {mdStr(Ctx, "short"), mdU32(Ctx, *ShortWrites)}));
+  // The short form, as a last `!{!"short", i32 H, i32 I...}` operand: the length H of the
+  // handler part that the writes start with, then the short form's globals as indices into
+  // the writes (a variable's tuple starts with its kind, "global", so the two cannot be
+  // confused).
+  if (Short) {
+    SmallVector<Metadata *, 16> S = {mdStr(Ctx, "short"), mdU32(Ctx, HandlerPart)};
+    for (uint32_t I : *Short)
+      S.push_back(mdU32(Ctx, I));
+    Ops.push_back(MDTuple::get(Ctx, S));
+  }
   return addUnique(EffectsNode, Site, MDTuple::get(Ctx, Ops));
 }
 
@@ -767,20 +774,27 @@ Expected<std::vector<TraceEffectMD>> TraceMetadata::effects() const {
         unsigned End = R.N->getNumOperands();
         if (End > 3)
           if (auto *Last = dyn_cast_or_null<MDNode>(R.N->getOperand(End - 1).get());
-              Last && Last->getNumOperands() == 2) {
+              Last && Last->getNumOperands() >= 1 && isa<MDString>(Last->getOperand(0)) &&
+              cast<MDString>(Last->getOperand(0))->getString() == "short") {
             EntryReader SR{R.Node, R.Index, Last};
-            auto Tag = SR.str(0, "short-form tag");
-            if (!Tag)
-              return Tag.takeError();
-            if (*Tag != "short")
-              return R.err("last operand is a 2-element tuple that is not !{!\"short\", K}");
-            auto K = SR.u32(1, "short-form length");
-            if (!K)
-              return K.takeError();
-            if (*K > End - 4)
-              return R.err("short form of " + Twine(*K) + " globals, but the effect lists " +
+            auto H = SR.u32(1, "handler part length");
+            if (!H)
+              return H.takeError();
+            if (*H > End - 4)
+              return R.err("handler part of " + Twine(*H) + " globals, but the effect lists " +
                            Twine(End - 4));
-            Eff.ShortWrites = *K;
+            Eff.HandlerPart = *H;
+            std::vector<uint32_t> Short;
+            for (unsigned Op = 2; Op < Last->getNumOperands(); ++Op) {
+              auto I = SR.u32(Op, "short-form index");
+              if (!I)
+                return I.takeError();
+              if (*I >= End - 4 || (!Short.empty() && *I <= Short.back()))
+                return R.err("short-form index " + Twine(*I) + " is not increasing below the " +
+                             Twine(End - 4) + " globals the effect lists");
+              Short.push_back(*I);
+            }
+            Eff.Short = std::move(Short);
             --End;
           }
         for (unsigned Op = 3; Op < End; ++Op) {

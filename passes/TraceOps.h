@@ -325,12 +325,15 @@ struct TraceEffectMD {
   uint32_t Site;
   std::string Callee; ///< "" for an indirect call
   uint32_t ReturnSize;
-  std::vector<TraceVarRef> Writes; ///< globals, record order
-  /// The short form (spec/trace-format.md section 4, "Short effects"): when no interrupt
+  std::vector<TraceVarRef> Writes; ///< globals, order of the whole record
+  /// The short form (spec/trace-format.md section 2.1, "Short effects"): when no interrupt
   /// handler ran inside the skipped call, the record holds the return value and only the
-  /// first ShortWrites globals (the callee's own writes; the rest are what handlers may
-  /// write). Unset: the record always holds every global.
-  std::optional<uint32_t> ShortWrites;
+  /// globals Writes[I] for I in Short (increasing: the callee's own writes; the others are
+  /// what only handlers may write). Unset: the record always holds every global.
+  std::optional<std::vector<uint32_t>> Short;
+  /// With a short form: Writes' first HandlerPart globals are what interrupt handlers may
+  /// write, the same list in every effect of the module (its one handler table).
+  uint32_t HandlerPart = 0;
 };
 struct TraceTaskMD {
   uint32_t Id;
@@ -373,7 +376,8 @@ public:
   llvm::Error addEffect(uint32_t Site, llvm::StringRef Callee,
                         uint32_t ReturnSize,
                         llvm::ArrayRef<llvm::GlobalVariable *> Writes,
-                        std::optional<uint32_t> ShortWrites = std::nullopt);
+                        std::optional<std::vector<uint32_t>> Short = std::nullopt,
+                        uint32_t HandlerPart = 0);
   llvm::Error addTask(uint32_t Id, llvm::Function &F);
   llvm::Error addInvariantRecvs(uint32_t Id, llvm::ArrayRef<uint32_t> Sites);
 

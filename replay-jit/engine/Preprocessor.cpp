@@ -123,7 +123,7 @@ Error checkAgainstMap(const PreprocessOptions &O, const TraceMap &M, const Trace
                     "effect holds " + Twine(R.Payload.size()) + " bytes, " +
                         mapEntry(O, "effects", E->Index, "site", R.id()) + " has " +
                         Twine(E->recordSize()) +
-                    (E->ShortWrites ? " (short form " + Twine(E->shortRecordSize()) + ")"
+                    (E->Short ? " (short form " + Twine(E->shortRecordSize()) + ")"
                                     : Twine("")));
     return Error::success();
   }

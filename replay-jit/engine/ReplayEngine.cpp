@@ -472,7 +472,12 @@ uint64_t applyEffect(uint32_t Site, bool HasValue, const TraceRecord &R) {
     for (unsigned I = 0; I < RetSize && I < 8 && I < Bytes.size(); ++I)
       V |= uint64_t(Bytes[I]) << (8 * I);
   static const std::vector<ReplayMachine::Var> None;
-  const auto &Vars = Site < RM.EffectVars.size() ? RM.EffectVars[Site] : None;
+  // A record of the short form's size holds only the short form's variables.
+  bool Short = Site < RM.EffectShortSize.size() && RM.EffectShortSize[Site] &&
+               Bytes.size() == RM.EffectShortSize[Site];
+  const auto &Vars = Site >= RM.EffectVars.size() ? None
+                     : Short                      ? RM.EffectShortVars[Site]
+                                                  : RM.EffectVars[Site];
   // The store history (`why` across messages) records the bytes the effect
   // changed: bytes it wrote back unchanged keep their earlier writer.
   std::vector<uint8_t> Before;
@@ -1264,15 +1269,25 @@ Error ReplayRunner::prepareTrace() {
   }
   RM.EffectVars.assign(1, {});
   RM.EffectRet.assign(1, 0);
+  RM.EffectShortVars.assign(1, {});
+  RM.EffectShortSize.assign(1, 0);
   for (const TraceMap::Effect &Ef : Map.Effects) {
     if (RM.EffectVars.size() <= Ef.Site) {
       RM.EffectVars.resize(Ef.Site + 1);
       RM.EffectRet.resize(Ef.Site + 1, 0);
+      RM.EffectShortVars.resize(Ef.Site + 1);
+      RM.EffectShortSize.resize(Ef.Site + 1, 0);
     }
     RM.EffectRet[Ef.Site] = Ef.ReturnSize;
-    if (Error E = Resolve(Ef.Writes, "effect site " + std::to_string(Ef.Site),
-                          RM.EffectVars[Ef.Site]))
+    std::string What = "effect site " + std::to_string(Ef.Site);
+    if (Error E = Resolve(Ef.Writes, What, RM.EffectVars[Ef.Site]))
       return E;
+    if (Ef.shortRecordSize() != Ef.recordSize()) {
+      RM.EffectShortSize[Ef.Site] = Ef.shortRecordSize();
+      if (Error E = Resolve(Ef.writesFor(Ef.shortRecordSize()), What + " (short form)",
+                            RM.EffectShortVars[Ef.Site]))
+        return E;
+    }
   }
   RM.Handlers.assign(1, nullptr);
   RM.HandlerNames.assign(1, "");

@@ -201,6 +201,10 @@ struct ReplayMachine {
   };
   std::vector<std::vector<StatusVar>> AnchorStatus; ///< by anchor id
   std::vector<std::vector<Var>> EffectVars;  ///< by site id
+  /// By site id: the short form's variables and payload size (0: the site has none), for
+  /// records of that size (spec/trace-format.md section 2.1, "Short effects").
+  std::vector<std::vector<Var>> EffectShortVars;
+  std::vector<uint32_t> EffectShortSize;
   std::vector<uint32_t> EffectRet;           ///< return size by site id
   std::vector<void (*)()> Handlers;          ///< by irq id
   std::vector<std::string> HandlerNames;     ///< by irq id

@@ -1423,10 +1423,10 @@ static uint32_t varintSize(uint32_t V) {
   return N;
 }
 
-void TraceWriter::skipEffect(uint16_t Site, ArrayRef<uint8_t> Bytes) {
+void TraceWriter::skipEffect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) {
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
   spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + Len);
-  effect(Site, Bytes);
+  effect(Site, Bytes, MayDelta);
   SpanTag = -1;
 }
 

@@ -367,7 +367,7 @@ public:
   /// when the span is empty and the record fits where its SKIP_BEGIN starts (section 3.5),
   /// else SKIP_END and effect(). The caller stands for a handler having run inside the span
   /// or not (which form the effect has).
-  void skipEffect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes);
+  void skipEffect(uint16_t Site, llvm::ArrayRef<uint8_t> Bytes, bool MayDelta = true);
   /// The same as __wsn_rt_skip_effect_c with no handler inside the span: whether an EFFECT_C
   /// applies (effectC's rule) is decided before the span decision and the SKIP_END.
   void skipEffectC(uint16_t Site, llvm::ArrayRef<uint8_t> Before, llvm::ArrayRef<uint8_t> Bytes);

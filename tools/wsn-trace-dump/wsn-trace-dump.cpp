@@ -205,13 +205,9 @@ bool splitPayload(const TraceMap &M, const TraceRecord &R, std::vector<PayloadPa
       return false;
     if (E->ReturnSize)
       Layout.push_back({"return", "", E->ReturnSize});
-    // The short form holds the first ShortWrites globals (spec/trace-format.md section 4).
-    size_t N = E->Writes.size();
-    if (E->ShortWrites && R.Payload.size() == E->shortRecordSize() &&
-        R.Payload.size() != E->recordSize())
-      N = *E->ShortWrites;
-    for (size_t I = 0; I < N; ++I)
-      Layout.push_back({E->Writes[I].Name, E->Writes[I].CType, E->Writes[I].Size});
+    // The short form holds only its globals (spec/trace-format.md section 2.1).
+    for (const TraceMap::Var &V : E->writesFor(R.Payload.size()))
+      Layout.push_back({V.Name, V.CType, V.Size});
   } else {
     return false;
   }

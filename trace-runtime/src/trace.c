@@ -2808,17 +2808,23 @@ WSN_NAKED uint16_t __wsn_rt_changes(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *
 }
 #endif
 
+/* The first pair of effect table t: after `u16 len, u8 rbytes`, and with rbytes' 0x40 (a short
+ * form whose whole form has a second table) after `u16 whole len, x` too. */
+static NOINLINE uintptr_t effect_pairs(uintptr_t t) {
+  return t + ((tbl8(t + 2) & 0x40u) ? 5u + ASZ : 3u);
+}
+
 /* The snapshot of effect table t's variables (section 3.3): those of the form written when no
  * handler runs inside the skipped call (the short form when the table has one, section 2.1).
  * Returns its size, 0 above WSN_TRACE_SNAP_MAX; with dst, copies them there. Interrupts may
  * be enabled: a handler that changes a variable meanwhile sets rt_span_irq (the span is open),
  * and the effect is then written whole. `used`: called from __wsn_rt_skip_call's assembly. */
 __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
-  uint16_t n = (uint16_t)(tbl16(t) - (tbl8(t + 2) & 0x7Fu));
+  uint16_t n = (uint16_t)(tbl16(t) - (tbl8(t + 2) & 0x3Fu));
   if (n > WSN_TRACE_SNAP_MAX)
     return 0;
   if (dst && n)
-    walk(t + 3, dst);
+    walk(effect_pairs(t), dst);
   return n;
 }
 
@@ -2829,7 +2835,7 @@ __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
-/* What interrupt handlers may write, the whole form's second part of every effect with a
+/* What interrupt handlers may write, the whole form's first part of every effect with a
  * short form (`u16 bytes, u8 n, n pairs`; in flash on AVR): defined by the lowering when the
  * program has such effects. This weak empty one serves images without them, which never
  * read it (a weak reference would do, but LLVM 19's AVR backend emits it as undefined). */
@@ -2867,20 +2873,26 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   wsn_irq_state_t s = wsn_port_irq_save();
   uint8_t rbytes = tbl8(t + 2);
   uint16_t len = tbl16(t);
-  uintptr_t pairs = t + 3, tail = 0; /* the (n, pairs) table walk and delta read */
+  uintptr_t pairs = effect_pairs(t), tail = 0; /* the (n, pairs) table walk and delta read */
   uint16_t own = 0, g = 0; /* g: the size of the EFFECT_C's groups, 0 when not one */
   uint8_t *p, *span = NULL; /* span: the tag of the SPAN_EFFECT being written (section 3.5) */
   if (rbytes & 0x80u) {
-    /* The table is the short form (the callee's own writes); the whole form adds what
-     * handlers may write. The short form alone when no handler ran inside the skipped call;
-     * only with the span's SKIP_END merged into this call (otherwise a handler between the
-     * two could have opened, and cleared the flag of, a span of its own). */
-    rbytes &= 0x7Fu;
+    /* The table is the short form (the callee's own writes); the whole form is what handlers
+     * may write and, with 0x40, the head's `u16 whole len, x` after rbytes, then the (n,
+     * pairs) table x (the callee's writes handlers do not write). The short form alone when
+     * no handler ran inside the skipped call; only with the span's SKIP_END merged into this
+     * call (otherwise a handler between the two could have opened, and cleared the flag of, a
+     * span of its own). */
+    uint8_t more = rbytes & 0x40u;
+    rbytes &= 0x3Fu;
     if (!skip || rt_span_irq) {
-      tail = (uintptr_t)__wsn_effect_handlers;
-      own = (uint16_t)(len - rbytes);
-      len = (uint16_t)(len + tbl16(tail));
-      tail += 2;
+      own = tbl16((uintptr_t)__wsn_effect_handlers);
+      len = (uint16_t)(rbytes + own);
+      if (more) {
+        len = tbl16(t + 3);
+        tail = LINKED(tbladdr(t + 5));
+      }
+      pairs = (uintptr_t)__wsn_effect_handlers + 2;
     }
   }
   rt_snap = NULL;
@@ -2931,7 +2943,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
     uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
     uint16_t room = (uint16_t)(SEG - seg_offset(head));
-    /* not the whole form of a short effect: its variables are two tables (pairs, tail) */
+    /* not a whole form in two tables (pairs, tail): delta walks one */
     if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !tail && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
         hdr <= room) {
       uint8_t d, limit = (uint8_t)(len - 2); /* runs + 1-byte dlen < len */

@@ -334,6 +334,95 @@ TEST(TraceMap, ParseErrorsNameFileAndEntry) {
             std::string::npos);
 }
 
+// Short effects (spec/trace-format.md 2.1, spec/trace-map.md `short`): the whole record holds
+// every global once, the handler part first; the short form is a subsequence of it. Here the
+// handler part is flag and counter (the first 2), the callee writes counter and buf: the whole
+// record is flag, counter, buf (9 bytes), the short form counter, buf (8 bytes).
+std::string withEffect(StringRef Entry) {
+  std::string Text = Instrumented;
+  size_t P = Text.find("!49 = ");
+  size_t E = Text.find('\n', P);
+  Text.replace(P, E - P, ("!49 = " + Entry).str());
+  return Text;
+}
+
+TEST(TraceMap, ShortFormIsASubsequenceOfTheWhole) {
+  LLVMContext Ctx;
+  auto M = parse(Ctx, withEffect("!{i32 3, !\"ext\", i32 0, !52, !46, !51, !{!\"short\", i32 2, "
+                                 "i32 1, i32 2}}"));
+  ASSERT_TRUE(M);
+  Expected<std::vector<TraceEffectMD>> MD = TraceMetadata(*M).effects();
+  ASSERT_TRUE(!!MD) << toString(MD.takeError());
+  ASSERT_EQ(MD->size(), 1u);
+  EXPECT_EQ((*MD)[0].HandlerPart, 2u);
+  EXPECT_EQ((*MD)[0].Short, (std::vector<uint32_t>{1, 2}));
+  auto Map = TraceMap::fromModule(*M);
+  ASSERT_TRUE(!!Map) << toString(Map.takeError());
+  const TraceMap::Effect *E = Map->effect(3);
+  ASSERT_TRUE(E);
+  EXPECT_EQ(E->recordSize(), 9u);
+  EXPECT_EQ(E->shortRecordSize(), 8u);
+  EXPECT_TRUE(E->acceptsSize(9));
+  EXPECT_TRUE(E->acceptsSize(8));
+  EXPECT_FALSE(E->acceptsSize(3)); // the first 2 globals: the layout before the short form
+  auto Names = [](const std::vector<TraceMap::Var> &V) {
+    std::string S;
+    for (const TraceMap::Var &X : V)
+      S += X.Name + " ";
+    return S;
+  };
+  EXPECT_EQ(Names(E->writesFor(9)), "flag counter buf ");
+  EXPECT_EQ(Names(E->writesFor(8)), "counter buf ");
+
+  // Through JSON and back: `short` lists the indices.
+  std::string Text = Map->toJSON();
+  EXPECT_NE(Text.find("\"return_size\":0,\"short\":[1,2],\"writes\":"), std::string::npos)
+      << Text;
+  auto Back = TraceMap::parseJSON(Text, "fw.wmap");
+  ASSERT_TRUE(!!Back) << toString(Back.takeError());
+  EXPECT_TRUE(*Back == *Map);
+
+  // Indices out of order, repeated or past the writes are located errors (in a map whose
+  // digest matches, as another writer could write it).
+  auto Resealed = [&](StringRef New) {
+    std::string T = Text;
+    size_t P = T.find("\"short\":[1,2]");
+    T.replace(P, strlen("\"short\":[1,2]"), New.str());
+    size_t Body = T.find('\n', 2) + 1; // after the digest, line 2
+    return "{\n" + TraceMap::digestLine(StringRef(T).drop_front(Body)) + T.substr(Body);
+  };
+  auto Replaced = [&](StringRef New) { return parseError(Resealed(New)); };
+  EXPECT_EQ(Replaced("\"short\":[2,1]"), "fw.wmap: effects[0]: short[1] is not an index into "
+                                         "the 3 writes above the one before it");
+  EXPECT_EQ(Replaced("\"short\":[1,1]"), "fw.wmap: effects[0]: short[1] is not an index into "
+                                         "the 3 writes above the one before it");
+  EXPECT_EQ(Replaced("\"short\":[3]"), "fw.wmap: effects[0]: short[0] is not an index into "
+                                       "the 3 writes above the one before it");
+  EXPECT_EQ(Replaced("\"short\":[-1]"), "fw.wmap: effects[0]: short[0] is not an index into "
+                                        "the 3 writes above the one before it");
+  // A map from before (the short form as the first K globals) still reads.
+  auto Old = TraceMap::parseJSON(Resealed("\"short_writes\":2"), "fw.wmap");
+  ASSERT_TRUE(!!Old) << toString(Old.takeError());
+  EXPECT_EQ(Old->effect(3)->Short, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(Old->effect(3)->shortRecordSize(), 3u);
+
+  // In the module: the handler part's length and the indices are checked too.
+  for (auto [Entry, Want] : std::initializer_list<std::pair<const char *, const char *>>{
+           {"!{i32 3, !\"ext\", i32 0, !52, !46, !{!\"short\", i32 3}}", "handler part of 3"},
+           {"!{i32 3, !\"ext\", i32 0, !52, !46, !{!\"short\", i32 1, i32 1, i32 0}}",
+            "short-form index 0 is not increasing below the 2 globals"},
+           {"!{i32 3, !\"ext\", i32 0, !52, !46, !{!\"short\", i32 1, i32 2}}",
+            "short-form index 2 is not increasing below the 2 globals"}}) {
+    LLVMContext C2;
+    auto M2 = parse(C2, withEffect(Entry));
+    ASSERT_TRUE(M2);
+    auto Bad = TraceMetadata(*M2).effects();
+    ASSERT_FALSE(!!Bad) << Entry;
+    std::string Msg = toString(Bad.takeError());
+    EXPECT_NE(Msg.find(Want), std::string::npos) << Msg;
+  }
+}
+
 TEST(TraceMap, DeepNestingIsALocatedErrorNotACrash) {
   // Issue 21: mutated maps with deep nesting overflowed the stack in
   // json::parse. The reader stops at 64 levels, before parsing.
