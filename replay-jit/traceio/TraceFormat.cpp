@@ -422,6 +422,7 @@ uint32_t TraceFile::staleBytes() const {
 /// The tags format 7 added (section 3.5), reserved in older versions.
 static bool isFormat7Tag(uint8_t Tag) {
   return Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag ||
+         Tag == EffectZTag || Tag == SpanEffectZTag ||
          (Tag >= IrqShortTag && Tag < IrqShortTag + IrqShortIds * IrqShortCounts) ||
          (Tag >= IrqExitShortTag && Tag < IrqExitShortTag + IrqShortIds) ||
          (Tag >= EntryShortTag && Tag < EntryShortTag + FidShortIds) ||
@@ -577,34 +578,39 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
-  // CHECKPOINT_Z `u anchor, u len, groups` (section 3.2): ceil(len / 8) groups, each a mask
-  // byte and the non-zero bytes it marks; the masks alone give the record's size.
-  auto decodeCheckpointZ = [&]() -> Error {
-    TraceRecord Rec = StartRecord(RecordKind::Checkpoint);
+  // CHECKPOINT_Z `u anchor, u len, groups` (section 3.2) and EFFECT_Z `u site, u len, groups`
+  // (section 3.6): ceil(len / 8) groups, each a mask byte and the non-zero bytes it marks; the
+  // masks alone give the record's size.
+  auto decodeZ = [&](RecordKind Kind) -> Error {
+    const bool Ck = Kind == RecordKind::Checkpoint;
+    const StringRef Name = Ck ? "CHECKPOINT_Z" : "EFFECT_Z";
+    TraceRecord Rec = StartRecord(Kind);
     Rec.Packed = true;
     ++Pos;
     uint32_t Len;
-    if (Error E = ReadVarint("anchor", Rec.Fields[0]))
+    if (Error E = ReadVarint(Ck ? "anchor" : "site", Rec.Fields[0]))
       return E;
     Rec.NumFields = 1;
     if (Error E = ReadVarint("len", Len))
       return E;
     if (Len == 0 || Len > Header.SegSize)
-      return Fail(RecStart, "CHECKPOINT_Z of a " + Twine(Len) + "-byte payload: a packed "
-                            "checkpoint holds 1 to " + Twine(unsigned(Header.SegSize)) +
-                            " bytes");
+      return Fail(RecStart, Name + " of a " + Twine(Len) + "-byte payload: a packed " +
+                                (Ck ? "checkpoint" : "effect") + " holds 1 to " +
+                                Twine(unsigned(Header.SegSize)) + " bytes");
     const uint32_t GroupsAt = Pos;
     Rec.Payload.assign(Len, 0);
-    if (Error E = ReadGroups("CHECKPOINT_Z", Len, Rec, /*MarkGiven=*/false))
+    if (Error E = ReadGroups(Name, Len, Rec, /*MarkGiven=*/false))
       return E;
     if (Pos - GroupsAt >= Len)
-      return Fail(RecStart, "CHECKPOINT_Z of a " + Twine(Len) + "-byte payload takes " +
-                                Twine(Pos - GroupsAt) + " bytes: the writer packs a checkpoint "
-                                "only when that is smaller than its payload");
+      return Fail(RecStart, Name + " of a " + Twine(Len) + "-byte payload takes " +
+                                Twine(Pos - GroupsAt) + " bytes: the writer packs " +
+                                (Ck ? "a checkpoint" : "an effect") +
+                                " only when that is smaller than its payload");
     Rec.Size = Pos - RecStart;
     Out.push_back(std::move(Rec));
     return Error::success();
   };
+  auto decodeCheckpointZ = [&]() { return decodeZ(RecordKind::Checkpoint); };
 
   // EFFECT_C `u site, u len, groups` (section 3.3): ceil(len / 8) groups, each a mask byte
   // (bit i: payload byte 8g + i changed in the call) and the bytes it marks.
@@ -782,10 +788,17 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
         Compact(RecordKind::Exit, Tag - ExitShortTag, 0, 1);
         continue;
       }
-      if (Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag) {
+      if (Tag == EffectZTag) {
+        if (Error E = decodeZ(RecordKind::Effect))
+          return E;
+        continue;
+      }
+      if (Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag ||
+          Tag == SpanEffectZTag) {
         const size_t At = Out.size();
         if (Error E = Tag == SpanEffectTag        ? decodePlain(RecordKind::Effect)
                       : Tag == SpanEffectDeltaTag ? decodeEffectDelta()
+                      : Tag == SpanEffectZTag     ? decodeZ(RecordKind::Effect)
                                                   : decodeEffectC())
           return E;
         TraceRecord &Eff = Out[At];
@@ -929,7 +942,7 @@ Expected<TraceWriter> TraceWriter::create(const Options &O) {
 TraceWriter::TraceWriter(const Options &O)
     : Ring(O.BufSize, 0), Checks(O.BufSize / O.SegSize, 0), BlackBox(O.BlackBox),
       Keys(O.EffectKeys), EffectKeys(std::min(O.EffectKeys, 8u)),
-      PackCheckpoints(O.PackCheckpoints) {
+      PackCheckpoints(O.PackCheckpoints), PackEffects(O.PackEffects) {
   Header.Target = O.Target;
   Header.NodeId = O.NodeId;
   Header.ModuleHash = O.ModuleHash;
@@ -1352,6 +1365,17 @@ void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) 
       return;
     }
   }
+  // A full EFFECT without its zero bytes when that is smaller (section 3.6).
+  if (std::vector<uint8_t> Z = zeroGroups(Bytes); !Z.empty()) {
+    std::vector<uint8_t> Rec{EffectZTag};
+    appendVarint(Rec, Site);
+    appendVarint(Rec, Len);
+    long At = emit(Rec, uint16_t(Z.size()));
+    if (At >= 0)
+      std::copy(Z.begin(), Z.end(), Ring.begin() + At);
+    seal();
+    return;
+  }
   std::vector<uint8_t> Rec{uint8_t(RecordKind::Effect)};
   appendVarint(Rec, Site);
   appendVarint(Rec, Len);
@@ -1425,9 +1449,20 @@ static uint32_t varintSize(uint32_t V) {
 
 void TraceWriter::skipEffect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) {
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
-  spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + Len);
+  std::vector<uint8_t> Z = zeroGroups(Bytes);
+  spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + (Z.empty() ? Len : Z.size()));
   effect(Site, Bytes, MayDelta);
   SpanTag = -1;
+}
+
+std::vector<uint8_t> TraceWriter::zeroGroups(ArrayRef<uint8_t> Bytes) const {
+  // As effect_t: only a runtime without keys packs (a packed record cannot be a key).
+  if (!PackEffects || EffectKeys || Bytes.empty() || Bytes.size() > 0xFFFF)
+    return {};
+  std::vector<uint8_t> Z = packZeroGroups(Bytes);
+  if (Z.size() >= Bytes.size())
+    Z.clear();
+  return Z;
 }
 
 void TraceWriter::skipEffectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint8_t> Bytes) {
@@ -1441,7 +1476,9 @@ void TraceWriter::skipEffectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<
     if (G.size() >= Len)
       G.clear();
   }
-  spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) + (G.empty() ? Len : G.size()));
+  std::vector<uint8_t> Z = G.empty() ? zeroGroups(Bytes) : std::vector<uint8_t>();
+  spanOrEnd(Site, 1 + varintSize(Site) + varintSize(Len) +
+                      (!G.empty() ? G.size() : !Z.empty() ? Z.size() : Len));
   if (G.empty()) {
     effect(Site, Bytes);
   } else {

@@ -51,6 +51,10 @@ constexpr unsigned InputShortSlots = 4;
 /// the same site) as one record with the effect's fields and its tag + 8; decoded into the
 /// three records (TraceRecord::Span set on each).
 constexpr uint8_t SpanEffectTag = 0x13, SpanEffectDeltaTag = 0x18, SpanEffectCTag = 0x1A;
+/// Tag of EFFECT_Z (format 7, spec section 3.6): an effect without its zero bytes, CHECKPOINT_Z's
+/// groups with the site for the anchor, decoded into an EFFECT record with its full payload
+/// (TraceRecord::Packed set); SPAN_EFFECT_Z (tag + 8) is its span form.
+constexpr uint8_t EffectZTag = 0x14, SpanEffectZTag = 0x1C;
 /// IRQ_S 0x70 + 4 (irq - 1) + count (irq 1..8, count 0..3); IRQ_EXIT_S 0x90 + irq - 1 (irq
 /// 1..8); ENTRY_S 0xA0 + fid and EXIT_S 0xD0 + fid (fid 0..46): one-byte records decoded into
 /// IRQ, IRQ_EXIT, ENTRY, EXIT (TraceRecord::Compact set).
@@ -315,6 +319,9 @@ public:
     unsigned EffectKeys = 4;
     /// The runtime's WSN_TRACE_PACK (false: every checkpoint plain).
     bool PackCheckpoints = true;
+    /// A runtime built with WSN_TRACE_PACK and without effect keys: a full EFFECT is written
+    /// as EFFECT_Z when that is smaller (section 3.6).
+    bool PackEffects = false;
   };
   /// Fails when the geometry is not one the runtime accepts (>= 2 segments of >= 16 bytes,
   /// buf_size a multiple of seg_size and <= 0x8000).
@@ -421,6 +428,10 @@ private:
   unsigned keyFind(uint16_t Len) const;
   unsigned EffectKeys = 4;
   bool PackCheckpoints = true;
+  bool PackEffects = false;
+  /// An effect's payload as EFFECT_Z's groups when PackEffects applies and they are smaller,
+  /// else empty (section 3.6).
+  std::vector<uint8_t> zeroGroups(llvm::ArrayRef<uint8_t> Bytes) const;
   /// The runtime's short-input state (section 3.4): InValid bit 0 the slots are the segment
   /// being written's, bit 1 InSite is; cleared on entering a segment.
   uint8_t InValid = 0;

@@ -2862,6 +2862,66 @@ __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
+#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
+/* EFFECT_Z (spec/trace-format.md section 3.6): the payload (rbytes of ret, the m pairs at x,
+ * then the (n, pairs) table t) as CHECKPOINT_Z's groups, per 8 bytes a mask (bit i: byte i
+ * is not 0) and the non-zero bytes. Returns the groups' size; with out, writes them there.
+ * Only without effect keys (a packed record cannot be a key). Interrupts must be disabled. */
+static NOINLINE uint16_t zeffect(const uint8_t *ret, uint8_t rbytes, uintptr_t x, uint8_t m,
+                                 uintptr_t t, uint8_t *out) {
+  uint16_t size = 0;
+  uint8_t *mp = out, mask = 0, bit = 0, left = rbytes, n = 0, part = 0;
+  const uint8_t *src = ret;
+  uintptr_t q = x;
+  for (;;) {
+    uint8_t b;
+    if (!left) {
+      if (!n) { /* the next part: the m pairs at x, then the table t */
+        if (part == 2)
+          break;
+        if (part++ == 0) {
+          q = x;
+          n = m;
+        } else {
+          n = tbl8(t);
+          q = t + 1;
+        }
+        continue;
+      }
+      --n;
+      src = (const uint8_t *)tbladdr(q);
+      left = tbl8(q + ASZ);
+      q += 1 + ASZ;
+      if (!left) { /* a link: go on with the (n, pairs) table at that address */
+        q = LINKED(src);
+        n = tbl8(q++);
+      }
+      continue;
+    }
+    --left;
+    b = *src++;
+    if (!bit) { /* a group starts: its mask byte */
+      bit = 1;
+      mask = 0;
+      ++size;
+      if (out)
+        mp = out++;
+    }
+    if (b) {
+      mask |= bit;
+      ++size;
+      if (out)
+        *out++ = b;
+    }
+    bit = (uint8_t)(bit << 1);
+    if (!bit && out)
+      *mp = mask;
+  }
+  if (bit && out)
+    *mp = mask;
+  return size;
+}
+#endif
 /* What interrupt handlers may write, the whole form's last part of every effect with a
  * short form (`u16 bytes, u8 n, n pairs`; in flash on AVR): defined by the lowering when the
  * program has such effects. This weak empty one serves images without them, which never
@@ -2903,6 +2963,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
   uintptr_t pairs = effect_pairs(t); /* the (n, pairs) table walk and delta read */
   uint16_t own = 0, g = 0; /* own: the bytes of the whole form's first part (its m pairs);
                             * g: the size of the EFFECT_C's groups, 0 when not one */
+  uint16_t gz = 0; /* the size of the EFFECT_Z's groups, 0 when not one (section 3.6) */
   uint8_t m = 0;
   uint8_t *p, *span = NULL; /* span: the tag of the SPAN_EFFECT being written (section 3.5) */
   if (rbytes & 0x80u) {
@@ -2942,13 +3003,23 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     if (g >= len)
       g = 0;
   }
+#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
+  /* Not the changes: the full payload without its zero bytes when that is smaller (section
+   * 3.6), counted first, so the record is reserved at its exact size. */
+  if (!g) {
+    gz = zeffect((const uint8_t *)&ret, rbytes, t + 7, m, pairs, NULL);
+    if (gz >= len)
+      gz = 0;
+  }
+#endif
   if (skip) {
     /* An empty span (section 3.5): the record at its largest (the EFFECT_C's size, else the
      * full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts. (Whether a key
      * applies was asked in the segment being written; a SKIP_END written now may enter the
      * next one, where the record is then plain or a delta.) */
     span = span_take(site, (uint16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) +
-                                      (len >= 0x80u) + (len >= 0x4000u) + (g ? g : len)));
+                                      (len >= 0x80u) + (len >= 0x4000u) +
+                                      (g ? g : gz ? gz : len)));
     if (!span) {
       emit(site, WSN_REC_SKIP_END, 0, 0);
       CLOSE(); /* complete; the EFFECT opens its own record */
@@ -2964,6 +3035,17 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
     goto close;
   }
+#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
+  if (gz) {
+    p = emit(site, WSN_REC_EFFECT | F_B, len, gz);
+    if (p) {
+      zeffect((const uint8_t *)&ret, rbytes, t + 7, m, pairs, p);
+      p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
+                   (len >= 0x4000u))] = WSN_REC_EFFECT_Z;
+    }
+    goto close;
+  }
+#endif
 #if WSN_TRACE_EFFECT_KEYS
   {
     uint8_t k = key_find(len);

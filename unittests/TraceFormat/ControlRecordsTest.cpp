@@ -169,7 +169,7 @@ TEST_F(ControlRecords, TagMap) {
 
 // Format 7's tags are reserved in a version 2-6 trace (older traces keep decoding).
 TEST_F(ControlRecords, ReservedBeforeFormat7) {
-  for (uint8_t T : {0x13, 0x18, 0x1A, 0x70, 0x97, 0xA0, 0xFE}) {
+  for (uint8_t T : {0x13, 0x14, 0x18, 0x1A, 0x1C, 0x70, 0x97, 0xA0, 0xFE}) {
     TraceWriter W = writer();
     W.entry(100);
     std::vector<uint8_t> B = W.bytes();
@@ -183,8 +183,8 @@ TEST_F(ControlRecords, ReservedBeforeFormat7) {
               "offset 32: record tag 0x" + llvm::utohexstr(T, false, 2) +
                   " is reserved in format 6 (record at ring offset 0, tail offset 0, segment 0)");
   }
-  // 0x14-0x17, 0x19, 0x1B-0x1F stay reserved in format 7.
-  for (uint8_t T : {0x14, 0x17, 0x19, 0x1B, 0x1F}) {
+  // 0x15-0x17, 0x19, 0x1B, 0x1D-0x1F stay reserved in format 7 (0x14 and 0x1C: EFFECT_Z, 3.6).
+  for (uint8_t T : {0x15, 0x17, 0x19, 0x1B, 0x1D, 0x1F}) {
     TraceWriter W = writer();
     W.entry(100);
     std::vector<uint8_t> B = W.bytes();

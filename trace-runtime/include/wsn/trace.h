@@ -90,6 +90,7 @@ enum {
   WSN_REC_EFFECT_DELTA = 0x10, /* format 3: an EFFECT as changes against a key (section 3.1) */
   WSN_REC_CHECKPOINT_Z = 0x11, /* format 4: a CHECKPOINT without its zero bytes (section 3.2) */
   WSN_REC_EFFECT_C = 0x12,     /* format 5: an EFFECT of the bytes the call changed (section 3.3) */
+  WSN_REC_EFFECT_Z = 0x14,     /* format 7: an EFFECT without its zero bytes (section 3.6) */
   /* format 6: INPUT_S, tags 0x20-0x6F = 0x20 + 16k + (d & 15): an INPUT whose site is the
    * segment's previous INPUT's site + d (d = -8..7) and whose value is the segment's recent
    * input value in slot k - 1 (k = 1..4) or follows as a varint (k = 0) (section 3.4) */
