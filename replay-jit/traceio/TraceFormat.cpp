@@ -1367,13 +1367,7 @@ void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) 
   }
   // A full EFFECT without its zero bytes when that is smaller (section 3.6).
   if (std::vector<uint8_t> Z = zeroGroups(Bytes); !Z.empty()) {
-    std::vector<uint8_t> Rec{EffectZTag};
-    appendVarint(Rec, Site);
-    appendVarint(Rec, Len);
-    long At = emit(Rec, uint16_t(Z.size()));
-    if (At >= 0)
-      std::copy(Z.begin(), Z.end(), Ring.begin() + At);
-    seal();
+    groups(EffectZTag, Site, Len, Z);
     return;
   }
   std::vector<uint8_t> Rec{uint8_t(RecordKind::Effect)};
@@ -1387,6 +1381,16 @@ void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) 
   seal();
 }
 
+void TraceWriter::groups(uint8_t Tag, uint16_t Id, uint16_t Len, ArrayRef<uint8_t> G) {
+  std::vector<uint8_t> Rec{Tag};
+  appendVarint(Rec, Id);
+  appendVarint(Rec, Len);
+  long At = emit(Rec, uint16_t(G.size()));
+  if (At >= 0)
+    std::copy(G.begin(), G.end(), Ring.begin() + At);
+  seal();
+}
+
 void TraceWriter::effectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint8_t> Bytes) {
   // As effect_t with a snapshot (spec section 3.3): the changes are counted first, and the
   // record reserved at its exact size, so nothing is written for a record not taken.
@@ -1394,13 +1398,7 @@ void TraceWriter::effectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint
   if (keyFind(Len) == EffectKeys && Len >= 2 && Before.size() == Len) {
     std::vector<uint8_t> G = packChangeGroups(Before, Bytes.take_front(Len));
     if (G.size() < Len) {
-      std::vector<uint8_t> Rec{EffectCTag};
-      appendVarint(Rec, Site);
-      appendVarint(Rec, Len);
-      long At = emit(Rec, uint16_t(G.size()));
-      if (At >= 0)
-        std::copy(G.begin(), G.end(), Ring.begin() + At);
-      seal();
+      groups(EffectCTag, Site, Len, G);
       return;
     }
   }
@@ -1482,13 +1480,7 @@ void TraceWriter::skipEffectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<
   if (G.empty()) {
     effect(Site, Bytes);
   } else {
-    std::vector<uint8_t> Rec{EffectCTag};
-    appendVarint(Rec, Site);
-    appendVarint(Rec, Len);
-    long At = emit(Rec, uint16_t(G.size()));
-    if (At >= 0)
-      std::copy(G.begin(), G.end(), Ring.begin() + At);
-    seal();
+    groups(EffectCTag, Site, Len, G);
   }
   SpanTag = -1;
 }

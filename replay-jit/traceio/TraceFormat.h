@@ -408,6 +408,8 @@ private:
   /// starts; then takes the SKIP_BEGIN back (head and check value), else writes SKIP_END.
   bool spanOrEnd(uint16_t Site, uint32_t Size);
   void oneByte(uint8_t Tag);
+  /// A record of groups (EFFECT_C, EFFECT_Z): tag, Id, Len (the payload it stands for), G.
+  void groups(uint8_t Tag, uint16_t Id, uint16_t Len, llvm::ArrayRef<uint8_t> G);
   void fields(RecordKind K, std::initializer_list<uint32_t> F);
   void payload(RecordKind K, uint16_t Id, llvm::ArrayRef<uint8_t> Bytes);
   void commit(uint32_t N);

@@ -51,16 +51,6 @@ protected:
   }
 };
 
-std::vector<TraceRecord> decodeAll(ArrayRef<uint8_t> File) {
-  auto F = TraceFile::parse(File);
-  EXPECT_TRUE(bool(F)) << (F ? "" : llvm::toString(F.takeError()));
-  if (!F)
-    return {};
-  auto Rs = F->decode();
-  EXPECT_TRUE(bool(Rs)) << (Rs ? "" : llvm::toString(Rs.takeError()));
-  return Rs ? *Rs : std::vector<TraceRecord>{};
-}
-
 // The groups on their own (section 3.2): a mask per 8 bytes, bit i for byte i.
 TEST(CheckpointZGroups, Encoding) {
   EXPECT_EQ(packZeroGroups({}), std::vector<uint8_t>{});

@@ -24,34 +24,6 @@ namespace {
 
 using namespace wsn::recordtest;
 
-// An effect table as the lowering emits it: len u16, ret-bytes u8, n u8, (addr, size) pairs.
-struct EffTable {
-  std::vector<uint8_t> B;
-  EffTable(uint8_t RetBytes, std::initializer_list<std::pair<const void *, uint8_t>> V) {
-    uint16_t Len = RetBytes;
-    for (auto [P, Size] : V)
-      Len = uint16_t(Len + Size);
-    B = {uint8_t(Len), uint8_t(Len >> 8), RetBytes, uint8_t(V.size())};
-    for (auto [P, Size] : V) {
-      uintptr_t A = reinterpret_cast<uintptr_t>(P);
-      for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
-        B.push_back(uint8_t(A >> (8 * I)));
-      B.push_back(Size);
-    }
-  }
-  uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
-};
-
-std::vector<TraceRecord> decodeAll(ArrayRef<uint8_t> File) {
-  auto F = TraceFile::parse(File);
-  EXPECT_TRUE(bool(F)) << (F ? "" : llvm::toString(F.takeError()));
-  if (!F)
-    return {};
-  auto Rs = F->decode();
-  EXPECT_TRUE(bool(Rs)) << (Rs ? "" : llvm::toString(Rs.takeError()));
-  return Rs ? *Rs : std::vector<TraceRecord>{};
-}
-
 TEST(EffectCGroups, Encoding) {
   EXPECT_EQ(packChangeGroups({}, {}), std::vector<uint8_t>{});
   std::vector<uint8_t> Same(8, 0xFF);

@@ -47,16 +47,6 @@ protected:
   }
 };
 
-std::vector<TraceRecord> decodeAll(ArrayRef<uint8_t> File) {
-  auto F = TraceFile::parse(File);
-  EXPECT_TRUE(bool(F)) << (F ? "" : llvm::toString(F.takeError()));
-  if (!F)
-    return {};
-  auto Rs = F->decode();
-  EXPECT_TRUE(bool(Rs)) << (Rs ? "" : llvm::toString(Rs.takeError()));
-  return Rs ? *Rs : std::vector<TraceRecord>{};
-}
-
 // The runs encoding (section 3.1) on its own.
 TEST(EffectDeltaRuns, Encoding) {
   std::vector<uint8_t> K(10, 0);

@@ -29,16 +29,6 @@ TraceWriter packingWriter() {
   return std::move(*W);
 }
 
-std::vector<TraceRecord> decodeAll(ArrayRef<uint8_t> File) {
-  auto F = TraceFile::parse(File);
-  EXPECT_TRUE(bool(F)) << (F ? "" : llvm::toString(F.takeError()));
-  if (!F)
-    return {};
-  auto Rs = F->decode();
-  EXPECT_TRUE(bool(Rs)) << (Rs ? "" : llvm::toString(Rs.takeError()));
-  return Rs ? *Rs : std::vector<TraceRecord>{};
-}
-
 // ENTRY 101 at ring 0 (2 bytes: format 7 writes fid 101 as ENTRY), then a 20-byte effect of
 // site 5 with bytes 1, 9 and 19 non-zero: 14 05 14 | 02 AA | 02 BB | 08 CC, then EXIT 101.
 class EffectZ : public ::testing::Test {

@@ -1,8 +1,9 @@
 //===- RecordTestSupport.h - helpers of the record-kind tests ---*- C++ -*-===//
 //
 // Shared by the tests of one record kind each (EffectDeltaTest, CheckpointZTest, EffectCTest,
-// InputShortTest), which compare the host runtime's bytes with TraceWriter's: the runtime's
-// trace object as bytes, a writer of the runtime's geometry, and an error's message.
+// InputShortTest, EffectZTest, ControlRecordsTest), which compare the host runtime's bytes with TraceWriter's: the runtime's
+// trace object as bytes, a writer of the runtime's geometry, an error's message, a whole file
+// decoded, and an effect table as the lowering emits it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef WSN_UNITTESTS_TRACEFORMAT_RECORDTESTSUPPORT_H
@@ -11,9 +12,13 @@
 #include "TraceFormat.h"
 #include "wsn/trace.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 #include "gtest/gtest.h"
 
+#include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +54,39 @@ inline TraceWriter writer(uint16_t Buf = WSN_TRACE_BUF_SIZE, uint16_t Seg = WSN_
 inline std::string errorOf(llvm::Error E) {
   return E ? llvm::toString(std::move(E)) : "success";
 }
+
+/// Every record of a whole trace file, decoded; a parse or decode error fails the test (and,
+/// with NoDamage, a damaged segment).
+inline std::vector<TraceRecord> decodeAll(llvm::ArrayRef<uint8_t> File, bool NoDamage = false) {
+  auto F = TraceFile::parse(File);
+  EXPECT_TRUE(bool(F)) << (F ? "" : llvm::toString(F.takeError()));
+  if (!F)
+    return {};
+  if (NoDamage) {
+    EXPECT_TRUE(F->damage().empty());
+  }
+  auto Rs = F->decode();
+  EXPECT_TRUE(bool(Rs)) << (Rs ? "" : llvm::toString(Rs.takeError()));
+  return Rs ? *Rs : std::vector<TraceRecord>{};
+}
+
+/// An effect table as the lowering emits it: len u16, ret-bytes u8, n u8, (addr, size) pairs.
+struct EffTable {
+  std::vector<uint8_t> B;
+  EffTable(uint8_t RetBytes, std::initializer_list<std::pair<const void *, uint8_t>> V) {
+    uint16_t Len = RetBytes;
+    for (auto [P, Size] : V)
+      Len = uint16_t(Len + Size);
+    B = {uint8_t(Len), uint8_t(Len >> 8), RetBytes, uint8_t(V.size())};
+    for (auto [P, Size] : V) {
+      uintptr_t A = reinterpret_cast<uintptr_t>(P);
+      for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+        B.push_back(uint8_t(A >> (8 * I)));
+      B.push_back(Size);
+    }
+  }
+  uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
+};
 
 } // namespace wsn::recordtest
 
