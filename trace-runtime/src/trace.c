@@ -1824,6 +1824,17 @@ void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
   uint8_t h = (uint8_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
                         (len >= 0x4000u));
   uint16_t room;
+  /* Interrupts off before the head is read: a handler taken between reading it and
+   * reserving the record would move the head, and the rest computed from the old one would
+   * let the packer store past the segment's end (progfuzz program 1324: three bytes past the
+   * ring, over the check values). A second attempt continues the first one's atomic section:
+   * __wsn_rt_record_end left interrupts disabled when it said "again", and the state to
+   * restore at the end is the one the first attempt saved. (The lowered code resets
+   * #gv_reference before __wsn_rt_record_end; a handler taken between the attempts would
+   * record a count the trace never shows reset: replay diverged on the same program.) */
+  wsn_irq_state_t s = wsn_port_irq_save();
+  if (rt_ck_retry)
+    s = rt_open_irq;
 #ifdef WSN_PORT_HOST
   init_locked();
 #endif
@@ -1833,19 +1844,9 @@ void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
    * the head moves at the end. Not again right after such an attempt failed. */
   rt_ck_rest = len && !rt_ck_retry && len <= (uint16_t)(SEG - h) &&
                (uint16_t)(len + h) >= room && (uint16_t)(h + ((len + 7u) >> 3)) < room;
-  {
-    /* A second attempt continues the first one's atomic section: __wsn_rt_record_end left
-     * interrupts disabled when it said "again", and the state to restore at the end is the
-     * one saved by the first attempt. (The lowered code resets #gv_reference before
-     * __wsn_rt_record_end; a handler taken between the attempts would record a count the
-     * trace never shows reset: replay diverged on progfuzz program 1324.) */
-    wsn_irq_state_t first = rt_open_irq;
-    uint8_t retry = rt_ck_retry;
-    rt_ck_retry = 0;
-    open_payload(WSN_REC_CHECKPOINT, anchor, len, rt_ck_rest ? 0 : len);
-    if (retry)
-      rt_open_irq = first;
-  }
+  rt_ck_retry = 0;
+  open_payload(WSN_REC_CHECKPOINT, anchor, len, rt_ck_rest ? 0 : len);
+  rt_open_irq = s;
   /* Packed as its pieces come, unless its plain record ended exactly at the segment's end
    * (writing has then entered the next segment, which is not undone); in the rest, every
    * piece within the rest, its last byte left over. */

@@ -12,7 +12,8 @@ while IFS='|' read -r name ccopt simopt seed k; do
   rm -rf "$d" && mkdir -p "$d"
   [ "$ccopt" = "-" ] && ccopt=""
   [ "$simopt" = "-" ] && simopt=""
-  if ! "$BIN/wsn-cc" --target=avr --mcu=atmega128 $ccopt -o "$d/fw" "$HERE/$name.c" \
+  if ! "$BIN/wsn-cc" --target=avr --mcu=atmega128 $ccopt -I "$HERE/../../../examples/common" \
+      -o "$d/fw" "$HERE/$name.c" \
       > "$d/cc.txt" 2>&1; then
     echo "$name: wsn-cc failed (see $d/cc.txt)"; status=1; continue
   fi
@@ -33,5 +34,6 @@ skip-local-out|-|-|1|50
 skip-window-ptr-write|-|--irq int0:2000|3|3000
 o0-atomic-sreg-local|-O0|-|1|400
 indirect-atomic-input|-|--switches C:5000|1|2000
+checkpoint-rest-irq|-O0 --trace-buf=512 --trace-seg=128|--uart 26002 --irq int0:99068|1|34
 CASES
 exit $status
