@@ -279,15 +279,6 @@ protected:
               (std::vector<uint8_t>{0x10, 3, 8, 4, 2, 2, 0xAA, 0xBB}));
     return B;
   }
-  std::string decodeError(std::vector<uint8_t> B) {
-    llvm::consumeError(resealTrace(B));
-    auto F = TraceFile::parse(B);
-    if (!F)
-      return llvm::toString(F.takeError());
-    EXPECT_TRUE(F->damage().empty());
-    std::vector<TraceRecord> Out;
-    return errorOf(F->decode(Out));
-  }
   static constexpr size_t D = TraceHeaderSize + 11; // the delta's tag in the file
 };
 

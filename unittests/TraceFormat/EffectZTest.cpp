@@ -50,15 +50,6 @@ protected:
               (std::vector<uint8_t>{0x14, 5, 20, 0x02, 0xAA, 0x02, 0xBB, 0x08, 0xCC}));
     return B;
   }
-  std::string decodeError(std::vector<uint8_t> B) {
-    llvm::consumeError(resealTrace(B));
-    auto F = TraceFile::parse(B);
-    if (!F)
-      return llvm::toString(F.takeError());
-    EXPECT_TRUE(F->damage().empty());
-    std::vector<TraceRecord> Out;
-    return errorOf(F->decode(Out));
-  }
   static constexpr size_t C = TraceHeaderSize + 2; // the effect's tag in the file
 };
 

@@ -238,15 +238,6 @@ protected:
                                     0x65, 0x00}));
     return B;
   }
-  std::string decodeError(std::vector<uint8_t> B) {
-    llvm::consumeError(resealTrace(B));
-    auto F = TraceFile::parse(B);
-    if (!F)
-      return llvm::toString(F.takeError());
-    EXPECT_TRUE(F->damage().empty());
-    std::vector<TraceRecord> Out;
-    return errorOf(F->decode(Out));
-  }
   static constexpr size_t S = TraceHeaderSize + 6; // the INPUT_S tag in the file
   static constexpr size_t HeadAt = 16;              // the header's head field
 };

@@ -55,6 +55,18 @@ inline std::string errorOf(llvm::Error E) {
   return E ? llvm::toString(std::move(E)) : "success";
 }
 
+/// A file's decode error after its check values are sealed again over a deliberate change
+/// ("success" when it decodes): the malformed-record tests of each record kind.
+inline std::string decodeError(std::vector<uint8_t> B) {
+  llvm::consumeError(resealTrace(B));
+  auto F = TraceFile::parse(B);
+  if (!F)
+    return llvm::toString(F.takeError());
+  EXPECT_TRUE(F->damage().empty());
+  std::vector<TraceRecord> Out;
+  return errorOf(F->decode(Out));
+}
+
 /// Every record of a whole trace file, decoded; a parse or decode error fails the test (and,
 /// with NoDamage, a damaged segment).
 inline std::vector<TraceRecord> decodeAll(llvm::ArrayRef<uint8_t> File, bool NoDamage = false) {
