@@ -10,19 +10,24 @@ Seeds are kept small: the ring is built at 256 bytes in 64-byte segments.
 """
 import argparse
 import os
-import shutil
 import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EX = os.path.join(ROOT, "examples")
 
-# name, sources, wsn-sim arguments
+# name, sources (under examples/, or the project root when they start with lit-tests/), wsn-sim
+# arguments, extra wsn-cc arguments
 PROGRAMS = [
-    ("sense-send", ["sense-send/SenseC.c", "sense-send/invariants.c"], ["--adc", "0:1023"]),
-    ("blink", ["blink/BlinkC.c", "blink/invariants.c"], []),
+    ("sense-send", ["sense-send/SenseC.c", "sense-send/invariants.c"], ["--adc", "0:1023"], []),
+    ("blink", ["blink/BlinkC.c", "blink/invariants.c"], [], []),
     ("sense-send-long", ["sense-send/SenseC.c", "sense-send/invariants.c"],
-     ["--adc", "0:700", "--stop-after-checks", "40"]),
+     ["--adc", "0:700", "--stop-after-checks", "40"], []),
+    # EFFECT_Z (format 7, spec/trace-format.md 3.6) is written only without effect keys, as
+    # wsn-cc builds real applications; the trace also holds CHECKPOINT_Z, the one-byte
+    # control records and empty-span records (3.5).
+    ("effect-z", ["lit-tests/replay/Inputs/effect-z.c"], ["--stop-after-checks", "300"],
+     ["--effect-keys=0"]),
 ]
 
 
@@ -42,13 +47,18 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "fuzz", "corpus"))
     a = ap.parse_args()
-    shutil.rmtree(a.out, ignore_errors=True)
+    # Seeds written by hand (control.wtr from testgen, effect-c.wtr, input-s.wtr) stay: only
+    # the files this script makes are overwritten.
     with tempfile.TemporaryDirectory() as tmp:
-        for name, srcs, simargs in PROGRAMS:
+        for name, srcs, simargs, ccargs in PROGRAMS:
             fw = os.path.join(tmp, name)
             run([os.path.join(a.bin, "wsn-cc"), "--target=avr", "--mcu=atmega128",
                  "--trace-buf=256", "--trace-seg=64", "-I", os.path.join(EX, "common"), "-o", fw]
-                + [os.path.join(EX, s) for s in srcs] + [os.path.join(EX, "common/scheduler.c")])
+                + ccargs
+                + [os.path.join(ROOT, s) if s.startswith("lit-tests/") else os.path.join(EX, s)
+                   for s in srcs]
+                + ([] if srcs[0].startswith("lit-tests/")
+                   else [os.path.join(EX, "common/scheduler.c")]))
             rundir = os.path.join(tmp, name + ".run")
             subprocess.run([os.path.join(a.bin, "wsn-sim"), "run", fw + ".elf", "--seed", "1",
                             "--max-cycles", "200000000", "-o", rundir] + simargs,
