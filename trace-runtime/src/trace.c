@@ -108,11 +108,14 @@ static uint8_t rt_ck_first;
 static uint8_t rt_ck_rest, rt_ck_retry;
 #if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
 #define zwalk __wsn_rt_zwalk
+#define zwalkn __wsn_rt_zwalkn
 #define zrun __wsn_rt_zrun
 uint8_t __wsn_rt_zwalk(uintptr_t t, const uint8_t *end);
+uint8_t __wsn_rt_zwalkn(uintptr_t p, uint8_t n, const uint8_t *end);
 uint8_t __wsn_rt_zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
 #else
 static uint8_t zwalk(uintptr_t t, const uint8_t *end);
+static uint8_t zwalkn(uintptr_t p, uint8_t n, const uint8_t *end);
 static uint8_t zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
 #endif
 #endif
@@ -1769,42 +1772,44 @@ uint8_t __wsn_rt_anchor_armed(void) {
  * falls out at the eighth byte, leaving byte i's bit at bit i: the mask is stored and the
  * next group's mask byte reserved. */
 
+/* The packer's last group: the missing bytes of a partial one are 0 (shifted in until the
+ * sentinel falls out) and its mask is stored; a mask byte reserved with no byte after it is
+ * given back. Returns the packed end, NULL when the mask would be stored at or past end. */
+static NOINLINE uint8_t *zend(const uint8_t *end) {
+  uint8_t mask = rt_z_mask, out;
+  if (mask == 0x80u)
+    return rt_z_m;
+  do {
+    out = (uint8_t)(mask & 1u);
+    mask >>= 1;
+  } while (!out);
+  if (rt_z_m >= end)
+    return NULL;
+  *rt_z_m = mask;
+  return rt_z_o;
+}
+
 /* A piece of n payload bytes of the checkpoint being packed (rt_left: the bytes owed after
  * it), from the (n, pairs) table t, else from p (NULL: zeros). The first piece of a record
  * packed over its plain reservation may take only what leaves room for the rest at its
  * largest (rt_left + ceil(rt_left / 8) bytes: every byte and a mask per 8), so no later piece
- * can fail. The last one (rt_left 0) also finishes the last group: the missing bytes of a
- * partial one are 0 (shifted in until the sentinel falls out); a mask byte reserved with no
- * byte after it is given back. Returns 1 when the piece is in; 0 when the record is written
- * plain from this piece on (the caller copies it to its plain place: only a first piece can
- * fail there, so nothing before it was packed). In the rest of a segment there is no plain
- * place: a piece that does not fit gives the attempt up (rt_ck_end NULL, the later pieces
- * are dropped, __wsn_rt_record_end says "again"), and 1 is returned. */
+ * can fail. The last one (rt_left 0) also finishes the last group (zend). Returns 1 when
+ * the piece is in; 0 when the record is written plain from this piece on (the caller copies
+ * it to its plain place: only a first piece can fail there, so nothing before it was
+ * packed). In the rest of a segment there is no plain place: a piece that does not fit gives
+ * the attempt up (rt_ck_end NULL, the later pieces are dropped, __wsn_rt_record_end says
+ * "again"), and 1 is returned. */
 static NOINLINE uint8_t zpiece(uintptr_t t, const uint8_t *p, uint16_t n) {
   const uint8_t *end = rt_ck_end;
-  uint8_t ok, mask, out;
+  uint8_t ok;
   if (rt_ck_first) {
     uint16_t w = (uint16_t)(rt_left + ((rt_left + 7u) >> 3));
     rt_ck_first = 0;
     end = w < (uint16_t)(end - rt_ck_at) ? end - w : NULL;
   }
   ok = end && (t ? zwalk(t, end) : zrun(p, n, end));
-  if (ok && !rt_left) {
-    rt_ck_done = rt_z_m;
-    mask = rt_z_mask;
-    if (mask != 0x80u) {
-      do {
-        out = (uint8_t)(mask & 1u);
-        mask >>= 1;
-      } while (!out);
-      if (rt_z_m >= end)
-        ok = 0;
-      else {
-        *rt_z_m = mask;
-        rt_ck_done = rt_z_o;
-      }
-    }
-  }
+  if (ok && !rt_left)
+    ok = (rt_ck_done = zend(end)) != NULL;
   if (!ok) {
     if (!rt_ck_rest) {
       rt_ck_tag = NULL;
@@ -2863,66 +2868,6 @@ __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
-#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
-/* EFFECT_Z (spec/trace-format.md section 3.6): the payload (rbytes of ret, the m pairs at x,
- * then the (n, pairs) table t) as CHECKPOINT_Z's groups, per 8 bytes a mask (bit i: byte i
- * is not 0) and the non-zero bytes. Returns the groups' size; with out, writes them there.
- * Only without effect keys (a packed record cannot be a key). Interrupts must be disabled. */
-static NOINLINE uint16_t zeffect(const uint8_t *ret, uint8_t rbytes, uintptr_t x, uint8_t m,
-                                 uintptr_t t, uint8_t *out) {
-  uint16_t size = 0;
-  uint8_t *mp = out, mask = 0, bit = 0, left = rbytes, n = 0, part = 0;
-  const uint8_t *src = ret;
-  uintptr_t q = x;
-  for (;;) {
-    uint8_t b;
-    if (!left) {
-      if (!n) { /* the next part: the m pairs at x, then the table t */
-        if (part == 2)
-          break;
-        if (part++ == 0) {
-          q = x;
-          n = m;
-        } else {
-          n = tbl8(t);
-          q = t + 1;
-        }
-        continue;
-      }
-      --n;
-      src = (const uint8_t *)tbladdr(q);
-      left = tbl8(q + ASZ);
-      q += 1 + ASZ;
-      if (!left) { /* a link: go on with the (n, pairs) table at that address */
-        q = LINKED(src);
-        n = tbl8(q++);
-      }
-      continue;
-    }
-    --left;
-    b = *src++;
-    if (!bit) { /* a group starts: its mask byte */
-      bit = 1;
-      mask = 0;
-      ++size;
-      if (out)
-        mp = out++;
-    }
-    if (b) {
-      mask |= bit;
-      ++size;
-      if (out)
-        *out++ = b;
-    }
-    bit = (uint8_t)(bit << 1);
-    if (!bit && out)
-      *mp = mask;
-  }
-  if (bit && out)
-    *mp = mask;
-  return size;
-}
-#endif
 /* What interrupt handlers may write, the whole form's last part of every effect with a
  * short form (`u16 bytes, u8 n, n pairs`; in flash on AVR): defined by the lowering when the
  * program has such effects. This weak empty one serves images without them, which never
@@ -2934,18 +2879,28 @@ __attribute__((weak))
 #endif
 const uint8_t __wsn_effect_handlers[3] = {0, 0, 0};
 /* The span of `site` is empty (section 3.5) when its SKIP_BEGIN was written last, in the
- * segment being written (the head is still right after it, in the same lap), and a record of
- * n bytes fits where it starts. Then the SKIP_BEGIN is taken back: the record is opened at
- * its start (the decoder then keeps the bytes before it, and the stored value, which still
- * covers the SKIP_BEGIN, is its C1 of section 1.2), the value before it is put back (high
- * byte first: a stop between the two stores leaves C0's high byte with C1's low byte, which
- * the decoder accepts) and the head moved there. Returns where the record's tag goes, or NULL
- * (nothing changed). Interrupts must be disabled. */
-static NOINLINE uint8_t *span_take(uint16_t site, uint16_t n) {
-  uint16_t e = rt_sb_end, at = (uint16_t)(e - 2u - (site >= 0x80u) - (site >= 0x4000u));
-  volatile uint8_t *c;
+ * segment being written (the head is still right after it, in the same lap): returns where
+ * that SKIP_BEGIN starts, else WSN_NO_SPAN (the ring's last byte, where no SKIP_BEGIN starts:
+ * it does not fit there, and no record fits from there either). Either way the SKIP_BEGIN
+ * cannot be taken back any more. Interrupts must be disabled. */
+#define WSN_NO_SPAN ((uint16_t)(WSN_TRACE_BUF_SIZE - 1))
+static NOINLINE uint16_t span_at(uint16_t site) {
+  uint16_t e = rt_sb_end;
   rt_sb_end = 0;
-  if (!e || e != HDR.head || site != rt_sb_site || n > (uint16_t)(SEG - seg_offset(at)))
+  if (!e || e != HDR.head || site != rt_sb_site)
+    return WSN_NO_SPAN;
+  return (uint16_t)(e - 2u - (site >= 0x80u) - (site >= 0x4000u));
+}
+
+/* When a record of n bytes fits where the SKIP_BEGIN at `at` starts (span_at), the SKIP_BEGIN
+ * is taken back: the record is opened at its start (the decoder then keeps the bytes before
+ * it, and the stored value, which still covers the SKIP_BEGIN, is its C1 of section 1.2), the
+ * value before it is put back (high byte first: a stop between the two stores leaves C0's
+ * high byte with C1's low byte, which the decoder accepts) and the head moved there. Returns
+ * where the record's tag goes, or NULL (nothing changed). Interrupts must be disabled. */
+static NOINLINE uint8_t *span_take(uint16_t at, uint16_t n) {
+  volatile uint8_t *c;
+  if (n > (uint16_t)(SEG - seg_offset(at)))
     return NULL;
   c = __wsn_trace.check[seg_index(at)];
   OPEN_LO = (uint8_t)at;
@@ -2956,33 +2911,90 @@ static NOINLINE uint8_t *span_take(uint16_t site, uint16_t n) {
   return &__wsn_trace.data[at];
 }
 
+/* The effect record being written: its payload (ret's rbytes low bytes, the m pairs at x,
+ * then the (n, pairs) table t), the bytes of its tag and fields (h), and what is written:
+ * tag and payload size (len plain, or the groups of an EFFECT_C or EFFECT_Z). */
+struct effect_rec {
+  const uint8_t *ret;
+  uintptr_t x, t;
+  uint16_t len, n;
+  uint8_t rbytes, m, h, tag;
+};
+
+#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
+#define WSN_EFFECT_Z 1
+/* EFFECT_Z in one pass (spec/trace-format.md section 3.6): the payload is packed as
+ * CHECKPOINT_Z's groups straight into the ring, at data[at + h] for a record whose tag would
+ * be at ring offset `at` (the head, or the start of the span's SKIP_BEGIN), within the rest of
+ * that segment and below len bytes. Those bytes lie after the head (stale: nothing the decoder
+ * reads changes, so a stop meanwhile sees the trace as it was); the record is then reserved at
+ * its exact size where its groups already are. Returns 0 when decided: packed (tag EFFECT_Z, n
+ * the groups' size), or not smaller than len (plain, as set; the plain record is then written
+ * over what was packed, or goes to the next segment after a PAD that fills the rest); 1 when
+ * the groups are smaller than len but may not fit in the rest (the packer stopped at its end):
+ * neither record fits there. Interrupts must be disabled. */
+static NOINLINE uint8_t zfit(struct effect_rec *r, uint16_t at) {
+  uint16_t room = (uint16_t)(SEG - seg_offset(at)), lim = (uint16_t)(r->len - 1u);
+  uint8_t *o, *end;
+  if (room <= r->h)
+    return 1;
+  room = (uint16_t)(room - r->h);
+  if (room < lim)
+    lim = room;
+  o = &__wsn_trace.data[at + r->h];
+  end = o + lim;
+  rt_z_m = o;
+  rt_z_o = o + 1;
+  rt_z_mask = 0x80u;
+  if (zrun(r->ret, r->rbytes, end) && zwalkn(r->x, r->m, end) && zwalk(r->t, end) &&
+      (end = zend(end)) != NULL) {
+    r->n = (uint16_t)(end - o);
+    r->tag = WSN_REC_EFFECT_Z;
+    return 0;
+  }
+  return lim != (uint16_t)(r->len - 1u);
+}
+#else
+#define WSN_EFFECT_Z 0
+#endif
+
+/* One effect table serves every call site with the same record layout (callee return size
+ * and variables), so the site id comes as an argument; `skip` writes SKIP_END site first.
+ * When the segment holds a key of the same length, the changes against it are written
+ * straight into the ring after the head (the record is opened first), where an EFFECT_DELTA's
+ * runs go; if they stay smaller than the payload and within the segment, the record becomes
+ * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
-  uint8_t rbytes = tbl8(t + 2);
-  uint16_t len = tbl16(t);
-  uintptr_t pairs = effect_pairs(t); /* the (n, pairs) table walk and delta read */
-  uint16_t own = 0, g = 0; /* own: the bytes of the whole form's first part (its m pairs);
-                            * g: the size of the EFFECT_C's groups, 0 when not one */
-  uint16_t gz = 0; /* the size of the EFFECT_Z's groups, 0 when not one (section 3.6) */
-  uint8_t m = 0;
+  struct effect_rec r;
+  uint16_t own = 0, len; /* own: the bytes of the whole form's first part (its m pairs) */
   uint8_t *p, *span = NULL; /* span: the tag of the SPAN_EFFECT being written (section 3.5) */
-  if (rbytes & 0x80u) {
+#if WSN_EFFECT_Z
+  uint8_t z; /* an EFFECT_Z not yet ruled in or out */
+#endif
+  r.ret = (const uint8_t *)&ret; /* little-endian on every target */
+  r.rbytes = tbl8(t + 2);
+  r.len = len = tbl16(t);
+  r.x = t + 7;
+  r.t = effect_pairs(t); /* the (n, pairs) table walk and delta read */
+  r.m = 0;
+  if (r.rbytes & 0x80u) {
     /* The table is the short form (the callee's own writes); the whole form is, with 0x40,
      * the first m pairs of the short form's (the callee's writes handlers do not write; the
      * head's `u16 whole len, u8 m` after rbytes), then what handlers may write. The short
      * form alone when no handler ran inside the skipped call; only with the span's SKIP_END
      * merged into this call (otherwise a handler between the two could have opened, and
      * cleared the flag of, a span of its own). */
-    uint8_t more = rbytes & 0x40u;
-    rbytes &= 0x3Fu;
+    uint8_t more = r.rbytes & 0x40u;
+    r.rbytes &= 0x3Fu;
     if (!skip || rt_span_irq) {
       if (more) {
         own = tbl16(t + 3);
-        m = tbl8(t + 5);
+        r.m = tbl8(t + 5);
       }
-      len = (uint16_t)(rbytes + own + tbl16((uintptr_t)__wsn_effect_handlers));
-      pairs = (uintptr_t)__wsn_effect_handlers + 2;
+      r.len = len = (uint16_t)(r.rbytes + own + tbl16((uintptr_t)__wsn_effect_handlers));
+      r.t = (uintptr_t)__wsn_effect_handlers + 2;
     }
   }
   rt_snap = NULL;
@@ -2990,72 +3002,81 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     wsn_port_irq_restore(s);
     return;
   }
+  r.h = (uint8_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) + (len >= 0x4000u));
+  r.n = len;
+  r.tag = WSN_REC_EFFECT;
   /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
    * (the short form is then the chosen one, whose variables the snapshot holds) and no key
    * applies; counted first, so the record is reserved at its exact size. */
   if (WSN_TRACE_SNAP_MAX > 0 && snap && skip && !rt_span_irq && len >= 2 &&
-      len - rbytes <= WSN_TRACE_SNAP_MAX
+      len - r.rbytes <= WSN_TRACE_SNAP_MAX
 #if WSN_TRACE_EFFECT_KEYS
       && key_find(len) == WSN_TRACE_EFFECT_KEYS
 #endif
   ) {
-    rt_c_rbytes = rbytes;
-    g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)&ret, snap, NULL));
-    if (g >= len)
-      g = 0;
+    uint16_t g;
+    rt_c_rbytes = r.rbytes;
+    g = (uint16_t)(((len + 7u) >> 3) + changes(r.t, r.ret, snap, NULL));
+    if (g < len) {
+      r.n = g;
+      r.tag = WSN_REC_EFFECT_C;
+    }
   }
-#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
+#if WSN_EFFECT_Z
   /* Not the changes: the full payload without its zero bytes when that is smaller (section
-   * 3.6), counted first, so the record is reserved at its exact size. */
-  if (!g) {
-    gz = zeffect((const uint8_t *)&ret, rbytes, t + 7, m, pairs, NULL);
-    if (gz >= len)
-      gz = 0;
-  }
+   * 3.6), packed where the record goes (zfit) before it is reserved, so at its exact size. */
+  z = r.tag == WSN_REC_EFFECT && len >= 2 && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
 #endif
   if (skip) {
-    /* An empty span (section 3.5): the record at its largest (the EFFECT_C's size, else the
-     * full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts. (Whether a key
-     * applies was asked in the segment being written; a SKIP_END written now may enter the
-     * next one, where the record is then plain or a delta.) */
-    span = span_take(site, (uint16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) +
-                                      (len >= 0x80u) + (len >= 0x4000u) +
-                                      (g ? g : gz ? gz : len)));
+    /* An empty span (section 3.5): the record at its largest (the EFFECT_C's or EFFECT_Z's
+     * size, else the full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts.
+     * (Whether a key applies was asked in the segment being written; a SKIP_END written now
+     * may enter the next one, where the record is then plain or a delta.) */
+    uint16_t at = span_at(site);
+#if WSN_EFFECT_Z
+    /* The segment's last byte: packing there for a span record not taken would leave it
+     * changed behind a PAD two bytes before the end (one byte after a PAD is folded as it is,
+     * section 1.2), so it is put back. Elsewhere what the packer wrote is overwritten by the
+     * SKIP_END and the PAD's rest, as such a record fits after neither. */
+    uint8_t *last = &__wsn_trace.data[at + (uint16_t)(SEG - 1u - seg_offset(at))], keep = *last;
+    if (z)
+      z = zfit(&r, at);
+#endif
+    span = span_take(at, (uint16_t)(r.h + r.n));
     if (!span) {
+#if WSN_EFFECT_Z
+      *last = keep;
+#endif
       emit(site, WSN_REC_SKIP_END, 0, 0);
       CLOSE(); /* complete; the EFFECT opens its own record */
     }
   }
-  if (g) {
-    p = emit(site, WSN_REC_EFFECT | F_B, len, g);
-    if (p) {
-      changes(pairs, (const uint8_t *)&ret, snap, p);
-      /* the tag, before the fields site and len (varints) */
-      p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
-                   (len >= 0x4000u))] = WSN_REC_EFFECT_C;
-    }
-    goto close;
-  }
-#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
-  if (gz) {
-    p = emit(site, WSN_REC_EFFECT | F_B, len, gz);
-    if (p) {
-      zeffect((const uint8_t *)&ret, rbytes, t + 7, m, pairs, p);
-      p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
-                   (len >= 0x4000u))] = WSN_REC_EFFECT_Z;
-    }
-    goto close;
+#if WSN_EFFECT_Z
+  if (z && zfit(&r, HDR.head) && (uint16_t)(r.h + len) <= SEG) {
+    /* Neither record fits in the rest of the segment: it goes to the next one, after a PAD.
+     * The PAD is written first (the record opened at it, section 1.1: the next segment is
+     * then no longer part of the retained tail), so that the groups can be packed at the
+     * next segment's start; the writer core then finds the PAD there, and enters that
+     * segment as for any record that does not fit. (A record whose plain form is larger
+     * than a segment, which wsn-cc's geometry never builds, is not tried there: it is
+     * dropped, DROPPED, also when its groups would have fitted.) */
+    uint16_t at = HDR.head;
+    OPEN_LO = (uint8_t)at;
+    OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
+    __wsn_trace.data[at] = WSN_REC_PAD;
+    at = (uint16_t)(at - seg_offset(at) + SEG);
+    zfit(&r, at == WSN_TRACE_BUF_SIZE ? 0 : at);
   }
 #endif
 #if WSN_TRACE_EFFECT_KEYS
-  {
+  if (r.tag == WSN_REC_EFFECT) {
     uint8_t k = key_find(len);
     uint16_t head = HDR.head;
     /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
-    uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
+    uint8_t hdr = (uint8_t)(r.h + 1u);
     uint16_t room = (uint16_t)(SEG - seg_offset(head));
     /* not a whole form in two parts: delta walks one table */
-    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !m && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
+    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !r.m && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
         hdr <= room) {
       uint8_t d, limit = (uint8_t)(len - 2); /* runs + 1-byte dlen < len */
       if (limit > 127)
@@ -3064,7 +3085,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
         limit = (uint8_t)(room - hdr);
       OPEN_LO = (uint8_t)head; /* the ring changes after head: the record is open */
       OPEN_HI = (uint8_t)((head >> 8) | 0x80u);
-      d = delta(rt_key_at[k], pairs, rbytes, ret, &__wsn_trace.data[head + hdr], limit);
+      d = delta(rt_key_at[k], r.t, r.rbytes, ret, &__wsn_trace.data[head + hdr], limit);
       if (d != 0xFF) {
         /* emit takes a tag of 4 bits: the record is reserved as an EFFECT with three fields
          * (it fits: no PAD, it starts at head, its fields end where the runs begin), and its
@@ -3077,17 +3098,26 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
   }
 #endif
-  p = emit(site, WSN_REC_EFFECT | F_B, len, len);
+  p = emit(site, WSN_REC_EFFECT | F_B, len, r.n);
   if (p) {
-    key_put(len, p);
-    while (rbytes--) {
-      *p++ = (uint8_t)ret;
-      ret >>= 8;
+    /* the tag, before the fields site and len (varints) */
+    p[-(int16_t)r.h] = r.tag;
+    if (r.tag == WSN_REC_EFFECT_C) {
+      changes(r.t, r.ret, snap, p);
+    } else if (r.tag == WSN_REC_EFFECT) {
+      const uint8_t *b = r.ret;
+      volatile uint8_t *d = p; /* volatile: no memcpy call (no libc on the mote) */
+      uint8_t i = r.rbytes;
+      key_put(len, p);
+      while (i--)
+        *d++ = *b++;
+      walkn(r.x, (uint8_t *)d, r.m);
+      walk(r.t, (uint8_t *)d + own);
     }
-    walkn(t + 7, p, m);
-    walk(pairs, p + own);
   }
+#if WSN_TRACE_EFFECT_KEYS
 close:
+#endif
   if (span) /* the record fits where the SKIP_BEGIN was (no PAD moved it): tag + 8 */
     *span = (uint8_t)(*span + (WSN_REC_SPAN_EFFECT - WSN_REC_EFFECT));
   CLOSE();
@@ -3178,21 +3208,25 @@ static NOINLINE uint8_t zrun(const uint8_t *src, uint16_t n, const uint8_t *end)
   return 1;
 }
 
-static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
-  uint8_t n = tbl8(t);
+/* zwalkn: the n pairs at p (zwalk: the (n, pairs) table at t). */
+static NOINLINE uint8_t zwalkn(uintptr_t p, uint8_t n, const uint8_t *end) {
   while (n--) {
-    const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
-    uint8_t size = tbl8(t + 1 + ASZ);
-    t += 1 + ASZ;
+    const uint8_t *src = (const uint8_t *)tbladdr(p);
+    uint8_t size = tbl8(p + ASZ);
+    p += 1 + ASZ;
     if (!size) { /* a link: the walk goes on with the table at that address */
-      t = LINKED(src);
-      n = tbl8(t);
+      p = LINKED(src);
+      n = tbl8(p++);
       continue;
     }
     if (!zrun(src, size, end))
       return 0;
   }
   return 1;
+}
+
+static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
+  return zwalkn(t + 1, tbl8(t), end);
 }
 #elif defined(__AVR__)
 /* The same in AVR assembly (11 cycles a zero byte, 15 a non-zero one, about 14 more a group):
@@ -3201,13 +3235,22 @@ static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
  * zero" comes in at bit 7 from carry, the sentinel falls out into carry at the eighth). */
 WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
   __asm__ __volatile__(
+      "  movw r20, r22\n"             /* end */
+      "  movw r30, r24\n"
+      "  lpm r23, Z+\n"               /* number of pairs */
+      "9:\n"
       "  push r28\n"
       "  push r29\n"
-      "  movw r30, r24\n"
-      "  movw r20, r22\n"             /* end */
-      "  lpm r23, Z+\n"               /* number of pairs */
       "  clt\n"
       "  rjmp 8f\n"
+      /* __wsn_rt_zwalkn(p, n, end): the n pairs at p, without a count byte before them (the
+       * first part of a whole effect, spec/trace-format.md section 4); end in r21:r20 */
+      "  .global __wsn_rt_zwalkn\n"
+      "  .type __wsn_rt_zwalkn, @function\n"
+      "__wsn_rt_zwalkn:\n"
+      "  movw r30, r24\n"
+      "  mov r23, r22\n"
+      "  rjmp 9b\n"
       /* __wsn_rt_zrun(src, n, end): n bytes at src (RAM) into the packer, with the table
        * walk's loop (T set: a run, no table): Y = src, r22 the bytes of n mod 256 first,
        * then r23 more runs of 256 (r22 is 0 then: 256 turns), end in r21:r20. */
@@ -3276,13 +3319,19 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
  * r12. */
 WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
   __asm__ __volatile__(
+      "  mov r13, r14\n"                /* end */
+      "  mov.b @r12+, r13\n"            /* number of pairs: as zwalkn with them */
+      /* __wsn_rt_zwalkn(p, n, end): the n pairs at p, without a count byte before them (the
+       * first part of a whole effect, spec/trace-format.md section 4) */
+      "  .global __wsn_rt_zwalkn\n"
+      "  .type __wsn_rt_zwalkn, @function\n"
+      "__wsn_rt_zwalkn:\n"
       "  push r10\n"
       "  push r9\n"
       "  push r8\n"
       "  push r7\n"
       "  mov r12, r15\n"
-      "  mov r13, r14\n"                /* end */
-      "  mov.b @r15+, r8\n"
+      "  mov.b r13, r8\n"
       "  clr r7\n"                      /* no run: the table's pairs */
       "  jmp 8f\n"
       /* __wsn_rt_zrun(src, n, end): n bytes at src into the packer, as if they were the
