@@ -379,6 +379,11 @@ static NOINLINE uint8_t *put_varint(uint8_t *p, uint16_t v) {
 #define F_NOA 0x80u /* no field a (an INPUT_S: the tag, and the value when given, only) */
 #define TAG(kind) ((uint8_t)((kind) & 0x0Fu))
 
+/* The bytes of v as a varint (1-3). */
+static NOINLINE uint8_t vsize(uint16_t v) {
+  return (uint8_t)(1u + (v >= 0x80u) + (v >= 0x4000u));
+}
+
 /* The one record writer: tag, varint a, then b and c as `kind` says, then `extra` payload
  * bytes the caller writes through the returned pointer (NULL: nothing may be written).
  * The fields are assembled first, since the record's size decides where it starts; one static
@@ -1142,29 +1147,12 @@ static NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
-    uint16_t h = HDR.head;
     uint8_t t = 0, k = TAG(kind);
     if (k <= WSN_REC_EXIT && a < WSN_TRACE_FID_SHORT)
       t = (uint8_t)((k == WSN_REC_ENTRY ? WSN_REC_ENTRY_S : WSN_REC_EXIT_S) + a);
-    if (k == WSN_REC_SKIP_BEGIN) {
-      /* Section 3.5: the check value before it (a record at a segment start restarts it),
-       * so that an empty span can take it back. */
-      const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
-      rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
-      rt_sb_site = a;
-      ++rt_skip_depth;
-      rt_span_irq = 0;
-    }
     rec1(a, kind, b, t);
-    if (k == WSN_REC_SKIP_BEGIN) {
-      /* Written at h, not after a PAD (frozen: not written at all). One that ended its
-       * segment exactly leaves a segment start (0 after a wrap), behind which no span record
-       * fits. Entering a segment clears rt_sb_end. */
-      h = (uint16_t)(h + 2u + (a >= 0x80u) + (a >= 0x4000u));
-      rt_sb_end = HDR.head == h ? h : 0;
-    } else if (k == WSN_REC_SKIP_END && rt_skip_depth) {
+    if (k == WSN_REC_SKIP_END && rt_skip_depth)
       --rt_skip_depth;
-    }
   }
   if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
@@ -1174,9 +1162,26 @@ static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
 void __wsn_rt_entry(uint16_t fid) { record(fid, WSN_REC_ENTRY, 0); }
 void __wsn_rt_exit(uint16_t fid) { record(fid, WSN_REC_EXIT, 0); }
 void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
-/* `used`: also called from the MSP430 assembly of __wsn_rt_skip_call (below). */
+/* SKIP_BEGIN, and what section 3.5 needs to take it back when its span stays empty: the
+ * check value before it (a record at a segment start restarts it), its site, and the head
+ * after it when it was written at h (not after a PAD; frozen: not written at all). One that
+ * ended its segment exactly leaves a segment start (0 after a wrap), behind which no span
+ * record fits. Entering a segment clears rt_sb_end. `used`: also called from the MSP430
+ * assembly of __wsn_rt_skip_call (below). */
 __attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
-  record(site, WSN_REC_SKIP_BEGIN, 0);
+  wsn_irq_state_t s = wsn_port_irq_save();
+  if (!rt_quiet) {
+    uint16_t h = HDR.head;
+    const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
+    rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
+    rt_sb_site = site;
+    ++rt_skip_depth;
+    rt_span_irq = 0;
+    rec1(site, WSN_REC_SKIP_BEGIN, 0, 0);
+    h = (uint16_t)(h + 1u + vsize(site));
+    rt_sb_end = HDR.head == h ? h : 0;
+  }
+  wsn_port_irq_restore(s);
 }
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
@@ -1826,8 +1831,7 @@ static NOINLINE uint8_t zpiece(uintptr_t t, const uint8_t *p, uint16_t n) {
 void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
 #if WSN_TRACE_PACK
   /* tag and fields */
-  uint8_t h = (uint8_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
-                        (len >= 0x4000u));
+  uint8_t h = (uint8_t)(1u + vsize(anchor) + vsize(len));
   uint16_t room;
   /* Interrupts off before the head is read: a handler taken between reading it and
    * reserving the record would move the head, and the rest computed from the old one would
@@ -2889,7 +2893,7 @@ static NOINLINE uint16_t span_at(uint16_t site) {
   rt_sb_end = 0;
   if (!e || e != HDR.head || site != rt_sb_site)
     return WSN_NO_SPAN;
-  return (uint16_t)(e - 2u - (site >= 0x80u) - (site >= 0x4000u));
+  return (uint16_t)(e - 1u - vsize(site));
 }
 
 /* When a record of n bytes fits where the SKIP_BEGIN at `at` starts (span_at), the SKIP_BEGIN
@@ -3002,7 +3006,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     wsn_port_irq_restore(s);
     return;
   }
-  r.h = (uint8_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) + (len >= 0x4000u));
+  r.h = (uint8_t)(1u + vsize(site) + vsize(len));
   r.n = len;
   r.tag = WSN_REC_EFFECT;
   /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
