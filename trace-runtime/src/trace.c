@@ -113,10 +113,13 @@ static uint8_t rt_ck_rest, rt_ck_retry;
 uint8_t __wsn_rt_zwalk(uintptr_t t, const uint8_t *end);
 uint8_t __wsn_rt_zwalkn(uintptr_t p, uint8_t n, const uint8_t *end);
 uint8_t __wsn_rt_zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
+#define zend __wsn_rt_zend
+uint8_t *__wsn_rt_zend(const uint8_t *end);
 #else
 static uint8_t zwalk(uintptr_t t, const uint8_t *end);
 static uint8_t zwalkn(uintptr_t p, uint8_t n, const uint8_t *end);
 static uint8_t zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
+static uint8_t *zend(const uint8_t *end);
 #endif
 #endif
 #if WSN_TRACE_EFFECT_KEYS
@@ -1779,7 +1782,9 @@ uint8_t __wsn_rt_anchor_armed(void) {
 
 /* The packer's last group: the missing bytes of a partial one are 0 (shifted in until the
  * sentinel falls out) and its mask is stored; a mask byte reserved with no byte after it is
- * given back. Returns the packed end, NULL when the mask would be stored at or past end. */
+ * given back. Returns the packed end, NULL when the mask would be stored at or past end.
+ * (In assembly with the packer's walk on the motes.) */
+#if !(defined(__AVR__) || defined(__MSP430__)) || WSN_TRACE_NO_ASM
 static NOINLINE uint8_t *zend(const uint8_t *end) {
   uint8_t mask = rt_z_mask, out;
   if (mask == 0x80u)
@@ -1793,6 +1798,7 @@ static NOINLINE uint8_t *zend(const uint8_t *end) {
   *rt_z_m = mask;
   return rt_z_o;
 }
+#endif
 
 /* A piece of n payload bytes of the checkpoint being packed (rt_left: the bytes owed after
  * it), from the (n, pairs) table t, else from p (NULL: zeros). The first piece of a record
@@ -2937,6 +2943,21 @@ struct effect_rec {
  * over what was packed, or goes to the next segment after a PAD that fills the rest); 1 when
  * the groups are smaller than len but may not fit in the rest (the packer stopped at its end):
  * neither record fits there. Interrupts must be disabled. */
+#if WSN_ASM_WALK
+/* In assembly with the packer's walk (below); the offsets it reads: */
+typedef char wsn_check_effect_rec[offsetof(struct effect_rec, x) == 2 &&
+                                          offsetof(struct effect_rec, t) == 4 &&
+                                          offsetof(struct effect_rec, len) == 6 &&
+                                          offsetof(struct effect_rec, n) == 8 &&
+                                          offsetof(struct effect_rec, rbytes) == 10 &&
+                                          offsetof(struct effect_rec, m) == 11 &&
+                                          offsetof(struct effect_rec, h) == 12 &&
+                                          offsetof(struct effect_rec, tag) == 13
+                                      ? 1
+                                      : -1];
+#define zfit __wsn_rt_zfit
+uint8_t __wsn_rt_zfit(struct effect_rec *r, uint16_t at);
+#else
 static NOINLINE uint8_t zfit(struct effect_rec *r, uint16_t at) {
   uint16_t room = (uint16_t)(SEG - seg_offset(at)), lim = (uint16_t)(r->len - 1u);
   uint8_t *o, *end;
@@ -2958,6 +2979,7 @@ static NOINLINE uint8_t zfit(struct effect_rec *r, uint16_t at) {
   }
   return lim != (uint16_t)(r->len - 1u);
 }
+#endif
 #else
 #define WSN_EFFECT_Z 0
 #endif
@@ -3317,6 +3339,151 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
       "  pop r28\n"
       "  ret\n");
 }
+
+/* zend (the C version's comment, above): end in r25:24, the packer's mask byte in Z. Keeps
+ * r20-r23 (zfit's end). */
+WSN_NAKED uint8_t *__wsn_rt_zend(WSN_ARG const uint8_t *end) {
+  __asm__ __volatile__(
+      "  lds r30, __wsn_rt_z_m\n"
+      "  lds r31, __wsn_rt_z_m+1\n"
+      "  lds r18, __wsn_rt_z_mask\n"
+      "  cpi r18, 0x80\n"            /* no byte in the group: its mask byte given back */
+      "  breq 2f\n"
+      "1:\n"
+      "  lsr r18\n"                  /* zeros in until the sentinel falls out */
+      "  brcc 1b\n"
+      "  cp r30, r24\n"
+      "  cpc r31, r25\n"
+      "  brsh 3f\n"
+      "  st Z, r18\n"
+      "  lds r30, __wsn_rt_z_o\n"
+      "  lds r31, __wsn_rt_z_o+1\n"
+      "2:\n"
+      "  movw r24, r30\n"
+      "  ret\n"
+      "3:\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "  ret\n");
+}
+
+#if WSN_EFFECT_Z
+/* zfit (the C version's comment, above) in AVR assembly: r = struct effect_rec in Y, at r23:22;
+ * the payload's start o in r17:16, the packer's end in r21:20 (which the walks and zend keep). */
+#if (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0
+#define WSN_AVR_SEG_OFFSET                                                                      \
+  "  andi r18, lo8(" S_SEG "-1)\n"                                                            \
+  "  andi r19, hi8(" S_SEG "-1)\n"
+#else /* by subtraction, as the C record path's seg_offset (a ring of at most 8 segments) */
+#define WSN_AVR_SEG_OFFSET                                                                      \
+  "1:\n"                                                                                      \
+  "  cpi r18, lo8(" S_SEG ")\n"                                                               \
+  "  ldi r20, hi8(" S_SEG ")\n"                                                               \
+  "  cpc r19, r20\n"                                                                          \
+  "  brlo 2f\n"                                                                               \
+  "  subi r18, lo8(" S_SEG ")\n"                                                              \
+  "  sbci r19, hi8(" S_SEG ")\n"                                                              \
+  "  rjmp 1b\n"                                                                               \
+  "2:\n"
+#endif
+WSN_NAKED uint8_t __wsn_rt_zfit(WSN_ARG struct effect_rec *r, WSN_ARG uint16_t at) {
+  __asm__ __volatile__(
+      "  push r16\n"
+      "  push r17\n"
+      "  push r28\n"
+      "  push r29\n"
+      "  movw r28, r24\n"
+      "  movw r18, r22\n"            /* at % seg */
+      WSN_AVR_SEG_OFFSET
+      "  ldd r20, Y+12\n"            /* h */
+      "  add r18, r20\n"
+      "  adc r19, r1\n"
+      "  ldi r24, lo8(" S_SEG ")\n"  /* room for the payload: seg - at % seg - h */
+      "  ldi r25, hi8(" S_SEG ")\n"
+      "  sub r24, r18\n"
+      "  sbc r25, r19\n"
+      "  breq 6f\n"                  /* none: too big for the rest */
+      "  brcc 5f\n"
+      "6:\n"
+      "  rjmp 8f\n"
+      "5:\n"
+      "  ldd r18, Y+6\n"             /* lim = min(len - 1, room) */
+      "  ldd r19, Y+7\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "  cp r24, r18\n"
+      "  cpc r25, r19\n"
+      "  brsh 1f\n"
+      "  movw r18, r24\n"
+      "1:\n"
+      "  add r22, r20\n"             /* o = &data[at + h] */
+      "  adc r23, r1\n"
+      "  subi r22, lo8(-(__wsn_trace+32))\n"
+      "  sbci r23, hi8(-(__wsn_trace+32))\n"
+      "  movw r16, r22\n"
+      "  movw r20, r22\n"            /* end = o + lim */
+      "  add r20, r18\n"
+      "  adc r21, r19\n"
+      "  sts __wsn_rt_z_m, r22\n"    /* the packer: mask byte at o, bytes from o + 1 */
+      "  sts __wsn_rt_z_m+1, r23\n"
+      "  subi r22, 0xff\n"
+      "  sbci r23, 0xff\n"
+      "  sts __wsn_rt_z_o, r22\n"
+      "  sts __wsn_rt_z_o+1, r23\n"
+      "  ldi r24, 0x80\n"
+      "  sts __wsn_rt_z_mask, r24\n"
+      "  ld r24, Y\n"                /* ret's rbytes bytes */
+      "  ldd r25, Y+1\n"
+      "  ldd r22, Y+10\n"
+      "  clr r23\n"
+      "  call __wsn_rt_zrun\n"
+      "  tst r24\n"
+      "  breq 7f\n"
+      "  ldd r24, Y+2\n"             /* the m pairs at x */
+      "  ldd r25, Y+3\n"
+      "  ldd r22, Y+11\n"
+      "  call __wsn_rt_zwalkn\n"
+      "  tst r24\n"
+      "  breq 7f\n"
+      "  ldd r24, Y+4\n"             /* the table t */
+      "  ldd r25, Y+5\n"
+      "  movw r22, r20\n"
+      "  call __wsn_rt_zwalk\n"
+      "  tst r24\n"
+      "  breq 7f\n"
+      "  movw r24, r20\n"
+      "  call __wsn_rt_zend\n"
+      "  adiw r24, 0\n"
+      "  breq 7f\n"
+      "  sub r24, r16\n"             /* packed: n, tag EFFECT_Z */
+      "  sbc r25, r17\n"
+      "  std Y+8, r24\n"
+      "  std Y+9, r25\n"
+      "  ldi r24, 0x14\n"
+      "  std Y+13, r24\n"
+      "  ldi r24, 0\n"
+      "  rjmp 9f\n"
+      "7:\n"                         /* not packed: decided (plain) when lim was len - 1 */
+      "  sub r20, r16\n"
+      "  sbc r21, r17\n"
+      "  ldd r18, Y+6\n"
+      "  ldd r19, Y+7\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "  ldi r24, 0\n"
+      "  cp r20, r18\n"
+      "  cpc r21, r19\n"
+      "  breq 9f\n"
+      "8:\n"
+      "  ldi r24, 1\n"
+      "9:\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  pop r17\n"
+      "  pop r16\n"
+      "  ret\n");
+}
+#endif
 #else /* MSP430 */
 /* The same for MSP430: table r15 (read bytewise), variable r11, packed bytes r13, end r14,
  * the open group's mask byte at r10, mask with its sentinel in r9, pairs r8, size r7, byte
@@ -3406,6 +3573,113 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
       "  pop r10\n"
       "  ret\n");
 }
+
+/* zend (the C version's comment, above): end in r12, the packer's mask byte in r15, its mask
+ * in r13. Keeps r14 (zfit's end). */
+WSN_NAKED uint8_t *__wsn_rt_zend(WSN_ARG const uint8_t *end) {
+  __asm__ __volatile__(
+      "  mov &__wsn_rt_z_m, r15\n"
+      "  mov.b &__wsn_rt_z_mask, r13\n"
+      "  cmp.b #0x80, r13\n"          /* no byte in the group: its mask byte given back */
+      "  jeq 2f\n"
+      "1:\n"
+      "  clrc\n"                      /* zeros in until the sentinel falls out */
+      "  rrc.b r13\n"
+      "  jnc 1b\n"
+      "  cmp r12, r15\n"
+      "  jc 3f\n"
+      "  mov.b r13, 0(r15)\n"
+      "  mov &__wsn_rt_z_o, r15\n"
+      "2:\n"
+      "  mov r15, r12\n"
+      "  ret\n"
+      "3:\n"
+      "  clr r12\n"
+      "  ret\n");
+}
+
+#if WSN_EFFECT_Z
+/* zfit (the C version's comment, above) in MSP430 assembly: r = struct effect_rec in r10, at
+ * r13; the payload's start o in r9, the packer's end in r14 (which the walks and zend keep). */
+#if (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0
+#define WSN_MSP_SEG_OFFSET "  and #" S_SEG "-1, r15\n"
+#else /* by subtraction, as the C record path's seg_offset (a ring of at most 8 segments) */
+#define WSN_MSP_SEG_OFFSET                                                                      \
+  "1:\n"                                                                                      \
+  "  cmp #" S_SEG ", r15\n"                                                                   \
+  "  jlo 2f\n"                                                                                \
+  "  sub #" S_SEG ", r15\n"                                                                   \
+  "  jmp 1b\n"                                                                                \
+  "2:\n"
+#endif
+WSN_NAKED uint8_t __wsn_rt_zfit(WSN_ARG struct effect_rec *r, WSN_ARG uint16_t at) {
+  __asm__ __volatile__(
+      "  push r10\n"
+      "  push r9\n"
+      "  mov r12, r10\n"
+      "  mov r13, r15\n"              /* at % seg */
+      WSN_MSP_SEG_OFFSET
+      "  mov.b 12(r10), r14\n"        /* h */
+      "  add r14, r15\n"
+      "  mov #" S_SEG ", r12\n"       /* room for the payload: seg - at % seg - h */
+      "  sub r15, r12\n"
+      "  jz 8f\n"                     /* none: too big for the rest */
+      "  jnc 8f\n"
+      "  mov 6(r10), r15\n"           /* lim = min(len - 1, room) */
+      "  dec r15\n"
+      "  cmp r15, r12\n"
+      "  jc 1f\n"
+      "  mov r12, r15\n"
+      "1:\n"
+      "  add r14, r13\n"              /* o = &data[at + h] */
+      "  add #__wsn_trace+32, r13\n"
+      "  mov r13, r9\n"
+      "  mov r13, &__wsn_rt_z_m\n"    /* the packer: mask byte at o, bytes from o + 1 */
+      "  mov r13, r14\n"
+      "  inc r14\n"
+      "  mov r14, &__wsn_rt_z_o\n"
+      "  mov.b #0x80, &__wsn_rt_z_mask\n"
+      "  mov r13, r14\n"              /* end = o + lim */
+      "  add r15, r14\n"
+      "  mov @r10, r12\n"             /* ret's rbytes bytes */
+      "  mov.b 10(r10), r13\n"
+      "  call #__wsn_rt_zrun\n"
+      "  tst.b r12\n"
+      "  jz 7f\n"
+      "  mov 2(r10), r12\n"           /* the m pairs at x */
+      "  mov.b 11(r10), r13\n"
+      "  call #__wsn_rt_zwalkn\n"
+      "  tst.b r12\n"
+      "  jz 7f\n"
+      "  mov 4(r10), r12\n"           /* the table t */
+      "  mov r14, r13\n"
+      "  call #__wsn_rt_zwalk\n"
+      "  tst.b r12\n"
+      "  jz 7f\n"
+      "  mov r14, r12\n"
+      "  call #__wsn_rt_zend\n"
+      "  tst r12\n"
+      "  jz 7f\n"
+      "  sub r9, r12\n"               /* packed: n, tag EFFECT_Z */
+      "  mov r12, 8(r10)\n"
+      "  mov.b #0x14, 13(r10)\n"
+      "  clr r12\n"
+      "  jmp 9f\n"
+      "7:\n"                          /* not packed: decided (plain) when lim was len - 1 */
+      "  sub r9, r14\n"
+      "  mov 6(r10), r15\n"
+      "  dec r15\n"
+      "  clr r12\n"
+      "  cmp r15, r14\n"
+      "  jeq 9f\n"
+      "8:\n"
+      "  mov #1, r12\n"
+      "9:\n"
+      "  pop r9\n"
+      "  pop r10\n"
+      "  ret\n");
+}
+#endif
 #endif
 
 #endif
