@@ -56,7 +56,8 @@ __attribute__((used)) uint8_t rt_quiet;
 /* Short effects (spec/trace-format.md section 4): set when a handler is entered while a
  * skip span is open, cleared when a span opens; an effect table with a short form writes
  * the short form when it is clear (no handler wrote anything inside the skipped call). */
-static uint8_t rt_span_irq;
+#define rt_span_irq __wsn_rt_span_irq /* shared with the assembly of __wsn_rt_skip_begin */
+__attribute__((used)) uint8_t rt_span_irq;
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
@@ -82,8 +83,9 @@ __attribute__((used)) uint8_t rt_in_valid;
  * a segment every record moves the head on. rt_sb_crc: the segment's check value before the
  * SKIP_BEGIN. RAM: 6 bytes. */
 #define rt_sb_end __wsn_rt_sb_end
-__attribute__((used)) uint16_t rt_sb_end;
-static uint16_t rt_sb_crc, rt_sb_site;
+#define rt_sb_crc __wsn_rt_sb_crc
+#define rt_sb_site __wsn_rt_sb_site
+__attribute__((used)) uint16_t rt_sb_end, rt_sb_crc, rt_sb_site;
 
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
@@ -252,6 +254,17 @@ void __wsn_rt_reset(void) {
 #define WSN_ASM_WALK 1
 #else
 #define WSN_ASM_WALK 0
+#endif
+/* The SKIP_BEGIN's bookkeeping and its taking back (section 3.5) are assembly on the AVR
+ * where the ring arithmetic is cheap there: the assembly core's powers of two, and segment
+ * sizes the C record path handles by subtraction (a ring of at most 8 segments). (On the
+ * MSP430 clang's code for them is as small as hand-written code.) */
+#if WSN_ASM_WALK && defined(__AVR__) &&                                                         \
+    (WSN_ASM_CORE || ((WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) != 0 &&                  \
+                      WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE <= 8))
+#define WSN_ASM_SPAN 1
+#else
+#define WSN_ASM_SPAN 0
 #endif
 /* The C record path's ring arithmetic: a ring offset's segment and its offset in it. With a
  * segment size that is not a power of two, `%` and `/` are a library division on the AVR
@@ -1137,7 +1150,8 @@ WSN_NAKED void __wsn_rt_close(void) {
  * A record without payload, closed: with a one-byte tag t (not 0) the writer core reserves it
  * as its kind without fields (F_NOA; the core takes 4-bit tags) and t replaces the tag before
  * the record closes. */
-static NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
+#define rec1 __wsn_rt_rec1 /* `used`: also called from the assembly of __wsn_rt_skip_begin */
+__attribute__((used)) NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
   uint8_t *p = emit(a, t ? (uint8_t)(TAG(kind) | F_NOA) : kind, b, 0);
   if (p && t)
     p[-1] = t;
@@ -1171,6 +1185,7 @@ void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
  * ended its segment exactly leaves a segment start (0 after a wrap), behind which no span
  * record fits. Entering a segment clears rt_sb_end. `used`: also called from the MSP430
  * assembly of __wsn_rt_skip_call (below). */
+#if !WSN_ASM_SPAN
 __attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
@@ -1186,6 +1201,107 @@ __attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
   }
   wsn_port_irq_restore(s);
 }
+#else
+/* The ring arithmetic of the span assembly: a ring offset's segment and its offset in it.
+ * Offset in r19:r18 (from the offset there), segment * 2 in r30 (r31 0); r20 clobbered. */
+#if WSN_ASM_CORE
+#define WSN_AVR_SEGOF(HI)                                                                       \
+  "  mov r30, " HI "\n"                                                                       \
+  ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"                                                        \
+  "  lsr r30\n"                                                                               \
+  ".endr\n"                                                                                   \
+  "  lsl r30\n"                                                                               \
+  "  clr r31\n"                                                                               \
+  "  andi r19, " S_HMASK "\n"
+#else
+#define WSN_AVR_SEGOF(HI)                                                                       \
+  "  clr r30\n"                                                                               \
+  "  clr r31\n"                                                                               \
+  "1:\n"                                                                                      \
+  "  cpi r18, lo8(" S_SEG ")\n"                                                               \
+  "  ldi r20, hi8(" S_SEG ")\n"                                                               \
+  "  cpc r19, r20\n"                                                                          \
+  "  brlo 2f\n"                                                                               \
+  "  subi r18, lo8(" S_SEG ")\n"                                                              \
+  "  sbci r19, hi8(" S_SEG ")\n"                                                              \
+  "  subi r30, -2\n"                                                                          \
+  "  rjmp 1b\n"                                                                               \
+  "2:\n"
+#endif
+#define S_CHECKS "__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE)
+/* The C version (WSN_ASM_SPAN 0) in AVR assembly: site r17:16, h in Y, the check value before
+ * it r21:20. */
+WSN_NAKED void __wsn_rt_skip_begin(WSN_ARG uint16_t site) {
+  __asm__ __volatile__(
+      "  push r15\n"
+      "  push r16\n"
+      "  push r17\n"
+      "  push r28\n"
+      "  push r29\n"
+      "  in r15, 0x3f\n"
+      "  cli\n"
+      "  lds r18, __wsn_rt_quiet\n"
+      "  tst r18\n"
+      "  breq 6f\n"
+      "  rjmp 9f\n"
+      "6:\n"
+      "  movw r16, r24\n"
+      "  lds r28, __wsn_trace+16\n"   /* h */
+      "  lds r29, __wsn_trace+17\n"
+      "  movw r18, r28\n"
+      WSN_AVR_SEGOF("r29")
+      "  ldi r20, 0xff\n"             /* a segment start: 0xFFFF */
+      "  ldi r21, 0xff\n"
+      "  or r18, r19\n"
+      "  breq 3f\n"
+      "  subi r30, lo8(-(" S_CHECKS "))\n"
+      "  sbci r31, hi8(-(" S_CHECKS "))\n"
+      "  ld r20, Z\n"
+      "  ldd r21, Z+1\n"
+      "3:\n"
+      "  sts __wsn_rt_sb_crc, r20\n"
+      "  sts __wsn_rt_sb_crc+1, r21\n"
+      "  sts __wsn_rt_sb_site, r16\n"
+      "  sts __wsn_rt_sb_site+1, r17\n"
+      "  sts __wsn_rt_span_irq, r1\n"
+      "  lds r18, __wsn_rt_skip_depth\n"
+      "  inc r18\n"
+      "  sts __wsn_rt_skip_depth, r18\n"
+      "  movw r24, r16\n"             /* rec1(site, SKIP_BEGIN, 0, 0) */
+      "  ldi r22, 12\n"
+      "  ldi r20, 0\n"
+      "  ldi r21, 0\n"
+      "  ldi r18, 0\n"
+      "  call __wsn_rt_rec1\n"
+      "  adiw r28, 2\n"               /* written at h: the head is h + 1 + vsize(site) */
+      "  cpi r16, 0x80\n"
+      "  cpc r17, r1\n"
+      "  brlo 4f\n"
+      "  adiw r28, 1\n"
+      "  cpi r17, 0x40\n"
+      "  brlo 4f\n"
+      "  adiw r28, 1\n"
+      "4:\n"
+      "  lds r24, __wsn_trace+16\n"
+      "  lds r25, __wsn_trace+17\n"
+      "  cp r24, r28\n"
+      "  cpc r25, r29\n"
+      "  breq 5f\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "5:\n"
+      "  sts __wsn_rt_sb_end, r24\n"
+      "  sts __wsn_rt_sb_end+1, r25\n"
+      "9:\n"
+      "  out 0x3f, r15\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  pop r17\n"
+      "  pop r16\n"
+      "  pop r15\n"
+      "  ret\n");
+}
+#endif
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
   wsn_irq_state_t s = wsn_port_irq_save();
@@ -2894,6 +3010,7 @@ const uint8_t __wsn_effect_handlers[3] = {0, 0, 0};
  * it does not fit there, and no record fits from there either). Either way the SKIP_BEGIN
  * cannot be taken back any more. Interrupts must be disabled. */
 #define WSN_NO_SPAN ((uint16_t)(WSN_TRACE_BUF_SIZE - 1))
+#if !WSN_ASM_SPAN
 static NOINLINE uint16_t span_at(uint16_t site) {
   uint16_t e = rt_sb_end;
   rt_sb_end = 0;
@@ -2920,6 +3037,81 @@ static NOINLINE uint8_t *span_take(uint16_t at, uint16_t n) {
   HDR.head = at;
   return &__wsn_trace.data[at];
 }
+#elif defined(__AVR__)
+/* span_at and span_take in AVR assembly (the C versions, above). */
+#define span_at __wsn_rt_span_at
+#define span_take __wsn_rt_span_take
+uint16_t __wsn_rt_span_at(uint16_t site);
+uint8_t *__wsn_rt_span_take(uint16_t at, uint16_t n);
+WSN_NAKED uint16_t __wsn_rt_span_at(WSN_ARG uint16_t site) {
+  __asm__ __volatile__(
+      "  lds r18, __wsn_rt_sb_end\n"
+      "  lds r19, __wsn_rt_sb_end+1\n"
+      "  sts __wsn_rt_sb_end, r1\n"
+      "  sts __wsn_rt_sb_end+1, r1\n"
+      "  cp r18, r1\n"
+      "  cpc r19, r1\n"
+      "  breq 9f\n"
+      "  lds r20, __wsn_trace+16\n"
+      "  lds r21, __wsn_trace+17\n"
+      "  cp r18, r20\n"
+      "  cpc r19, r21\n"
+      "  brne 9f\n"
+      "  lds r20, __wsn_rt_sb_site\n"
+      "  lds r21, __wsn_rt_sb_site+1\n"
+      "  cp r24, r20\n"
+      "  cpc r25, r21\n"
+      "  brne 9f\n"
+      "  subi r18, 2\n"               /* e - 1 - vsize(site) */
+      "  sbci r19, 0\n"
+      "  cpi r24, 0x80\n"
+      "  cpc r25, r1\n"
+      "  brlo 1f\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "  cpi r25, 0x40\n"
+      "  brlo 1f\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "1:\n"
+      "  movw r24, r18\n"
+      "  ret\n"
+      "9:\n"
+      "  ldi r24, lo8(" WSN_STR(WSN_TRACE_BUF_SIZE) "-1)\n"
+      "  ldi r25, hi8(" WSN_STR(WSN_TRACE_BUF_SIZE) "-1)\n"
+      "  ret\n");
+}
+WSN_NAKED uint8_t *__wsn_rt_span_take(WSN_ARG uint16_t at, WSN_ARG uint16_t n) {
+  __asm__ __volatile__(
+      "  movw r18, r24\n"
+      WSN_AVR_SEGOF("r25")
+      "  add r18, r22\n"              /* at % seg + n > seg: NULL */
+      "  adc r19, r23\n"
+      "  cpi r18, lo8(" S_SEG "+1)\n"
+      "  ldi r20, hi8(" S_SEG "+1)\n"
+      "  cpc r19, r20\n"
+      "  brsh 9f\n"
+      "  sts __wsn_trace+30, r24\n"   /* open at `at` */
+      "  mov r18, r25\n"
+      "  ori r18, 0x80\n"
+      "  sts __wsn_trace+31, r18\n"
+      "  subi r30, lo8(-(" S_CHECKS "))\n"
+      "  sbci r31, hi8(-(" S_CHECKS "))\n"
+      "  lds r18, __wsn_rt_sb_crc\n"  /* the value before the SKIP_BEGIN, high byte first */
+      "  lds r19, __wsn_rt_sb_crc+1\n"
+      "  std Z+1, r19\n"
+      "  st Z, r18\n"
+      "  sts __wsn_trace+16, r24\n"   /* head = at */
+      "  sts __wsn_trace+17, r25\n"
+      "  subi r24, lo8(-(__wsn_trace+32))\n"
+      "  sbci r25, hi8(-(__wsn_trace+32))\n"
+      "  ret\n"
+      "9:\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "  ret\n");
+}
+#endif
 
 /* The effect record being written: its payload (ret's rbytes low bytes, the m pairs at x,
  * then the (n, pairs) table t), the bytes of its tag and fields (h), and what is written:
