@@ -3191,6 +3191,11 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
 #if WSN_EFFECT_Z
   uint8_t z; /* an EFFECT_Z not yet ruled in or out */
 #endif
+  rt_snap = NULL;
+  if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
+    wsn_port_irq_restore(s);
+    return;
+  }
   r.ret = (const uint8_t *)&ret; /* little-endian on every target */
   r.rbytes = tbl8(t + 2);
   r.len = len = tbl16(t);
@@ -3214,11 +3219,6 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       r.len = len = (uint16_t)(r.rbytes + own + tbl16((uintptr_t)__wsn_effect_handlers));
       r.t = (uintptr_t)__wsn_effect_handlers + 2;
     }
-  }
-  rt_snap = NULL;
-  if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
-    wsn_port_irq_restore(s);
-    return;
   }
   r.h = (uint8_t)(1u + vsize(site) + vsize(len));
   r.n = len;
