@@ -255,10 +255,10 @@ void __wsn_rt_reset(void) {
 #else
 #define WSN_ASM_WALK 0
 #endif
-/* The SKIP_BEGIN's bookkeeping and its taking back (section 3.5) are assembly on the AVR
- * where the ring arithmetic is cheap there: the assembly core's powers of two, and segment
- * sizes the C record path handles by subtraction (a ring of at most 8 segments). (On the
- * MSP430 clang's code for them is as small as hand-written code.) */
+/* The SKIP_BEGIN's bookkeeping and its taking back (section 3.5) are assembly on the AVR for
+ * the geometries whose ring arithmetic is cheap: the assembly core's powers of two, and the
+ * segment sizes the C record path handles by subtraction (a ring of at most 8 segments). On
+ * the MSP430 clang's code for them is as small as hand-written code. */
 #if WSN_ASM_WALK && defined(__AVR__) &&                                                         \
     (WSN_ASM_CORE || ((WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) != 0 &&                  \
                       WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE <= 8))
