@@ -56,7 +56,8 @@ __attribute__((used)) uint8_t rt_quiet;
 /* Short effects (spec/trace-format.md section 4): set when a handler is entered while a
  * skip span is open, cleared when a span opens; an effect table with a short form writes
  * the short form when it is clear (no handler wrote anything inside the skipped call). */
-static uint8_t rt_span_irq;
+#define rt_span_irq __wsn_rt_span_irq /* shared with the assembly of __wsn_rt_skip_begin */
+__attribute__((used)) uint8_t rt_span_irq;
 static uint16_t rt_irq_saved[WSN_TRACE_IRQ_DEPTH]; /* interrupted contexts' #gv_reference */
 static uint8_t *rt_cursor;       /* next byte of the open begin/put/end record */
 static uint16_t rt_left;         /* bytes still owed to the open record */
@@ -82,8 +83,9 @@ __attribute__((used)) uint8_t rt_in_valid;
  * a segment every record moves the head on. rt_sb_crc: the segment's check value before the
  * SKIP_BEGIN. RAM: 6 bytes. */
 #define rt_sb_end __wsn_rt_sb_end
-__attribute__((used)) uint16_t rt_sb_end;
-static uint16_t rt_sb_crc, rt_sb_site;
+#define rt_sb_crc __wsn_rt_sb_crc
+#define rt_sb_site __wsn_rt_sb_site
+__attribute__((used)) uint16_t rt_sb_end, rt_sb_crc, rt_sb_site;
 
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
@@ -108,12 +110,18 @@ static uint8_t rt_ck_first;
 static uint8_t rt_ck_rest, rt_ck_retry;
 #if (defined(__AVR__) || defined(__MSP430__)) && !WSN_TRACE_NO_ASM
 #define zwalk __wsn_rt_zwalk
+#define zwalkn __wsn_rt_zwalkn
 #define zrun __wsn_rt_zrun
 uint8_t __wsn_rt_zwalk(uintptr_t t, const uint8_t *end);
+uint8_t __wsn_rt_zwalkn(uintptr_t p, uint8_t n, const uint8_t *end);
 uint8_t __wsn_rt_zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
+#define zend __wsn_rt_zend
+uint8_t *__wsn_rt_zend(const uint8_t *end);
 #else
 static uint8_t zwalk(uintptr_t t, const uint8_t *end);
+static uint8_t zwalkn(uintptr_t p, uint8_t n, const uint8_t *end);
 static uint8_t zrun(const uint8_t *src, uint16_t n, const uint8_t *end);
+static uint8_t *zend(const uint8_t *end);
 #endif
 #endif
 #if WSN_TRACE_EFFECT_KEYS
@@ -247,6 +255,17 @@ void __wsn_rt_reset(void) {
 #else
 #define WSN_ASM_WALK 0
 #endif
+/* The SKIP_BEGIN's bookkeeping and its taking back (section 3.5) are assembly on the AVR for
+ * the geometries whose ring arithmetic is cheap: the assembly core's powers of two, and the
+ * segment sizes the C record path handles by subtraction (a ring of at most 8 segments). On
+ * the MSP430 clang's code for them is as small as hand-written code. */
+#if WSN_ASM_WALK && defined(__AVR__) &&                                                         \
+    (WSN_ASM_CORE || ((WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) != 0 &&                  \
+                      WSN_TRACE_BUF_SIZE / WSN_TRACE_SEG_SIZE <= 8))
+#define WSN_ASM_SPAN 1
+#else
+#define WSN_ASM_SPAN 0
+#endif
 /* The C record path's ring arithmetic: a ring offset's segment and its offset in it. With a
  * segment size that is not a power of two, `%` and `/` are a library division on the AVR
  * (__udivmodhi4, about 200 cycles, five a record: on FtspSensorData's 800-byte segments an
@@ -375,6 +394,11 @@ static NOINLINE uint8_t *put_varint(uint8_t *p, uint16_t v) {
 #define F_RAW 0x40u /* b is the raw little-endian 16-bit checksum of CHECK/VIOLATION */
 #define F_NOA 0x80u /* no field a (an INPUT_S: the tag, and the value when given, only) */
 #define TAG(kind) ((uint8_t)((kind) & 0x0Fu))
+
+/* The bytes of v as a varint (1-3). */
+static NOINLINE uint8_t vsize(uint16_t v) {
+  return (uint8_t)(1u + (v >= 0x80u) + (v >= 0x4000u));
+}
 
 /* The one record writer: tag, varint a, then b and c as `kind` says, then `extra` payload
  * bytes the caller writes through the returned pointer (NULL: nothing may be written).
@@ -1126,7 +1150,8 @@ WSN_NAKED void __wsn_rt_close(void) {
  * A record without payload, closed: with a one-byte tag t (not 0) the writer core reserves it
  * as its kind without fields (F_NOA; the core takes 4-bit tags) and t replaces the tag before
  * the record closes. */
-static NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
+#define rec1 __wsn_rt_rec1 /* `used`: also called from the assembly of __wsn_rt_skip_begin */
+__attribute__((used)) NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
   uint8_t *p = emit(a, t ? (uint8_t)(TAG(kind) | F_NOA) : kind, b, 0);
   if (p && t)
     p[-1] = t;
@@ -1139,29 +1164,12 @@ static NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
 static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
   wsn_irq_state_t s = wsn_port_irq_save();
   if (!rt_quiet) {
-    uint16_t h = HDR.head;
     uint8_t t = 0, k = TAG(kind);
     if (k <= WSN_REC_EXIT && a < WSN_TRACE_FID_SHORT)
       t = (uint8_t)((k == WSN_REC_ENTRY ? WSN_REC_ENTRY_S : WSN_REC_EXIT_S) + a);
-    if (k == WSN_REC_SKIP_BEGIN) {
-      /* Section 3.5: the check value before it (a record at a segment start restarts it),
-       * so that an empty span can take it back. */
-      const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
-      rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
-      rt_sb_site = a;
-      ++rt_skip_depth;
-      rt_span_irq = 0;
-    }
     rec1(a, kind, b, t);
-    if (k == WSN_REC_SKIP_BEGIN) {
-      /* Written at h, not after a PAD (frozen: not written at all). One that ended its
-       * segment exactly leaves a segment start (0 after a wrap), behind which no span record
-       * fits. Entering a segment clears rt_sb_end. */
-      h = (uint16_t)(h + 2u + (a >= 0x80u) + (a >= 0x4000u));
-      rt_sb_end = HDR.head == h ? h : 0;
-    } else if (k == WSN_REC_SKIP_END && rt_skip_depth) {
+    if (k == WSN_REC_SKIP_END && rt_skip_depth)
       --rt_skip_depth;
-    }
   }
   if (TAG(kind) <= WSN_REC_EXIT)
     __wsn_gv_reference = 0;
@@ -1171,10 +1179,129 @@ static NOINLINE void record(uint16_t a, uint8_t kind, uint16_t b) {
 void __wsn_rt_entry(uint16_t fid) { record(fid, WSN_REC_ENTRY, 0); }
 void __wsn_rt_exit(uint16_t fid) { record(fid, WSN_REC_EXIT, 0); }
 void __wsn_rt_sched(uint16_t task) { record(task, WSN_REC_SCHED, 0); }
-/* `used`: also called from the MSP430 assembly of __wsn_rt_skip_call (below). */
+/* SKIP_BEGIN, and what section 3.5 needs to take it back when its span stays empty: the
+ * check value before it (a record at a segment start restarts it), its site, and the head
+ * after it when it was written at h (not after a PAD; frozen: not written at all). One that
+ * ended its segment exactly leaves a segment start (0 after a wrap), behind which no span
+ * record fits. Entering a segment clears rt_sb_end. `used`: also called from the MSP430
+ * assembly of __wsn_rt_skip_call (below). */
+#if !WSN_ASM_SPAN
 __attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
-  record(site, WSN_REC_SKIP_BEGIN, 0);
+  wsn_irq_state_t s = wsn_port_irq_save();
+  if (!rt_quiet) {
+    uint16_t h = HDR.head;
+    const volatile uint8_t *c = __wsn_trace.check[seg_index(h)];
+    rt_sb_crc = seg_offset(h) ? (uint16_t)(c[0] | (c[1] << 8)) : 0xFFFFu;
+    rt_sb_site = site;
+    ++rt_skip_depth;
+    rt_span_irq = 0;
+    rec1(site, WSN_REC_SKIP_BEGIN, 0, 0);
+    h = (uint16_t)(h + 1u + vsize(site));
+    rt_sb_end = HDR.head == h ? h : 0;
+  }
+  wsn_port_irq_restore(s);
 }
+#else
+/* The ring arithmetic of the span assembly: a ring offset's segment and its offset in it.
+ * Offset in r19:r18 (from the offset there), segment * 2 in r30 (r31 0); r20 clobbered. */
+#if WSN_ASM_CORE
+#define WSN_AVR_SEGOF(HI)                                                                       \
+  "  mov r30, " HI "\n"                                                                       \
+  ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"                                                        \
+  "  lsr r30\n"                                                                               \
+  ".endr\n"                                                                                   \
+  "  lsl r30\n"                                                                               \
+  "  clr r31\n"                                                                               \
+  "  andi r19, " S_HMASK "\n"
+#else
+#define WSN_AVR_SEGOF(HI)                                                                       \
+  "  clr r30\n"                                                                               \
+  "  clr r31\n"                                                                               \
+  "1:\n"                                                                                      \
+  "  cpi r18, lo8(" S_SEG ")\n"                                                               \
+  "  ldi r20, hi8(" S_SEG ")\n"                                                               \
+  "  cpc r19, r20\n"                                                                          \
+  "  brlo 2f\n"                                                                               \
+  "  subi r18, lo8(" S_SEG ")\n"                                                              \
+  "  sbci r19, hi8(" S_SEG ")\n"                                                              \
+  "  subi r30, -2\n"                                                                          \
+  "  rjmp 1b\n"                                                                               \
+  "2:\n"
+#endif
+#define S_CHECKS "__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE)
+/* The C version (WSN_ASM_SPAN 0) in AVR assembly: site r17:16, h in Y, the check value before
+ * it r21:20. */
+WSN_NAKED void __wsn_rt_skip_begin(WSN_ARG uint16_t site) {
+  __asm__ __volatile__(
+      "  push r15\n"
+      "  push r16\n"
+      "  push r17\n"
+      "  push r28\n"
+      "  push r29\n"
+      "  in r15, 0x3f\n"
+      "  cli\n"
+      "  lds r18, __wsn_rt_quiet\n"
+      "  tst r18\n"
+      "  breq 6f\n"
+      "  rjmp 9f\n"
+      "6:\n"
+      "  movw r16, r24\n"
+      "  lds r28, __wsn_trace+16\n"   /* h */
+      "  lds r29, __wsn_trace+17\n"
+      "  movw r18, r28\n"
+      WSN_AVR_SEGOF("r29")
+      "  ldi r20, 0xff\n"             /* a segment start: 0xFFFF */
+      "  ldi r21, 0xff\n"
+      "  or r18, r19\n"
+      "  breq 3f\n"
+      "  subi r30, lo8(-(" S_CHECKS "))\n"
+      "  sbci r31, hi8(-(" S_CHECKS "))\n"
+      "  ld r20, Z\n"
+      "  ldd r21, Z+1\n"
+      "3:\n"
+      "  sts __wsn_rt_sb_crc, r20\n"
+      "  sts __wsn_rt_sb_crc+1, r21\n"
+      "  sts __wsn_rt_sb_site, r16\n"
+      "  sts __wsn_rt_sb_site+1, r17\n"
+      "  sts __wsn_rt_span_irq, r1\n"
+      "  lds r18, __wsn_rt_skip_depth\n"
+      "  inc r18\n"
+      "  sts __wsn_rt_skip_depth, r18\n"
+      "  movw r24, r16\n"             /* rec1(site, SKIP_BEGIN, 0, 0) */
+      "  ldi r22, 12\n"
+      "  ldi r20, 0\n"
+      "  ldi r21, 0\n"
+      "  ldi r18, 0\n"
+      "  call __wsn_rt_rec1\n"
+      "  adiw r28, 2\n"               /* written at h: the head is h + 1 + vsize(site) */
+      "  cpi r16, 0x80\n"
+      "  cpc r17, r1\n"
+      "  brlo 4f\n"
+      "  adiw r28, 1\n"
+      "  cpi r17, 0x40\n"
+      "  brlo 4f\n"
+      "  adiw r28, 1\n"
+      "4:\n"
+      "  lds r24, __wsn_trace+16\n"
+      "  lds r25, __wsn_trace+17\n"
+      "  cp r24, r28\n"
+      "  cpc r25, r29\n"
+      "  breq 5f\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "5:\n"
+      "  sts __wsn_rt_sb_end, r24\n"
+      "  sts __wsn_rt_sb_end+1, r25\n"
+      "9:\n"
+      "  out 0x3f, r15\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  pop r17\n"
+      "  pop r16\n"
+      "  pop r15\n"
+      "  ret\n");
+}
+#endif
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
 void __wsn_rt_send(uint16_t site, uint16_t dest, uint16_t seq) {
   wsn_irq_state_t s = wsn_port_irq_save();
@@ -1769,42 +1896,47 @@ uint8_t __wsn_rt_anchor_armed(void) {
  * falls out at the eighth byte, leaving byte i's bit at bit i: the mask is stored and the
  * next group's mask byte reserved. */
 
+/* The packer's last group: the missing bytes of a partial one are 0 (shifted in until the
+ * sentinel falls out) and its mask is stored; a mask byte reserved with no byte after it is
+ * given back. Returns the packed end, NULL when the mask would be stored at or past end.
+ * (In assembly with the packer's walk on the motes.) */
+#if !(defined(__AVR__) || defined(__MSP430__)) || WSN_TRACE_NO_ASM
+static NOINLINE uint8_t *zend(const uint8_t *end) {
+  uint8_t mask = rt_z_mask, out;
+  if (mask == 0x80u)
+    return rt_z_m;
+  do {
+    out = (uint8_t)(mask & 1u);
+    mask >>= 1;
+  } while (!out);
+  if (rt_z_m >= end)
+    return NULL;
+  *rt_z_m = mask;
+  return rt_z_o;
+}
+#endif
+
 /* A piece of n payload bytes of the checkpoint being packed (rt_left: the bytes owed after
  * it), from the (n, pairs) table t, else from p (NULL: zeros). The first piece of a record
  * packed over its plain reservation may take only what leaves room for the rest at its
  * largest (rt_left + ceil(rt_left / 8) bytes: every byte and a mask per 8), so no later piece
- * can fail. The last one (rt_left 0) also finishes the last group: the missing bytes of a
- * partial one are 0 (shifted in until the sentinel falls out); a mask byte reserved with no
- * byte after it is given back. Returns 1 when the piece is in; 0 when the record is written
- * plain from this piece on (the caller copies it to its plain place: only a first piece can
- * fail there, so nothing before it was packed). In the rest of a segment there is no plain
- * place: a piece that does not fit gives the attempt up (rt_ck_end NULL, the later pieces
- * are dropped, __wsn_rt_record_end says "again"), and 1 is returned. */
+ * can fail. The last one (rt_left 0) also finishes the last group (zend). Returns 1 when
+ * the piece is in; 0 when the record is written plain from this piece on (the caller copies
+ * it to its plain place: only a first piece can fail there, so nothing before it was
+ * packed). In the rest of a segment there is no plain place: a piece that does not fit gives
+ * the attempt up (rt_ck_end NULL, the later pieces are dropped, __wsn_rt_record_end says
+ * "again"), and 1 is returned. */
 static NOINLINE uint8_t zpiece(uintptr_t t, const uint8_t *p, uint16_t n) {
   const uint8_t *end = rt_ck_end;
-  uint8_t ok, mask, out;
+  uint8_t ok;
   if (rt_ck_first) {
     uint16_t w = (uint16_t)(rt_left + ((rt_left + 7u) >> 3));
     rt_ck_first = 0;
     end = w < (uint16_t)(end - rt_ck_at) ? end - w : NULL;
   }
   ok = end && (t ? zwalk(t, end) : zrun(p, n, end));
-  if (ok && !rt_left) {
-    rt_ck_done = rt_z_m;
-    mask = rt_z_mask;
-    if (mask != 0x80u) {
-      do {
-        out = (uint8_t)(mask & 1u);
-        mask >>= 1;
-      } while (!out);
-      if (rt_z_m >= end)
-        ok = 0;
-      else {
-        *rt_z_m = mask;
-        rt_ck_done = rt_z_o;
-      }
-    }
-  }
+  if (ok && !rt_left)
+    ok = (rt_ck_done = zend(end)) != NULL;
   if (!ok) {
     if (!rt_ck_rest) {
       rt_ck_tag = NULL;
@@ -1821,8 +1953,7 @@ static NOINLINE uint8_t zpiece(uintptr_t t, const uint8_t *p, uint16_t n) {
 void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
 #if WSN_TRACE_PACK
   /* tag and fields */
-  uint8_t h = (uint8_t)(3u + (anchor >= 0x80u) + (anchor >= 0x4000u) + (len >= 0x80u) +
-                        (len >= 0x4000u));
+  uint8_t h = (uint8_t)(1u + vsize(anchor) + vsize(len));
   uint16_t room;
   /* Interrupts off before the head is read: a handler taken between reading it and
    * reserving the record would move the head, and the rest computed from the old one would
@@ -2863,66 +2994,6 @@ __attribute__((used)) uint16_t __wsn_rt_snap(uintptr_t t, uint8_t *dst) {
  * runs go; if they stay smaller than the payload and within the segment, the record becomes
  * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static const uint8_t *rt_snap; /* the snapshot of __wsn_rt_skip_effect_c (section 3.3) */
-#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
-/* EFFECT_Z (spec/trace-format.md section 3.6): the payload (rbytes of ret, the m pairs at x,
- * then the (n, pairs) table t) as CHECKPOINT_Z's groups, per 8 bytes a mask (bit i: byte i
- * is not 0) and the non-zero bytes. Returns the groups' size; with out, writes them there.
- * Only without effect keys (a packed record cannot be a key). Interrupts must be disabled. */
-static NOINLINE uint16_t zeffect(const uint8_t *ret, uint8_t rbytes, uintptr_t x, uint8_t m,
-                                 uintptr_t t, uint8_t *out) {
-  uint16_t size = 0;
-  uint8_t *mp = out, mask = 0, bit = 0, left = rbytes, n = 0, part = 0;
-  const uint8_t *src = ret;
-  uintptr_t q = x;
-  for (;;) {
-    uint8_t b;
-    if (!left) {
-      if (!n) { /* the next part: the m pairs at x, then the table t */
-        if (part == 2)
-          break;
-        if (part++ == 0) {
-          q = x;
-          n = m;
-        } else {
-          n = tbl8(t);
-          q = t + 1;
-        }
-        continue;
-      }
-      --n;
-      src = (const uint8_t *)tbladdr(q);
-      left = tbl8(q + ASZ);
-      q += 1 + ASZ;
-      if (!left) { /* a link: go on with the (n, pairs) table at that address */
-        q = LINKED(src);
-        n = tbl8(q++);
-      }
-      continue;
-    }
-    --left;
-    b = *src++;
-    if (!bit) { /* a group starts: its mask byte */
-      bit = 1;
-      mask = 0;
-      ++size;
-      if (out)
-        mp = out++;
-    }
-    if (b) {
-      mask |= bit;
-      ++size;
-      if (out)
-        *out++ = b;
-    }
-    bit = (uint8_t)(bit << 1);
-    if (!bit && out)
-      *mp = mask;
-  }
-  if (bit && out)
-    *mp = mask;
-  return size;
-}
-#endif
 /* What interrupt handlers may write, the whole form's last part of every effect with a
  * short form (`u16 bytes, u8 n, n pairs`; in flash on AVR): defined by the lowering when the
  * program has such effects. This weak empty one serves images without them, which never
@@ -2934,18 +3005,29 @@ __attribute__((weak))
 #endif
 const uint8_t __wsn_effect_handlers[3] = {0, 0, 0};
 /* The span of `site` is empty (section 3.5) when its SKIP_BEGIN was written last, in the
- * segment being written (the head is still right after it, in the same lap), and a record of
- * n bytes fits where it starts. Then the SKIP_BEGIN is taken back: the record is opened at
- * its start (the decoder then keeps the bytes before it, and the stored value, which still
- * covers the SKIP_BEGIN, is its C1 of section 1.2), the value before it is put back (high
- * byte first: a stop between the two stores leaves C0's high byte with C1's low byte, which
- * the decoder accepts) and the head moved there. Returns where the record's tag goes, or NULL
- * (nothing changed). Interrupts must be disabled. */
-static NOINLINE uint8_t *span_take(uint16_t site, uint16_t n) {
-  uint16_t e = rt_sb_end, at = (uint16_t)(e - 2u - (site >= 0x80u) - (site >= 0x4000u));
-  volatile uint8_t *c;
+ * segment being written (the head is still right after it, in the same lap): returns where
+ * that SKIP_BEGIN starts, else WSN_NO_SPAN (the ring's last byte, where no SKIP_BEGIN starts:
+ * it does not fit there, and no record fits from there either). Either way the SKIP_BEGIN
+ * cannot be taken back any more. Interrupts must be disabled. */
+#define WSN_NO_SPAN ((uint16_t)(WSN_TRACE_BUF_SIZE - 1))
+#if !WSN_ASM_SPAN
+static NOINLINE uint16_t span_at(uint16_t site) {
+  uint16_t e = rt_sb_end;
   rt_sb_end = 0;
-  if (!e || e != HDR.head || site != rt_sb_site || n > (uint16_t)(SEG - seg_offset(at)))
+  if (!e || e != HDR.head || site != rt_sb_site)
+    return WSN_NO_SPAN;
+  return (uint16_t)(e - 1u - vsize(site));
+}
+
+/* When a record of n bytes fits where the SKIP_BEGIN at `at` starts (span_at), the SKIP_BEGIN
+ * is taken back: the record is opened at its start (the decoder then keeps the bytes before
+ * it, and the stored value, which still covers the SKIP_BEGIN, is its C1 of section 1.2), the
+ * value before it is put back (high byte first: a stop between the two stores leaves C0's
+ * high byte with C1's low byte, which the decoder accepts) and the head moved there. Returns
+ * where the record's tag goes, or NULL (nothing changed). Interrupts must be disabled. */
+static NOINLINE uint8_t *span_take(uint16_t at, uint16_t n) {
+  volatile uint8_t *c;
+  if (n > (uint16_t)(SEG - seg_offset(at)))
     return NULL;
   c = __wsn_trace.check[seg_index(at)];
   OPEN_LO = (uint8_t)at;
@@ -2955,107 +3037,264 @@ static NOINLINE uint8_t *span_take(uint16_t site, uint16_t n) {
   HDR.head = at;
   return &__wsn_trace.data[at];
 }
+#elif defined(__AVR__)
+/* span_at and span_take in AVR assembly (the C versions, above). */
+#define span_at __wsn_rt_span_at
+#define span_take __wsn_rt_span_take
+uint16_t __wsn_rt_span_at(uint16_t site);
+uint8_t *__wsn_rt_span_take(uint16_t at, uint16_t n);
+WSN_NAKED uint16_t __wsn_rt_span_at(WSN_ARG uint16_t site) {
+  __asm__ __volatile__(
+      "  lds r18, __wsn_rt_sb_end\n"
+      "  lds r19, __wsn_rt_sb_end+1\n"
+      "  sts __wsn_rt_sb_end, r1\n"
+      "  sts __wsn_rt_sb_end+1, r1\n"
+      "  cp r18, r1\n"
+      "  cpc r19, r1\n"
+      "  breq 9f\n"
+      "  lds r20, __wsn_trace+16\n"
+      "  lds r21, __wsn_trace+17\n"
+      "  cp r18, r20\n"
+      "  cpc r19, r21\n"
+      "  brne 9f\n"
+      "  lds r20, __wsn_rt_sb_site\n"
+      "  lds r21, __wsn_rt_sb_site+1\n"
+      "  cp r24, r20\n"
+      "  cpc r25, r21\n"
+      "  brne 9f\n"
+      "  subi r18, 2\n"               /* e - 1 - vsize(site) */
+      "  sbci r19, 0\n"
+      "  cpi r24, 0x80\n"
+      "  cpc r25, r1\n"
+      "  brlo 1f\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "  cpi r25, 0x40\n"
+      "  brlo 1f\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "1:\n"
+      "  movw r24, r18\n"
+      "  ret\n"
+      "9:\n"
+      "  ldi r24, lo8(" WSN_STR(WSN_TRACE_BUF_SIZE) "-1)\n"
+      "  ldi r25, hi8(" WSN_STR(WSN_TRACE_BUF_SIZE) "-1)\n"
+      "  ret\n");
+}
+WSN_NAKED uint8_t *__wsn_rt_span_take(WSN_ARG uint16_t at, WSN_ARG uint16_t n) {
+  __asm__ __volatile__(
+      "  movw r18, r24\n"
+      WSN_AVR_SEGOF("r25")
+      "  add r18, r22\n"              /* at % seg + n > seg: NULL */
+      "  adc r19, r23\n"
+      "  cpi r18, lo8(" S_SEG "+1)\n"
+      "  ldi r20, hi8(" S_SEG "+1)\n"
+      "  cpc r19, r20\n"
+      "  brsh 9f\n"
+      "  sts __wsn_trace+30, r24\n"   /* open at `at` */
+      "  mov r18, r25\n"
+      "  ori r18, 0x80\n"
+      "  sts __wsn_trace+31, r18\n"
+      "  subi r30, lo8(-(" S_CHECKS "))\n"
+      "  sbci r31, hi8(-(" S_CHECKS "))\n"
+      "  lds r18, __wsn_rt_sb_crc\n"  /* the value before the SKIP_BEGIN, high byte first */
+      "  lds r19, __wsn_rt_sb_crc+1\n"
+      "  std Z+1, r19\n"
+      "  st Z, r18\n"
+      "  sts __wsn_trace+16, r24\n"   /* head = at */
+      "  sts __wsn_trace+17, r25\n"
+      "  subi r24, lo8(-(__wsn_trace+32))\n"
+      "  sbci r25, hi8(-(__wsn_trace+32))\n"
+      "  ret\n"
+      "9:\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "  ret\n");
+}
+#endif
 
+/* The effect record being written: its payload (ret's rbytes low bytes, the m pairs at x,
+ * then the (n, pairs) table t), the bytes of its tag and fields (h), and what is written:
+ * tag and payload size (len plain, or the groups of an EFFECT_C or EFFECT_Z). */
+struct effect_rec {
+  const uint8_t *ret;
+  uintptr_t x, t;
+  uint16_t len, n;
+  uint8_t rbytes, m, h, tag;
+};
+
+#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
+#define WSN_EFFECT_Z 1
+/* EFFECT_Z in one pass (spec/trace-format.md section 3.6): the payload is packed as
+ * CHECKPOINT_Z's groups straight into the ring, at data[at + h] for a record whose tag would
+ * be at ring offset `at` (the head, or the start of the span's SKIP_BEGIN), within the rest of
+ * that segment and below len bytes. Those bytes lie after the head (stale: nothing the decoder
+ * reads changes, so a stop meanwhile sees the trace as it was); the record is then reserved at
+ * its exact size where its groups already are. Returns 0 when decided: packed (tag EFFECT_Z, n
+ * the groups' size), or not smaller than len (plain, as set; the plain record is then written
+ * over what was packed, or goes to the next segment after a PAD that fills the rest); 1 when
+ * the groups are smaller than len but may not fit in the rest (the packer stopped at its end):
+ * neither record fits there. Interrupts must be disabled. */
+#if WSN_ASM_WALK
+/* In assembly with the packer's walk (below); the offsets it reads: */
+typedef char wsn_check_effect_rec[offsetof(struct effect_rec, x) == 2 &&
+                                          offsetof(struct effect_rec, t) == 4 &&
+                                          offsetof(struct effect_rec, len) == 6 &&
+                                          offsetof(struct effect_rec, n) == 8 &&
+                                          offsetof(struct effect_rec, rbytes) == 10 &&
+                                          offsetof(struct effect_rec, m) == 11 &&
+                                          offsetof(struct effect_rec, h) == 12 &&
+                                          offsetof(struct effect_rec, tag) == 13
+                                      ? 1
+                                      : -1];
+#define zfit __wsn_rt_zfit
+uint8_t __wsn_rt_zfit(struct effect_rec *r, uint16_t at);
+#else
+static NOINLINE uint8_t zfit(struct effect_rec *r, uint16_t at) {
+  uint16_t room = (uint16_t)(SEG - seg_offset(at)), lim = (uint16_t)(r->len - 1u);
+  uint8_t *o, *end;
+  if (room <= r->h)
+    return 1;
+  room = (uint16_t)(room - r->h);
+  if (room < lim)
+    lim = room;
+  o = &__wsn_trace.data[at + r->h];
+  end = o + lim;
+  rt_z_m = o;
+  rt_z_o = o + 1;
+  rt_z_mask = 0x80u;
+  if (zrun(r->ret, r->rbytes, end) && zwalkn(r->x, r->m, end) && zwalk(r->t, end) &&
+      (end = zend(end)) != NULL) {
+    r->n = (uint16_t)(end - o);
+    r->tag = WSN_REC_EFFECT_Z;
+    return 0;
+  }
+  return lim != (uint16_t)(r->len - 1u);
+}
+#endif
+#else
+#define WSN_EFFECT_Z 0
+#endif
+
+/* One effect table serves every call site with the same record layout (callee return size
+ * and variables), so the site id comes as an argument; `skip` writes SKIP_END site first.
+ * When the segment holds a key of the same length, the changes against it are written
+ * straight into the ring after the head (the record is opened first), where an EFFECT_DELTA's
+ * runs go; if they stay smaller than the payload and within the segment, the record becomes
+ * that EFFECT_DELTA, else the full EFFECT is written over them. */
 static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t skip) {
   const uint8_t *snap = rt_snap;
   wsn_irq_state_t s = wsn_port_irq_save();
-  uint8_t rbytes = tbl8(t + 2);
-  uint16_t len = tbl16(t);
-  uintptr_t pairs = effect_pairs(t); /* the (n, pairs) table walk and delta read */
-  uint16_t own = 0, g = 0; /* own: the bytes of the whole form's first part (its m pairs);
-                            * g: the size of the EFFECT_C's groups, 0 when not one */
-  uint16_t gz = 0; /* the size of the EFFECT_Z's groups, 0 when not one (section 3.6) */
-  uint8_t m = 0;
+  struct effect_rec r;
+  uint16_t own = 0, len; /* own: the bytes of the whole form's first part (its m pairs) */
   uint8_t *p, *span = NULL; /* span: the tag of the SPAN_EFFECT being written (section 3.5) */
-  if (rbytes & 0x80u) {
+#if WSN_EFFECT_Z
+  uint8_t z; /* an EFFECT_Z not yet ruled in or out */
+#endif
+  rt_snap = NULL;
+  if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
+    wsn_port_irq_restore(s);
+    return;
+  }
+  r.ret = (const uint8_t *)&ret; /* little-endian on every target */
+  r.rbytes = tbl8(t + 2);
+  r.len = len = tbl16(t);
+  r.x = t + 7;
+  r.t = effect_pairs(t); /* the (n, pairs) table walk and delta read */
+  r.m = 0;
+  if (r.rbytes & 0x80u) {
     /* The table is the short form (the callee's own writes); the whole form is, with 0x40,
      * the first m pairs of the short form's (the callee's writes handlers do not write; the
      * head's `u16 whole len, u8 m` after rbytes), then what handlers may write. The short
      * form alone when no handler ran inside the skipped call; only with the span's SKIP_END
      * merged into this call (otherwise a handler between the two could have opened, and
      * cleared the flag of, a span of its own). */
-    uint8_t more = rbytes & 0x40u;
-    rbytes &= 0x3Fu;
+    uint8_t more = r.rbytes & 0x40u;
+    r.rbytes &= 0x3Fu;
     if (!skip || rt_span_irq) {
       if (more) {
         own = tbl16(t + 3);
-        m = tbl8(t + 5);
+        r.m = tbl8(t + 5);
       }
-      len = (uint16_t)(rbytes + own + tbl16((uintptr_t)__wsn_effect_handlers));
-      pairs = (uintptr_t)__wsn_effect_handlers + 2;
+      r.len = len = (uint16_t)(r.rbytes + own + tbl16((uintptr_t)__wsn_effect_handlers));
+      r.t = (uintptr_t)__wsn_effect_handlers + 2;
     }
   }
-  rt_snap = NULL;
-  if (rt_quiet) { /* a handler inside a skipped call (spec/trace-format.md 2.1) */
-    wsn_port_irq_restore(s);
-    return;
-  }
+  r.h = (uint8_t)(1u + vsize(site) + vsize(len));
+  r.n = len;
+  r.tag = WSN_REC_EFFECT;
   /* The changes against the snapshot (section 3.3): only when no handler ran inside the span
    * (the short form is then the chosen one, whose variables the snapshot holds) and no key
    * applies; counted first, so the record is reserved at its exact size. */
   if (WSN_TRACE_SNAP_MAX > 0 && snap && skip && !rt_span_irq && len >= 2 &&
-      len - rbytes <= WSN_TRACE_SNAP_MAX
+      len - r.rbytes <= WSN_TRACE_SNAP_MAX
 #if WSN_TRACE_EFFECT_KEYS
       && key_find(len) == WSN_TRACE_EFFECT_KEYS
 #endif
   ) {
-    rt_c_rbytes = rbytes;
-    g = (uint16_t)(((len + 7u) >> 3) + changes(pairs, (const uint8_t *)&ret, snap, NULL));
-    if (g >= len)
-      g = 0;
+    uint16_t g;
+    rt_c_rbytes = r.rbytes;
+    g = (uint16_t)(((len + 7u) >> 3) + changes(r.t, r.ret, snap, NULL));
+    if (g < len) {
+      r.n = g;
+      r.tag = WSN_REC_EFFECT_C;
+    }
   }
-#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
+#if WSN_EFFECT_Z
   /* Not the changes: the full payload without its zero bytes when that is smaller (section
-   * 3.6), counted first, so the record is reserved at its exact size. */
-  if (!g) {
-    gz = zeffect((const uint8_t *)&ret, rbytes, t + 7, m, pairs, NULL);
-    if (gz >= len)
-      gz = 0;
-  }
+   * 3.6), packed where the record goes (zfit) before it is reserved, so at its exact size. */
+  z = r.tag == WSN_REC_EFFECT && len >= 2 && !(FLAGS & WSN_TRACE_FLAG_FROZEN);
 #endif
   if (skip) {
-    /* An empty span (section 3.5): the record at its largest (the EFFECT_C's size, else the
-     * full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts. (Whether a key
-     * applies was asked in the segment being written; a SKIP_END written now may enter the
-     * next one, where the record is then plain or a delta.) */
-    span = span_take(site, (uint16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) +
-                                      (len >= 0x80u) + (len >= 0x4000u) +
-                                      (g ? g : gz ? gz : len)));
+    /* An empty span (section 3.5): the record at its largest (the EFFECT_C's or EFFECT_Z's
+     * size, else the full EFFECT's, which bounds the delta's) where the SKIP_BEGIN starts.
+     * (Whether a key applies was asked in the segment being written; a SKIP_END written now
+     * may enter the next one, where the record is then plain or a delta.) */
+    uint16_t at = span_at(site);
+#if WSN_EFFECT_Z
+    /* The segment's last byte: packing there for a span record not taken would leave it
+     * changed behind a PAD two bytes before the end (one byte after a PAD is folded as it is,
+     * section 1.2), so it is put back. Elsewhere what the packer wrote is overwritten by the
+     * SKIP_END and the PAD's rest, as such a record fits after neither. */
+    uint8_t *last = &__wsn_trace.data[at + (uint16_t)(SEG - 1u - seg_offset(at))], keep = *last;
+    if (z)
+      z = zfit(&r, at);
+#endif
+    span = span_take(at, (uint16_t)(r.h + r.n));
     if (!span) {
+#if WSN_EFFECT_Z
+      *last = keep;
+#endif
       emit(site, WSN_REC_SKIP_END, 0, 0);
       CLOSE(); /* complete; the EFFECT opens its own record */
     }
   }
-  if (g) {
-    p = emit(site, WSN_REC_EFFECT | F_B, len, g);
-    if (p) {
-      changes(pairs, (const uint8_t *)&ret, snap, p);
-      /* the tag, before the fields site and len (varints) */
-      p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
-                   (len >= 0x4000u))] = WSN_REC_EFFECT_C;
-    }
-    goto close;
-  }
-#if WSN_TRACE_PACK && !WSN_TRACE_EFFECT_KEYS
-  if (gz) {
-    p = emit(site, WSN_REC_EFFECT | F_B, len, gz);
-    if (p) {
-      zeffect((const uint8_t *)&ret, rbytes, t + 7, m, pairs, p);
-      p[-(int16_t)(3u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u) +
-                   (len >= 0x4000u))] = WSN_REC_EFFECT_Z;
-    }
-    goto close;
+#if WSN_EFFECT_Z
+  if (z && zfit(&r, HDR.head) && (uint16_t)(r.h + len) <= SEG) {
+    /* Neither record fits in the rest of the segment: it goes to the next one, after a PAD.
+     * The PAD is written first (the record opened at it, section 1.1: the next segment is
+     * then no longer part of the retained tail), so that the groups can be packed at the
+     * next segment's start; the writer core then finds the PAD there, and enters that
+     * segment as for any record that does not fit. (A record whose plain form is larger
+     * than a segment, which wsn-cc's geometry never builds, is not tried there: it is
+     * dropped, DROPPED, also when its groups would have fitted.) */
+    uint16_t at = HDR.head;
+    OPEN_LO = (uint8_t)at;
+    OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
+    __wsn_trace.data[at] = WSN_REC_PAD;
+    at = (uint16_t)(at - seg_offset(at) + SEG);
+    zfit(&r, at == WSN_TRACE_BUF_SIZE ? 0 : at);
   }
 #endif
 #if WSN_TRACE_EFFECT_KEYS
-  {
+  if (r.tag == WSN_REC_EFFECT) {
     uint8_t k = key_find(len);
     uint16_t head = HDR.head;
     /* The header: tag, site, len (< 256: at most 2 bytes), a 1-byte dlen (runs < 128). */
-    uint8_t hdr = (uint8_t)(4u + (site >= 0x80u) + (site >= 0x4000u) + (len >= 0x80u));
+    uint8_t hdr = (uint8_t)(r.h + 1u);
     uint16_t room = (uint16_t)(SEG - seg_offset(head));
     /* not a whole form in two parts: delta walks one table */
-    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !m && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
+    if (k < WSN_TRACE_EFFECT_KEYS && len >= 2 && !r.m && !(FLAGS & WSN_TRACE_FLAG_FROZEN) &&
         hdr <= room) {
       uint8_t d, limit = (uint8_t)(len - 2); /* runs + 1-byte dlen < len */
       if (limit > 127)
@@ -3064,7 +3303,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
         limit = (uint8_t)(room - hdr);
       OPEN_LO = (uint8_t)head; /* the ring changes after head: the record is open */
       OPEN_HI = (uint8_t)((head >> 8) | 0x80u);
-      d = delta(rt_key_at[k], pairs, rbytes, ret, &__wsn_trace.data[head + hdr], limit);
+      d = delta(rt_key_at[k], r.t, r.rbytes, ret, &__wsn_trace.data[head + hdr], limit);
       if (d != 0xFF) {
         /* emit takes a tag of 4 bits: the record is reserved as an EFFECT with three fields
          * (it fits: no PAD, it starts at head, its fields end where the runs begin), and its
@@ -3077,17 +3316,26 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
   }
 #endif
-  p = emit(site, WSN_REC_EFFECT | F_B, len, len);
+  p = emit(site, WSN_REC_EFFECT | F_B, len, r.n);
   if (p) {
-    key_put(len, p);
-    while (rbytes--) {
-      *p++ = (uint8_t)ret;
-      ret >>= 8;
+    /* the tag, before the fields site and len (varints) */
+    p[-(int16_t)r.h] = r.tag;
+    if (r.tag == WSN_REC_EFFECT_C) {
+      changes(r.t, r.ret, snap, p);
+    } else if (r.tag == WSN_REC_EFFECT) {
+      const uint8_t *b = r.ret;
+      volatile uint8_t *d = p; /* volatile: no memcpy call (no libc on the mote) */
+      uint8_t i = r.rbytes;
+      key_put(len, p);
+      while (i--)
+        *d++ = *b++;
+      walkn(r.x, (uint8_t *)d, r.m);
+      walk(r.t, (uint8_t *)d + own);
     }
-    walkn(t + 7, p, m);
-    walk(pairs, p + own);
   }
+#if WSN_TRACE_EFFECT_KEYS
 close:
+#endif
   if (span) /* the record fits where the SKIP_BEGIN was (no PAD moved it): tag + 8 */
     *span = (uint8_t)(*span + (WSN_REC_SPAN_EFFECT - WSN_REC_EFFECT));
   CLOSE();
@@ -3178,21 +3426,25 @@ static NOINLINE uint8_t zrun(const uint8_t *src, uint16_t n, const uint8_t *end)
   return 1;
 }
 
-static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
-  uint8_t n = tbl8(t);
+/* zwalkn: the n pairs at p (zwalk: the (n, pairs) table at t). */
+static NOINLINE uint8_t zwalkn(uintptr_t p, uint8_t n, const uint8_t *end) {
   while (n--) {
-    const uint8_t *src = (const uint8_t *)tbladdr(t + 1);
-    uint8_t size = tbl8(t + 1 + ASZ);
-    t += 1 + ASZ;
+    const uint8_t *src = (const uint8_t *)tbladdr(p);
+    uint8_t size = tbl8(p + ASZ);
+    p += 1 + ASZ;
     if (!size) { /* a link: the walk goes on with the table at that address */
-      t = LINKED(src);
-      n = tbl8(t);
+      p = LINKED(src);
+      n = tbl8(p++);
       continue;
     }
     if (!zrun(src, size, end))
       return 0;
   }
   return 1;
+}
+
+static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
+  return zwalkn(t + 1, tbl8(t), end);
 }
 #elif defined(__AVR__)
 /* The same in AVR assembly (11 cycles a zero byte, 15 a non-zero one, about 14 more a group):
@@ -3201,13 +3453,22 @@ static NOINLINE uint8_t zwalk(uintptr_t t, const uint8_t *end) {
  * zero" comes in at bit 7 from carry, the sentinel falls out into carry at the eighth). */
 WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
   __asm__ __volatile__(
+      "  movw r20, r22\n"             /* end */
+      "  movw r30, r24\n"
+      "  lpm r23, Z+\n"               /* number of pairs */
+      "9:\n"
       "  push r28\n"
       "  push r29\n"
-      "  movw r30, r24\n"
-      "  movw r20, r22\n"             /* end */
-      "  lpm r23, Z+\n"               /* number of pairs */
       "  clt\n"
       "  rjmp 8f\n"
+      /* __wsn_rt_zwalkn(p, n, end): the n pairs at p, without a count byte before them (the
+       * first part of a whole effect, spec/trace-format.md section 4); end in r21:r20 */
+      "  .global __wsn_rt_zwalkn\n"
+      "  .type __wsn_rt_zwalkn, @function\n"
+      "__wsn_rt_zwalkn:\n"
+      "  movw r30, r24\n"
+      "  mov r23, r22\n"
+      "  rjmp 9b\n"
       /* __wsn_rt_zrun(src, n, end): n bytes at src (RAM) into the packer, with the table
        * walk's loop (T set: a run, no table): Y = src, r22 the bytes of n mod 256 first,
        * then r23 more runs of 256 (r22 is 0 then: 256 turns), end in r21:r20. */
@@ -3270,19 +3531,170 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
       "  pop r28\n"
       "  ret\n");
 }
+
+/* zend (the C version's comment, above): end in r25:24, the packer's mask byte in Z. Keeps
+ * r20-r23 (zfit's end). */
+WSN_NAKED uint8_t *__wsn_rt_zend(WSN_ARG const uint8_t *end) {
+  __asm__ __volatile__(
+      "  lds r30, __wsn_rt_z_m\n"
+      "  lds r31, __wsn_rt_z_m+1\n"
+      "  lds r18, __wsn_rt_z_mask\n"
+      "  cpi r18, 0x80\n"            /* no byte in the group: its mask byte given back */
+      "  breq 2f\n"
+      "1:\n"
+      "  lsr r18\n"                  /* zeros in until the sentinel falls out */
+      "  brcc 1b\n"
+      "  cp r30, r24\n"
+      "  cpc r31, r25\n"
+      "  brsh 3f\n"
+      "  st Z, r18\n"
+      "  lds r30, __wsn_rt_z_o\n"
+      "  lds r31, __wsn_rt_z_o+1\n"
+      "2:\n"
+      "  movw r24, r30\n"
+      "  ret\n"
+      "3:\n"
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "  ret\n");
+}
+
+#if WSN_EFFECT_Z
+/* zfit (the C version's comment, above) in AVR assembly: r = struct effect_rec in Y, at r23:22;
+ * the payload's start o in r17:16, the packer's end in r21:20 (which the walks and zend keep). */
+#if (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0
+#define WSN_AVR_SEG_OFFSET                                                                      \
+  "  andi r18, lo8(" S_SEG "-1)\n"                                                            \
+  "  andi r19, hi8(" S_SEG "-1)\n"
+#else /* by subtraction, as the C record path's seg_offset (a ring of at most 8 segments) */
+#define WSN_AVR_SEG_OFFSET                                                                      \
+  "1:\n"                                                                                      \
+  "  cpi r18, lo8(" S_SEG ")\n"                                                               \
+  "  ldi r20, hi8(" S_SEG ")\n"                                                               \
+  "  cpc r19, r20\n"                                                                          \
+  "  brlo 2f\n"                                                                               \
+  "  subi r18, lo8(" S_SEG ")\n"                                                              \
+  "  sbci r19, hi8(" S_SEG ")\n"                                                              \
+  "  rjmp 1b\n"                                                                               \
+  "2:\n"
+#endif
+WSN_NAKED uint8_t __wsn_rt_zfit(WSN_ARG struct effect_rec *r, WSN_ARG uint16_t at) {
+  __asm__ __volatile__(
+      "  push r16\n"
+      "  push r17\n"
+      "  push r28\n"
+      "  push r29\n"
+      "  movw r28, r24\n"
+      "  movw r18, r22\n"            /* at % seg */
+      WSN_AVR_SEG_OFFSET
+      "  ldd r20, Y+12\n"            /* h */
+      "  add r18, r20\n"
+      "  adc r19, r1\n"
+      "  ldi r24, lo8(" S_SEG ")\n"  /* room for the payload: seg - at % seg - h */
+      "  ldi r25, hi8(" S_SEG ")\n"
+      "  sub r24, r18\n"
+      "  sbc r25, r19\n"
+      "  breq 6f\n"                  /* none: too big for the rest */
+      "  brcc 5f\n"
+      "6:\n"
+      "  rjmp 8f\n"
+      "5:\n"
+      "  ldd r18, Y+6\n"             /* lim = min(len - 1, room) */
+      "  ldd r19, Y+7\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "  cp r24, r18\n"
+      "  cpc r25, r19\n"
+      "  brsh 1f\n"
+      "  movw r18, r24\n"
+      "1:\n"
+      "  add r22, r20\n"             /* o = &data[at + h] */
+      "  adc r23, r1\n"
+      "  subi r22, lo8(-(__wsn_trace+32))\n"
+      "  sbci r23, hi8(-(__wsn_trace+32))\n"
+      "  movw r16, r22\n"
+      "  movw r20, r22\n"            /* end = o + lim */
+      "  add r20, r18\n"
+      "  adc r21, r19\n"
+      "  sts __wsn_rt_z_m, r22\n"    /* the packer: mask byte at o, bytes from o + 1 */
+      "  sts __wsn_rt_z_m+1, r23\n"
+      "  subi r22, 0xff\n"
+      "  sbci r23, 0xff\n"
+      "  sts __wsn_rt_z_o, r22\n"
+      "  sts __wsn_rt_z_o+1, r23\n"
+      "  ldi r24, 0x80\n"
+      "  sts __wsn_rt_z_mask, r24\n"
+      "  ld r24, Y\n"                /* ret's rbytes bytes */
+      "  ldd r25, Y+1\n"
+      "  ldd r22, Y+10\n"
+      "  clr r23\n"
+      "  call __wsn_rt_zrun\n"
+      "  tst r24\n"
+      "  breq 7f\n"
+      "  ldd r24, Y+2\n"             /* the m pairs at x */
+      "  ldd r25, Y+3\n"
+      "  ldd r22, Y+11\n"
+      "  call __wsn_rt_zwalkn\n"
+      "  tst r24\n"
+      "  breq 7f\n"
+      "  ldd r24, Y+4\n"             /* the table t */
+      "  ldd r25, Y+5\n"
+      "  movw r22, r20\n"
+      "  call __wsn_rt_zwalk\n"
+      "  tst r24\n"
+      "  breq 7f\n"
+      "  movw r24, r20\n"
+      "  call __wsn_rt_zend\n"
+      "  adiw r24, 0\n"
+      "  breq 7f\n"
+      "  sub r24, r16\n"             /* packed: n, tag EFFECT_Z */
+      "  sbc r25, r17\n"
+      "  std Y+8, r24\n"
+      "  std Y+9, r25\n"
+      "  ldi r24, 0x14\n"
+      "  std Y+13, r24\n"
+      "  ldi r24, 0\n"
+      "  rjmp 9f\n"
+      "7:\n"                         /* not packed: decided (plain) when lim was len - 1 */
+      "  sub r20, r16\n"
+      "  sbc r21, r17\n"
+      "  ldd r18, Y+6\n"
+      "  ldd r19, Y+7\n"
+      "  subi r18, 1\n"
+      "  sbci r19, 0\n"
+      "  ldi r24, 0\n"
+      "  cp r20, r18\n"
+      "  cpc r21, r19\n"
+      "  breq 9f\n"
+      "8:\n"
+      "  ldi r24, 1\n"
+      "9:\n"
+      "  pop r29\n"
+      "  pop r28\n"
+      "  pop r17\n"
+      "  pop r16\n"
+      "  ret\n");
+}
+#endif
 #else /* MSP430 */
 /* The same for MSP430: table r15 (read bytewise), variable r11, packed bytes r13, end r14,
  * the open group's mask byte at r10, mask with its sentinel in r9, pairs r8, size r7, byte
  * r12. */
 WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end) {
   __asm__ __volatile__(
+      "  mov r13, r14\n"                /* end */
+      "  mov.b @r12+, r13\n"            /* number of pairs: as zwalkn with them */
+      /* __wsn_rt_zwalkn(p, n, end): the n pairs at p, without a count byte before them (the
+       * first part of a whole effect, spec/trace-format.md section 4) */
+      "  .global __wsn_rt_zwalkn\n"
+      "  .type __wsn_rt_zwalkn, @function\n"
+      "__wsn_rt_zwalkn:\n"
       "  push r10\n"
       "  push r9\n"
       "  push r8\n"
       "  push r7\n"
       "  mov r12, r15\n"
-      "  mov r13, r14\n"                /* end */
-      "  mov.b @r15+, r8\n"
+      "  mov.b r13, r8\n"
       "  clr r7\n"                      /* no run: the table's pairs */
       "  jmp 8f\n"
       /* __wsn_rt_zrun(src, n, end): n bytes at src into the packer, as if they were the
@@ -3353,6 +3765,113 @@ WSN_NAKED uint8_t __wsn_rt_zwalk(WSN_ARG uintptr_t t, WSN_ARG const uint8_t *end
       "  pop r10\n"
       "  ret\n");
 }
+
+/* zend (the C version's comment, above): end in r12, the packer's mask byte in r15, its mask
+ * in r13. Keeps r14 (zfit's end). */
+WSN_NAKED uint8_t *__wsn_rt_zend(WSN_ARG const uint8_t *end) {
+  __asm__ __volatile__(
+      "  mov &__wsn_rt_z_m, r15\n"
+      "  mov.b &__wsn_rt_z_mask, r13\n"
+      "  cmp.b #0x80, r13\n"          /* no byte in the group: its mask byte given back */
+      "  jeq 2f\n"
+      "1:\n"
+      "  clrc\n"                      /* zeros in until the sentinel falls out */
+      "  rrc.b r13\n"
+      "  jnc 1b\n"
+      "  cmp r12, r15\n"
+      "  jc 3f\n"
+      "  mov.b r13, 0(r15)\n"
+      "  mov &__wsn_rt_z_o, r15\n"
+      "2:\n"
+      "  mov r15, r12\n"
+      "  ret\n"
+      "3:\n"
+      "  clr r12\n"
+      "  ret\n");
+}
+
+#if WSN_EFFECT_Z
+/* zfit (the C version's comment, above) in MSP430 assembly: r = struct effect_rec in r10, at
+ * r13; the payload's start o in r9, the packer's end in r14 (which the walks and zend keep). */
+#if (WSN_TRACE_SEG_SIZE & (WSN_TRACE_SEG_SIZE - 1)) == 0
+#define WSN_MSP_SEG_OFFSET "  and #" S_SEG "-1, r15\n"
+#else /* by subtraction, as the C record path's seg_offset (a ring of at most 8 segments) */
+#define WSN_MSP_SEG_OFFSET                                                                      \
+  "1:\n"                                                                                      \
+  "  cmp #" S_SEG ", r15\n"                                                                   \
+  "  jlo 2f\n"                                                                                \
+  "  sub #" S_SEG ", r15\n"                                                                   \
+  "  jmp 1b\n"                                                                                \
+  "2:\n"
+#endif
+WSN_NAKED uint8_t __wsn_rt_zfit(WSN_ARG struct effect_rec *r, WSN_ARG uint16_t at) {
+  __asm__ __volatile__(
+      "  push r10\n"
+      "  push r9\n"
+      "  mov r12, r10\n"
+      "  mov r13, r15\n"              /* at % seg */
+      WSN_MSP_SEG_OFFSET
+      "  mov.b 12(r10), r14\n"        /* h */
+      "  add r14, r15\n"
+      "  mov #" S_SEG ", r12\n"       /* room for the payload: seg - at % seg - h */
+      "  sub r15, r12\n"
+      "  jz 8f\n"                     /* none: too big for the rest */
+      "  jnc 8f\n"
+      "  mov 6(r10), r15\n"           /* lim = min(len - 1, room) */
+      "  dec r15\n"
+      "  cmp r15, r12\n"
+      "  jc 1f\n"
+      "  mov r12, r15\n"
+      "1:\n"
+      "  add r14, r13\n"              /* o = &data[at + h] */
+      "  add #__wsn_trace+32, r13\n"
+      "  mov r13, r9\n"
+      "  mov r13, &__wsn_rt_z_m\n"    /* the packer: mask byte at o, bytes from o + 1 */
+      "  mov r13, r14\n"
+      "  inc r14\n"
+      "  mov r14, &__wsn_rt_z_o\n"
+      "  mov.b #0x80, &__wsn_rt_z_mask\n"
+      "  mov r13, r14\n"              /* end = o + lim */
+      "  add r15, r14\n"
+      "  mov @r10, r12\n"             /* ret's rbytes bytes */
+      "  mov.b 10(r10), r13\n"
+      "  call #__wsn_rt_zrun\n"
+      "  tst.b r12\n"
+      "  jz 7f\n"
+      "  mov 2(r10), r12\n"           /* the m pairs at x */
+      "  mov.b 11(r10), r13\n"
+      "  call #__wsn_rt_zwalkn\n"
+      "  tst.b r12\n"
+      "  jz 7f\n"
+      "  mov 4(r10), r12\n"           /* the table t */
+      "  mov r14, r13\n"
+      "  call #__wsn_rt_zwalk\n"
+      "  tst.b r12\n"
+      "  jz 7f\n"
+      "  mov r14, r12\n"
+      "  call #__wsn_rt_zend\n"
+      "  tst r12\n"
+      "  jz 7f\n"
+      "  sub r9, r12\n"               /* packed: n, tag EFFECT_Z */
+      "  mov r12, 8(r10)\n"
+      "  mov.b #0x14, 13(r10)\n"
+      "  clr r12\n"
+      "  jmp 9f\n"
+      "7:\n"                          /* not packed: decided (plain) when lim was len - 1 */
+      "  sub r9, r14\n"
+      "  mov 6(r10), r15\n"
+      "  dec r15\n"
+      "  clr r12\n"
+      "  cmp r15, r14\n"
+      "  jeq 9f\n"
+      "8:\n"
+      "  mov #1, r12\n"
+      "9:\n"
+      "  pop r9\n"
+      "  pop r10\n"
+      "  ret\n");
+}
+#endif
 #endif
 
 #endif

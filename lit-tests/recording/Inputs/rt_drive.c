@@ -141,6 +141,99 @@ static void both_paths(void) {
   ck_after(3 + 2 + 2);
 }
 
+#ifdef Z_EFFECTS
+/* -DZ_EFFECTS (a runtime without effect keys, -DWSN_TRACE_EFFECT_KEYS=0): effects without
+ * their zero bytes (EFFECT_Z, spec/trace-format.md 3.6) at every rest of a segment around
+ * their size: packed in the rest, ending exactly at the segment's end, not fitting the rest
+ * (packed or plain after a PAD), not smaller (plain); as span records (3.5) over their
+ * SKIP_BEGIN and not; a whole form in two parts (a short form whose table has 0x40: its first
+ * m pairs, then the module's handler table); and, with Z_SEG (the segment size, 256 or 512),
+ * an effect whose plain record fills a segment exactly. */
+uint8_t zbuf[30], zhot[3];
+struct effs2 {
+  uint16_t len;
+  uint8_t ret_bytes;
+  uint16_t own;
+  uint8_t m, n;
+  struct pair p[2];
+} __attribute__((packed));
+struct hnd2 {
+  uint16_t bytes;
+  uint8_t n;
+  struct pair p[2];
+} __attribute__((packed));
+/* ret 2, zbuf, g2: 34 bytes */
+static TBL struct eff2 ef_z = {2 + 30 + 2, 2, 2, {{zbuf, 30}, {&g2, 2}}};
+/* short form: ret 1, zhot (the callee's own, which no handler writes: the first m = 1 pair),
+ * zbuf + 10 (10 bytes); whole form: ret 1, zhot, then the handler table */
+static TBL struct effs2 ef_s = {1 + 3 + 10, 0x80 | 0x40 | 1, 3, 1, 2, {{zhot, 3}, {zbuf + 10, 10}}};
+TBL struct hnd2 __wsn_effect_handlers = {20 + 2, 2, {{zbuf + 5, 20}, {&g2, 2}}};
+#ifdef Z_SEG
+uint8_t zseg[Z_SEG];
+#if Z_SEG == 256 /* tag, site < 128, len >= 128 (2 bytes): 4 + 252 */
+static TBL struct eff2 ef_f = {252, 0, 1, {{zseg, 252}}};
+#else /* 4 + 508 */
+static TBL struct eff2 ef_f = {508, 0, 2, {{zseg, 255}, {zseg + 255, 253}}};
+#endif
+#endif
+
+/* What every EFFECT_Z step left in the trace object (from `head` on: the header before it
+ * names the target), stale bytes included, folded into one value that the end writes as an
+ * INPUT: so the targets' traces are compared after each step, not only at the end. */
+static uint16_t zsum = 0xFFFF;
+static void zsnap(void) {
+  /* the runtime's geometry, which the AVR driver (built without it) does not see; 16-bit
+   * words rotated in (cheap enough for mspdebug's simulator) */
+  uint16_t buf = __wsn_trace.hdr.buf_size, seg = __wsn_trace.hdr.seg_size;
+  uint16_t n = (uint16_t)(8 + buf / 2 + buf / seg);
+  const uint16_t *w = (const uint16_t *)((const uint8_t *)&__wsn_trace + 16);
+  while (n--)
+    zsum = (uint16_t)(((zsum << 3) | (zsum >> 13)) + *w++);
+}
+
+static void zeffects(uint16_t v) {
+  uint16_t rest;
+  uint8_t i;
+  for (rest = 1; rest < 48; ++rest) {
+    for (i = 0; i < 30; ++i) /* sparse, now and then dense (not smaller: plain) */
+      zbuf[i] = (rest % 7 == 3 || (i + rest) % 9 == 0) ? (uint8_t)(v + i) : 0;
+    zhot[rest % 3] = (uint8_t)rest;
+    place(rest);
+    __wsn_rt_effect_t(50, (uintptr_t)&ef_z, (rest & 1) ? 0 : v);
+    zsnap();
+    place(rest);
+    __wsn_rt_effect_t(51, (uintptr_t)&ef_s, v);
+    zsnap(); /* whole: not a skipped call's */
+    place(rest);
+    __wsn_rt_skip_begin(52); /* empty span, no handler: the short form */
+    __wsn_rt_skip_effect_t(52, (uintptr_t)&ef_s, 0);
+    zsnap();
+    place(rest);
+    __wsn_rt_skip_begin(200); /* a handler inside: the whole form, a 2-byte site */
+    __wsn_rt_irq_entry(3);
+    __wsn_rt_irq_exit(3);
+    __wsn_rt_skip_effect_t(200, (uintptr_t)&ef_s, rest);
+    zsnap();
+    place(rest);
+    __wsn_rt_skip_begin(53);
+    __wsn_rt_skip_effect32_t(53, (uintptr_t)&ef_z, 0x10000u * rest);
+    zsnap();
+#ifdef Z_SEG
+    zseg[(rest * 37u) % Z_SEG] = (uint8_t)rest;
+    if (rest & 1)
+      zseg[(rest * 11u) % Z_SEG] = 0;
+    place(rest);
+    __wsn_rt_effect_t(54, (uintptr_t)&ef_f, 0);
+    zsnap();
+    place(rest);
+    __wsn_rt_skip_begin(55);
+    __wsn_rt_skip_effect_t(55, (uintptr_t)&ef_f, 0);
+    zsnap();
+#endif
+  }
+}
+#endif
+
 static uint32_t rnd_state = 12345;
 static uint16_t rnd(void) {
   rnd_state = rnd_state * 1103515245u + 12345u;
@@ -159,6 +252,9 @@ int main(void) {
   uint16_t i;
   __wsn_gv_reference = 0;
   both_paths();
+#ifdef Z_EFFECTS
+  zeffects(0x1234);
+#endif
   for (i = 0; i < STEPS; ++i) {
     uint16_t r = rnd(), v = rnd();
     mutate();
@@ -297,6 +393,9 @@ int main(void) {
   /* Every record carries the counts the runtime kept; the last one shows the final count. */
   __wsn_rt_input16(997, in_rest);
   __wsn_rt_input16(998, agains);
+#ifdef Z_EFFECTS
+  __wsn_rt_input16(996, zsum);
+#endif
   __wsn_rt_input16(999, __wsn_gv_reference);
   __wsn_rt_check_t((uintptr_t)&ck_a, 0);
   __wsn_rt_entry(1); /* frozen: not written */
