@@ -288,11 +288,14 @@ std::vector<unsigned> orderByLists(ArrayRef<OrderVar> Vars, unsigned Movable,
     End.Sig = In[Movable]; // the runs that continue into the first of them
   Groups.push_back(std::move(End));
   for (size_t I = 1; I + 1 < Groups.size(); ++I) {
-    // Inside a group the word-aligned variables of even size first, then the others: one
-    // that needs alignment after an odd end or a byte-aligned one starts a run.
-    std::stable_partition(Groups[I].Members.begin(), Groups[I].Members.end(), [&](unsigned V) {
-      return Vars[V].Align > 1 && Vars[V].Size % Vars[V].Align == 0;
-    });
+    // Inside a group the aligned variables whose size keeps the alignment first, then the
+    // other aligned ones, then the byte-aligned ones (module order within each): an aligned
+    // variable after an odd end or after a byte-aligned one starts a run.
+    auto Rank = [&](unsigned V) {
+      return Vars[V].Align <= 1 ? 2 : Vars[V].Size % Vars[V].Align == 0 ? 0 : 1;
+    };
+    std::stable_sort(Groups[I].Members.begin(), Groups[I].Members.end(),
+                     [&](unsigned A, unsigned B) { return Rank(A) < Rank(B); });
   }
   for (Group &Gr : Groups) {
     if (Gr.Members.empty())

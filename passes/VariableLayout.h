@@ -93,8 +93,9 @@ unsigned countListRuns(llvm::ArrayRef<OrderVar> Vars, llvm::ArrayRef<unsigned> O
                        llvm::ArrayRef<std::vector<unsigned>> Lists);
 
 /// An order of \p Vars (indices; Vars in module order) with few list runs: the variables
-/// grouped by the set of lists they are in (module order inside a group, the word-aligned
-/// ones of even size first), the groups ordered by a nearest-neighbour tour improved by
+/// grouped by the set of lists they are in (inside a group the aligned ones whose size keeps
+/// their alignment, the other aligned ones, the byte-aligned ones, each in module order), the
+/// groups ordered by a nearest-neighbour tour improved by
 /// segment reversals and moves. Vars from index \p Movable on stay at the end in their
 /// order (variables the instrumentation adds after the program's). Deterministic.
 std::vector<unsigned> orderByLists(llvm::ArrayRef<OrderVar> Vars, unsigned Movable,
