@@ -138,7 +138,7 @@ struct Group {
 /// list runs that start at Y's first variable when Y follows X.
 class GroupTour {
 public:
-  GroupTour(std::vector<Group> &Groups, unsigned NumLists) : G(Groups) {
+  explicit GroupTour(std::vector<Group> &Groups) : G(Groups) {
     size_t N = G.size();
     C.assign(N * N, 0);
     for (size_t X = 0; X < N; ++X)
@@ -148,7 +148,6 @@ public:
         Both &= G[X].Sig;
         C[X * N + Y] = New.count() + (mergesAfter(G[X].Last, G[Y].First) ? 0 : Both.count());
       }
-    (void)NumLists;
   }
   unsigned cost(size_t X, size_t Y) const { return C[X * G.size() + Y]; }
 
@@ -304,7 +303,7 @@ std::vector<unsigned> orderByLists(ArrayRef<OrderVar> Vars, unsigned Movable,
     Gr.Last = Vars[Gr.Members.back()];
   }
   // An empty end breaks nothing, an empty start continues nothing: both have no lists.
-  GroupTour Tour(Groups, unsigned(Lists.size()));
+  GroupTour Tour(Groups);
   std::vector<unsigned> T = Tour.solve();
   std::vector<unsigned> Order;
   for (unsigned Gi : T)
@@ -376,7 +375,6 @@ orderVariablesByLists(Module &M, Module &Instrumented,
   // The placeable listed globals of M, by section kind; and the instrumented copy's own
   // placeable listed globals (the anchor's status), which follow them.
   const DataLayout &DL = M.getDataLayout();
-  DenseMap<const GlobalVariable *, std::pair<unsigned, unsigned>> Index; // copy's -> kind, index
   std::vector<GlobalVariable *> Vars[2];                                 // M's: bss, data
   std::vector<const GlobalVariable *> Added[2];                          // the copy's own
   SmallPtrSet<const GlobalVariable *, 32> Listed;
@@ -394,6 +392,9 @@ orderVariablesByLists(Module &M, Module &Instrumented,
     else
       Added[Kind].push_back(&CG);
   }
+  DenseMap<const GlobalVariable *, const GlobalVariable *> CopyOf;
+  for (auto &[CG, G] : Original)
+    CopyOf[G] = CG;
   std::vector<GlobalVariable *> NewOrder;
   for (unsigned Kind = 0; Kind < 2; ++Kind) {
     std::vector<OrderVar> OV;
@@ -402,9 +403,6 @@ orderVariablesByLists(Module &M, Module &Instrumented,
       At[CG] = unsigned(OV.size());
       OV.push_back({DL.getTypeAllocSize(Like.getValueType()), placedAlignment(DL, Like)});
     };
-    DenseMap<const GlobalVariable *, const GlobalVariable *> CopyOf;
-    for (auto &[CG, G] : Original)
-      CopyOf[G] = CG;
     for (GlobalVariable *G : Vars[Kind])
       Add(CopyOf.lookup(G), *G);
     unsigned Movable = unsigned(OV.size());
