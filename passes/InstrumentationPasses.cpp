@@ -20,6 +20,7 @@
 #include "PreInstrument.h"
 #include "RecordLowering.h"
 #include "TraceOps.h"
+#include "VariableLayout.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/LLVMContext.h"
@@ -28,6 +29,8 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
@@ -48,9 +51,60 @@ static cl::opt<std::string> WsnTraceEP(
              "(start = PipelineStart, after a cleanup without inlining: the "
              "default; last = OptimizerLast; none)"));
 
+// Variables ordered by the lists they are in (spec/instrumentation.md section 10): the
+// instrumentation runs once on a copy of the module to learn the record tables' lists, the
+// module's listed globals are moved into the order that makes those lists runs, and the
+// instrumentation runs again. Changes the instrumented module (its global order): the replay
+// module and the recorded image must be built with the same setting, as with every
+// instrumentation option (the module hash covers the order).
+static cl::opt<bool> WsnOrderVars(
+    "wsn-order-vars", cl::init(true),
+    cl::desc("wsn-trace: on AVR and MSP430, order the globals the record tables list by the "
+             "lists they are in before instrumenting, so that adjacent variables merge"));
+
 namespace wsn {
 
 bool keepTraceOpsFromCommandLine() { return WsnKeepTraceOps; }
+
+/// Instruments a copy of M and moves M's globals into the order of its tables' lists
+/// (orderVariablesByLists). The copy's analyses are dropped with it.
+static void orderVariables(Module &M, ModuleAnalysisManager &MAM) {
+  Triple T(M.getTargetTriple());
+  if (!WsnOrderVars || (T.getArch() != Triple::avr && T.getArch() != Triple::msp430))
+    return;
+  ValueToValueMapTy VMap;
+  std::unique_ptr<Module> Copy = CloneModule(M, VMap);
+  DenseMap<const GlobalVariable *, GlobalVariable *> Original;
+  for (GlobalVariable &G : M.globals())
+    if (auto *CG = dyn_cast_or_null<GlobalVariable>(VMap.lookup(&G)))
+      Original[CG] = &G;
+  bool Done = false;
+  {
+    Expected<PfdgResult> R = computePfdg(*Copy, MAM, pfdgOptionsFromCommandLine());
+    if (R) {
+      Expected<InstrumentStats> S =
+          instrumentModule(*Copy, *R, instrumentOptionsFromCommandLine());
+      if (S)
+        Done = true;
+      else
+        consumeError(S.takeError()); // the real run reports it
+    } else {
+      consumeError(R.takeError());
+    }
+  }
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(*Copy).getManager();
+  for (Function &F : *Copy)
+    FAM.clear(F, F.getName());
+  MAM.clear(*Copy, Copy->getName());
+  if (!Done)
+    return;
+  VariableOrderStats St = orderVariablesByLists(M, *Copy, Original);
+  if (WsnStats)
+    errs() << "wsn-trace: order-vars placed=" << St.Placed << " lists=" << St.Lists
+           << " runs=" << St.RunsBefore << "->" << St.RunsAfter << "\n";
+  MAM.invalidate(M, PreservedAnalyses::none());
+}
 
 static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
   if (isInstrumented(M)) {
@@ -59,6 +113,7 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
              << ": already instrumented, nothing added\n";
     return false;
   }
+  orderVariables(M, MAM);
   const PfdgResult &R = MAM.getResult<PfdgAnalysis>(M);
   if (!R.Error.empty())
     return false; // the analysis reported it already
@@ -137,6 +192,9 @@ PreservedAnalyses WsnTracePass::run(Module &M, ModuleAnalysisManager &MAM) {
       M.getContext().emitError("wsn-lower<record>: " + toString(L.takeError()));
       return PreservedAnalyses::none();
     }
+    if (WsnStats)
+      errs() << "wsn-lower: tables=" << L->Tables << " pairs=" << L->Pairs
+             << " links=" << L->Links << " table-bytes=" << L->TableBytes << "\n";
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -461,6 +461,10 @@ Constant *RecordLowerer::pairTable(ArrayRef<Constant *> Head, ArrayRef<TablePair
   // (the backend writes pm()), so it must be 2-byte aligned.
   GV->setAlignment(Align(Head.empty() && T == RecordTarget::AVR ? 2 : 1));
   Tables[Init] = GV;
+  ++Stats.Tables;
+  Stats.TableBytes += DL.getTypeAllocSize(Init->getType());
+  for (auto &[Addr, Size] : Own)
+    ++(Size ? Stats.Pairs : Stats.Links);
   return ConstantExpr::getPtrToInt(GV, IntPtr);
 }
 

@@ -31,6 +31,10 @@ RecordTarget recordTargetOf(const llvm::Module &M);
 
 struct RecordLoweringStats {
   unsigned Lowered = 0; ///< trace ops replaced
+  /// Record tables made (after sharing), their (address, size) pairs without the links to
+  /// shared tails, the links, and their bytes (spec/trace-format.md section 4).
+  unsigned Tables = 0, Pairs = 0, Links = 0;
+  uint64_t TableBytes = 0;
 };
 
 /// Lowers every trace op of M for recording on target T. Errors name the
