@@ -1316,13 +1316,24 @@ std::vector<GlobalVariable *> Instrumenter::anchorGlobals() {
   for (GlobalVariable *GV : All)
     Size += sizeOf(M, GV);
   if (Size + 8 > Opts.SegSize) {
-    Stats.Warnings.push_back(formatv("the globals used by the instrumented "
-                                     "functions take {0} bytes, more than a "
-                                     "segment ({1}); checkpoints save the "
-                                     "slice globals only",
-                                     Size, Opts.SegSize)
-                                 .str());
-    All = Collect(Slice);
+    // The fallback is not exact for every run: a global replay reads but the
+    // checkpoint leaves out starts replay with its ELF value, so a branch of an
+    // instrumented function on it (radio-sense's alarm test of
+    // RadioSenseC$sample at 150-byte segments) can take the other way, and
+    // replay stops with "diverged" (exit 3). Say so, and what would fit.
+    std::vector<GlobalVariable *> Sliced = Collect(Slice);
+    uint64_t SliceSize = 0;
+    for (GlobalVariable *GV : Sliced)
+      SliceSize += sizeOf(M, GV);
+    Stats.Warnings.push_back(
+        formatv("the globals used by the instrumented functions take {0} bytes, "
+                "more than a segment of {1} holds ({2}); checkpoints save the "
+                "{3} bytes of slice globals only, and a replay that starts at one "
+                "can diverge (exit 3) where instrumented code depends on the other "
+                "{4} bytes; a segment of at least {5} bytes saves them all",
+                Size, Opts.SegSize, Opts.SegSize > 8 ? Opts.SegSize - 8 : 0, SliceSize, Size - SliceSize, Size + 8)
+            .str());
+    All = std::move(Sliced);
   }
   AnchorGlobalsCache = All;
   return All;
