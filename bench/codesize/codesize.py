@@ -147,8 +147,26 @@ def breakdown(elf, rt_objs):
         elif t in "Bb":
             ram += size
     # AVR: the handler table keeps its symbol beside the private __wsn_tbl* ones; on MSP430
-    # (no table symbols) it is part of .rodata's growth, which main() takes instead.
+    # (no table symbols) it is part of .rodata's growth, which main() takes instead. When the
+    # lowering shares it with a __wsn_tbl* table (the same bytes at the same address: an
+    # alias), it is counted once.
+    if handlers and handler_is_alias(elf):
+        handlers = 0
     return flash, ram, trace, check, tables + handlers if tables else 0
+
+
+def handler_is_alias(elf):
+    """Whether __wsn_effect_handlers starts where a __wsn_tbl* table does (llvm-nm)."""
+    out = subprocess.run([os.path.join(LLVM, "llvm-nm"), "-S", elf], capture_output=True,
+                         text=True, check=True).stdout
+    tbl, handler = set(), None
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3].startswith("__wsn_tbl"):
+            tbl.add(int(f[0], 16))
+        elif len(f) == 4 and f[3] == "__wsn_effect_handlers":
+            handler = int(f[0], 16)
+    return handler is not None and handler in tbl
 
 
 def main():
