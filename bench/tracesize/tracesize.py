@@ -213,7 +213,8 @@ class Bench:
                 srcs += sorted(glob.glob(os.path.join(ROOT, g)))
             out = os.path.join(d, "fw")
             cmd = [self.cc, "--target=avr", "--mcu=" + fidelity.MCU, "-o", out] + \
-                ["-I" + os.path.join(ROOT, i) for i in ["examples/common"] + ex.includes] + srcs
+                ["-I" + os.path.join(ROOT, i) for i in ["examples/common"] + ex.includes] + \
+                srcs + self.a.wsn_cc_arg
             rc, _, err = run(cmd)
             if rc != 0:
                 yield ex.name, None, ["build: " + first_line(err)]
@@ -327,7 +328,7 @@ def main():
     ap.add_argument("--work")
     ap.add_argument("--json-out")
     ap.add_argument("--wsn-cc-arg", action="append", default=[],
-                    help="one more wsn-cc argument for the --apps builds (write it with '=' "
+                    help="one more wsn-cc argument for every build, examples and --apps (write it with '=' "
                          "when it starts with a dash: --wsn-cc-arg=--effect-keys=4)")
     a = ap.parse_args()
     if a.seeds < 1:
