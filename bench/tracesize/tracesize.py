@@ -328,8 +328,9 @@ def main():
     ap.add_argument("--work")
     ap.add_argument("--json-out")
     ap.add_argument("--wsn-cc-arg", action="append", default=[],
-                    help="one more wsn-cc argument for every build, examples and --apps (write it with '=' "
-                         "when it starts with a dash: --wsn-cc-arg=--effect-keys=4)")
+                    help="one more wsn-cc argument for every build, the examples' and the "
+                         "--apps ones (write it with '=' when it starts with a dash: "
+                         "--wsn-cc-arg=--effect-keys=4)")
     a = ap.parse_args()
     if a.seeds < 1:
         ap.error("--seeds must be at least 1")
