@@ -26,18 +26,13 @@ using namespace wsn::recordtest;
 // A checkpoint table as the lowering emits it: anchor u16, len u16, n u8, (addr, size) pairs.
 struct CkTable {
   std::vector<uint8_t> B;
-  CkTable(uint16_t Anchor, std::initializer_list<std::pair<const void *, uint8_t>> V) {
+  CkTable(uint16_t Anchor, TablePairs V) {
     uint16_t Len = 0;
     for (auto [P, Size] : V)
       Len = uint16_t(Len + Size);
     B = {uint8_t(Anchor), uint8_t(Anchor >> 8), uint8_t(Len), uint8_t(Len >> 8),
          uint8_t(V.size())};
-    for (auto [P, Size] : V) {
-      uintptr_t A = reinterpret_cast<uintptr_t>(P);
-      for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
-        B.push_back(uint8_t(A >> (8 * I)));
-      B.push_back(Size);
-    }
+    appendPairs(B, V);
   }
   uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
 };

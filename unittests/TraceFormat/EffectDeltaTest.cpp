@@ -26,14 +26,9 @@ using namespace wsn::recordtest;
 // An effect table as the lowering emits it: len u16, ret-bytes u8, n u8, (addr, size) pairs.
 struct Table {
   std::vector<uint8_t> B;
-  Table(uint16_t Len, uint8_t RetBytes, std::initializer_list<std::pair<const void *, uint8_t>> V) {
+  Table(uint16_t Len, uint8_t RetBytes, TablePairs V) {
     B = {uint8_t(Len), uint8_t(Len >> 8), RetBytes, uint8_t(V.size())};
-    for (auto [P, Size] : V) {
-      uintptr_t A = reinterpret_cast<uintptr_t>(P);
-      for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
-        B.push_back(uint8_t(A >> (8 * I)));
-      B.push_back(Size);
-    }
+    appendPairs(B, V);
   }
   uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
 };

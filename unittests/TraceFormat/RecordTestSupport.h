@@ -82,20 +82,27 @@ inline std::vector<TraceRecord> decodeAll(llvm::ArrayRef<uint8_t> File, bool NoD
   return Rs ? *Rs : std::vector<TraceRecord>{};
 }
 
+/// The (address, size) pairs of a record table as the lowering emits them: each address at
+/// the host's pointer width (little-endian), then its size byte.
+using TablePairs = std::initializer_list<std::pair<const void *, uint8_t>>;
+inline void appendPairs(std::vector<uint8_t> &B, TablePairs V) {
+  for (auto [P, Size] : V) {
+    uintptr_t A = reinterpret_cast<uintptr_t>(P);
+    for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
+      B.push_back(uint8_t(A >> (8 * I)));
+    B.push_back(Size);
+  }
+}
+
 /// An effect table as the lowering emits it: len u16, ret-bytes u8, n u8, (addr, size) pairs.
 struct EffTable {
   std::vector<uint8_t> B;
-  EffTable(uint8_t RetBytes, std::initializer_list<std::pair<const void *, uint8_t>> V) {
+  EffTable(uint8_t RetBytes, TablePairs V) {
     uint16_t Len = RetBytes;
     for (auto [P, Size] : V)
       Len = uint16_t(Len + Size);
     B = {uint8_t(Len), uint8_t(Len >> 8), RetBytes, uint8_t(V.size())};
-    for (auto [P, Size] : V) {
-      uintptr_t A = reinterpret_cast<uintptr_t>(P);
-      for (unsigned I = 0; I < sizeof(uintptr_t); ++I)
-        B.push_back(uint8_t(A >> (8 * I)));
-      B.push_back(Size);
-    }
+    appendPairs(B, V);
   }
   uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
 };
