@@ -319,6 +319,24 @@ static inline __attribute__((always_inline)) uint16_t seg_offset(uint16_t x) {
  * function's CPU, also when the runtime is compiled to bitcode for --whole-program). */
 #define WSN_NAKED __attribute__((naked, noinline, used))
 #define WSN_ARG __attribute__((unused)) /* the asm reads the argument registers */
+/* AVR: the locked frame of the assembly entry points that save r15-r17 and Y and keep SREG
+ * in r15 with interrupts disabled (__wsn_rt_skip_begin, __wsn_rt_in_write), and its end. */
+#define WSN_AVR_LOCKED_ENTER                                                                    \
+  "  push r15\n"                                                                                \
+  "  push r16\n"                                                                                \
+  "  push r17\n"                                                                                \
+  "  push r28\n"                                                                                \
+  "  push r29\n"                                                                                \
+  "  in r15, 0x3f\n"                                                                            \
+  "  cli\n"
+#define WSN_AVR_LOCKED_LEAVE                                                                    \
+  "  out 0x3f, r15\n"                                                                           \
+  "  pop r29\n"                                                                                 \
+  "  pop r28\n"                                                                                 \
+  "  pop r17\n"                                                                                 \
+  "  pop r16\n"                                                                                 \
+  "  pop r15\n"                                                                                 \
+  "  ret\n"
 #define WSN_STR2(x) #x
 #define WSN_STR(x) WSN_STR2(x)
 
@@ -1233,13 +1251,7 @@ __attribute__((used)) void __wsn_rt_skip_begin(uint16_t site) {
  * it r21:20. */
 WSN_NAKED void __wsn_rt_skip_begin(WSN_ARG uint16_t site) {
   __asm__ __volatile__(
-      "  push r15\n"
-      "  push r16\n"
-      "  push r17\n"
-      "  push r28\n"
-      "  push r29\n"
-      "  in r15, 0x3f\n"
-      "  cli\n"
+      WSN_AVR_LOCKED_ENTER
       "  lds r18, __wsn_rt_quiet\n"
       "  tst r18\n"
       "  breq 6f\n"
@@ -1293,13 +1305,7 @@ WSN_NAKED void __wsn_rt_skip_begin(WSN_ARG uint16_t site) {
       "  sts __wsn_rt_sb_end, r24\n"
       "  sts __wsn_rt_sb_end+1, r25\n"
       "9:\n"
-      "  out 0x3f, r15\n"
-      "  pop r29\n"
-      "  pop r28\n"
-      "  pop r17\n"
-      "  pop r16\n"
-      "  pop r15\n"
-      "  ret\n");
+      WSN_AVR_LOCKED_LEAVE);
 }
 #endif
 void __wsn_rt_skip_end(uint16_t site) { record(site, WSN_REC_SKIP_END, 0); }
@@ -1498,13 +1504,7 @@ WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) 
 void __wsn_rt_in_write(uint16_t site, uint16_t value);
 WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) {
   __asm__ __volatile__(
-      "  push r15\n"
-      "  push r16\n"
-      "  push r17\n"
-      "  push r28\n"
-      "  push r29\n"
-      "  in r15, 0x3f\n"
-      "  cli\n"
+      WSN_AVR_LOCKED_ENTER
       "  lds r18, __wsn_rt_quiet\n"    /* a quiet handler writes nothing */
       "  cpse r18, r1\n"
       "  rjmp 9f\n"
@@ -1649,13 +1649,7 @@ WSN_NAKED void __wsn_rt_in_write(WSN_ARG uint16_t site, WSN_ARG uint16_t value) 
       "8:\n"
       "  call __wsn_rt_close\n"
       "9:\n"
-      "  out 0x3f, r15\n"
-      "  pop r29\n"
-      "  pop r28\n"
-      "  pop r17\n"
-      "  pop r16\n"
-      "  pop r15\n"
-      "  ret\n"
+      WSN_AVR_LOCKED_LEAVE
       /* r17:16 into the next slot, which moves on. */
       ".Lwsn_in_put:\n"
       "  lds r18, __wsn_rt_in_next\n"
