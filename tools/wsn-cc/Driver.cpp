@@ -60,8 +60,7 @@ void printHelp(raw_ostream &OS) {
         "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE, default 1024)\n"
         "  --trace-seg=BYTES   trace segment size (runtime WSN_TRACE_SEG_SIZE, default 256)\n"
         "  --effect-keys=N     effects the runtime keeps to write later ones as deltas\n"
-        "                      (WSN_TRACE_EFFECT_KEYS, 0-8; default 4 with 256-byte\n"
-        "                      segments, 0 with larger ones)\n"
+        "                      (WSN_TRACE_EFFECT_KEYS, 0-8; default 0)\n"
         "  --instrument=selected|all\n"
         "                      dependence-selected functions (default) or the\n"
         "                      instrument-everything baseline\n"
@@ -602,15 +601,16 @@ std::vector<std::string> Pipeline::runtimeFlags() const {
                                     "-I", RtSrc};
   Flags.push_back(formatv("-DWSN_TRACE_BUF_SIZE={0}", Buf).str());
   Flags.push_back(formatv("-DWSN_TRACE_SEG_SIZE={0}", Seg).str());
-  // EFFECT_DELTA keys (spec/trace-format.md 3.1) pay off where effects repeat within a
-  // segment. Segments above 256 bytes are chosen for programs whose segments are mostly one
-  // large checkpoint (real nesC apps): there the keys found few deltas (Oscilloscope 8 of 74
-  // effects) and cost flash (RadioCountToLeds: 886 B on the atmega128, 644 B on the
-  // msp430f1611 for RadioCountToLedsWithSenderID) with no fewer active cycles, so they are off.
-  if (O.EffectKeys)
-    Flags.push_back(formatv("-DWSN_TRACE_EFFECT_KEYS={0}", *O.EffectKeys).str());
-  else if (Seg > 256)
-    Flags.push_back("-DWSN_TRACE_EFFECT_KEYS=0");
+  // EFFECT_DELTA keys (spec/trace-format.md 3.1) pay off only where equal-length effects
+  // repeat within a segment. Without them an effect that is neither EFFECT_C nor a delta is
+  // written as EFFECT_Z (3.6). On real nesC apps (segments above 256 bytes) the keys found few
+  // deltas (Oscilloscope 8 of 74 effects) and cost flash (RadioCountToLeds: 886 B on the
+  // atmega128, 644 B on the msp430f1611 for RadioCountToLedsWithSenderID) with no fewer active
+  // cycles. At 256-byte segments (the examples) they save nothing either (bench/tracesize,
+  // session 17: blink, sense-send and uart-cmd the same ring coverage within 1%, radio-sense
+  // 2.9x without them, its 137-byte effects rarely find a key) and cost 476 bytes of flash.
+  // So the keys are off unless --effect-keys asks for them.
+  Flags.push_back(formatv("-DWSN_TRACE_EFFECT_KEYS={0}", O.EffectKeys ? *O.EffectKeys : 0).str());
   if (O.Target == TargetKind::Host)
     Flags.push_back("-fPIC");
   return Flags;
