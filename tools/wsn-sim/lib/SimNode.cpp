@@ -321,6 +321,12 @@ void Node::pollFullTrace() {
     std::memcpy(FullHeader.data(), T, 32);
     FullTailCheck = rd16(T + 32 + R->Buf + 2 * (R->Head / R->Seg));
     FullHeaderValid = true;
+    const uint64_t AbsSeg = R->Written / R->Seg;
+    if (AbsSeg != FullTailSeg) {
+      FullTailStates.clear();
+      FullTailSeg = AbsSeg;
+    }
+    FullTailStates.push_back({FullHeader, FullTailCheck});
   }
   const uint32_t Seg = R->Seg;
   uint64_t Cur = R->Written / Seg; // the segment being written
@@ -379,11 +385,33 @@ Expected<Node::FullTrace> Node::fullTrace() {
     return F;
   }
   F.Header = FullHeader;
-  const uint32_t Seg = rd16(F.Header.data() + 14), Head = rd16(F.Header.data() + 16);
+  uint16_t TailCheck = FullTailCheck;
+  const uint32_t Seg = rd16(F.Header.data() + 14);
+  uint32_t Head = rd16(F.Header.data() + 16);
+  if (F.OpenAt && *F.OpenAt < Head && *F.OpenAt / Seg == Head / Seg) {
+    // The open record is written over bytes the last poll saw as records (a take-back,
+    // spec/trace-format.md section 3.5): those bytes are torn now, so the capture ends at
+    // the saved head, with the header and check value of the poll that saw that head.
+    for (auto It = FullTailStates.rbegin(); It != FullTailStates.rend(); ++It)
+      if (rd16(It->Header.data() + 16) == *F.OpenAt) {
+        F.TakenBackFrom = Head;
+        F.Header = It->Header;
+        TailCheck = It->Check;
+        Head = *F.OpenAt;
+        break;
+      }
+    if (!F.TakenBackFrom)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "--full-trace: a record open at the stop began at ring offset " + Twine(*F.OpenAt) +
+              ", below the head " + Twine(Head) +
+              " of the last moment with no record open, and no moment with no record open "
+              "had that head in this segment: the capture cannot end before the torn bytes");
+  }
   if (Head % Seg) {
     const uint32_t Start = Head - Head % Seg;
     F.Bytes.insert(F.Bytes.end(), T + 32 + Start, T + 32 + Head);
-    F.Checks.push_back(FullTailCheck);
+    F.Checks.push_back(TailCheck);
   }
   return F;
 }

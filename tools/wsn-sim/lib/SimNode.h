@@ -199,6 +199,9 @@ public:
     std::vector<uint16_t> Checks;        ///< each segment's check value (section 1.2)
     std::array<uint8_t, 32> Header{};    ///< the header with no record open
     std::optional<uint32_t> OpenAt;      ///< the saved head of a record open at the stop
+    /// The head at the last poll with no record open, when the open record began below
+    /// it (it is written over earlier bytes of its segment).
+    std::optional<uint32_t> TakenBackFrom;
   };
   llvm::Expected<FullTrace> fullTrace();
 
@@ -330,6 +333,16 @@ protected:
   std::array<uint8_t, 32> FullHeader{};
   uint16_t FullTailCheck = 0;
   bool FullHeaderValid = false;
+  /// Every header and check value the polls with no record open saw in the current
+  /// segment, in order: a record written over earlier bytes of its segment (an empty skip
+  /// span over its SKIP_BEGIN, spec/trace-format.md section 3.5) opens with a saved head
+  /// below the last poll's, and a stop inside it keeps the state of that earlier head.
+  struct TailState {
+    std::array<uint8_t, 32> Header;
+    uint16_t Check;
+  };
+  std::vector<TailState> FullTailStates;
+  uint64_t FullTailSeg = ~uint64_t(0); ///< absolute segment FullTailStates are of
 };
 
 } // namespace sim

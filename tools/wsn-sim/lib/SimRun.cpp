@@ -382,6 +382,10 @@ Expected<NodeResult> runSingle(const FirmwareInfo &FW, const SingleOptions &Opts
     if (Full->OpenAt)
       Warn << "wsn-sim: note: --full-trace: a record was open at the stop (saved head " +
                   Twine(*Full->OpenAt) +
+                  (Full->TakenBackFrom
+                       ? ", written over the records from there to " +
+                             Twine(*Full->TakenBackFrom)
+                       : Twine()) +
                   "): full/ ends before it, as a reader of the ring drops it "
                   "(spec/trace-format.md section 1.1)\n";
     std::vector<uint8_t> Header(Full->Header.begin(), Full->Header.end());
