@@ -80,7 +80,9 @@ static void orderVariables(Module &M, ModuleAnalysisManager &MAM) {
       Original[CG] = &G;
   bool Done = false;
   {
-    Expected<PfdgResult> R = computePfdg(*Copy, MAM, pfdgOptionsFromCommandLine());
+    PfdgOptions PO = pfdgOptionsFromCommandLine();
+    PO.PrintStats = false; // the real run prints -wsn-pfdg-stats
+    Expected<PfdgResult> R = computePfdg(*Copy, MAM, PO);
     if (R) {
       Expected<InstrumentStats> S =
           instrumentModule(*Copy, *R, instrumentOptionsFromCommandLine());

@@ -248,7 +248,7 @@ Expected<PfdgResult> computePfdg(Module &M, ModuleAnalysisManager &MAM,
       G.addDependence(*A, *B);
   }
   G.build();
-  if (WsnPfdgStats) {
+  if (WsnPfdgStats && Opts.PrintStats) {
     // Diagnostics for bench/pfdg-scale (run.py --stats): how the dependence
     // pairs were turned into edges (Algorithm 3) and how much work that was.
     const PfdgGraph::BuildStats &St = G.buildStats();

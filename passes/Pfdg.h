@@ -104,6 +104,9 @@ struct PfdgOptions {
   /// directly or read from PathsFile.
   std::vector<ErrorPath> Paths;
   std::string PathsFile;
+  /// Print -wsn-pfdg-stats' line (off for analyses of scratch copies of the module, such as
+  /// -wsn-order-vars' instrumented clone, so the line is printed once per module).
+  bool PrintStats = true;
 };
 
 class PfdgResult {
