@@ -58,6 +58,7 @@ void printHelp(raw_ostream &OS) {
         "                      same as --level=N+1 --error-paths=FILE\n"
         "  --check-at=writes   check invariants after every write to their inputs\n"
         "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE, default 1024)\n"
+        "  --trace-buf=max     the largest ring that leaves the stack its reserve (512 bytes)\n"
         "  --trace-seg=BYTES   trace segment size (runtime WSN_TRACE_SEG_SIZE, default 256)\n"
         "  --effect-keys=N     effects the runtime keeps to write later ones as deltas\n"
         "                      (WSN_TRACE_EFFECT_KEYS, 0-8; default 0)\n"
@@ -143,7 +144,11 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       O.CheckAt = A.str();
     } else if (A == "--no-trace") {
       O.NoTrace = true;
+    } else if (A == "--trace-buf=max") {
+      O.TraceBufMax = true;
+      O.TraceBuf.reset();
     } else if (A.consume_front("--trace-buf=")) {
+      O.TraceBufMax = false;
       auto N = parseUnsigned("--trace-buf", A);
       if (!N)
         return N.takeError();
@@ -270,8 +275,11 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
   }
   if (StringRef(O.Out).ends_with(".elf"))
     O.Out.resize(O.Out.size() - 4);
+  if (O.TraceBufMax && O.Target == TargetKind::Host)
+    return makeError("--trace-buf=max sizes the ring from an MCU's RAM: it needs --target=avr "
+                     "or --target=msp430");
   if (O.NoTrace && (O.Level || !O.ErrorPaths.empty() || !O.CheckAt.empty() || O.TraceBuf ||
-                    O.TraceSeg || O.InstrumentAll))
+                    O.TraceBufMax || O.TraceSeg || O.InstrumentAll))
     WithColor::warning(errs(), "wsn-cc")
         << "--level/--error-paths/--check-at/--trace-buf/--trace-seg/--instrument have no "
            "effect with --no-trace\n";
@@ -1286,6 +1294,21 @@ Expected<bool> Pipeline::checkRing(StringRef Elf) {
                                      .str();
   unsigned N = Buf / Seg;
   uint64_t Left = M.RamBytes > S->Ram ? M.RamBytes - S->Ram : 0;
+  if (O.TraceBufMax && M.RamBytes) {
+    // The trace object is its 32-byte header, the ring and a 2-byte check value per segment
+    // (spec/trace-format.md section 1): each segment more takes Seg + 2 bytes of RAM.
+    uint64_t Rest = S->Ram - uint64_t(N) * (Seg + 2);
+    uint64_t Room = M.RamBytes > Rest + kStackReserve ? M.RamBytes - Rest - kStackReserve : 0;
+    unsigned Max = static_cast<unsigned>(std::min<uint64_t>(Room / (Seg + 2), 0x8000 / Seg));
+    if (Max >= 2 && Max != N) {
+      outs() << formatv("wsn-cc: trace geometry: --trace-buf=max: {0} segments of {1} bytes "
+                        "leave the {2}-byte stack reserve; building again with a ring of {3} "
+                        "bytes (was {4})\n",
+                        Max, Seg, kStackReserve, Max * Seg, Buf);
+      Buf = Max * Seg;
+      return true;
+    }
+  }
   if (!M.RamBytes || Left >= kStackReserve || O.TraceBuf) {
     outs() << formatv("wsn-cc: trace geometry: segment {0} bytes ({1}), ring {2} bytes ({3} "
                       "segments); RAM {4} of {5} bytes, {6} left for the stack\n",

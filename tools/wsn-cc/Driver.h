@@ -29,9 +29,12 @@ struct Options {
   std::string CheckAt;                ///< --check-at=writes
   bool NoTrace = false;               ///< --no-trace: the original program
   std::optional<unsigned> TraceBuf;   ///< --trace-buf=BYTES
+  /// --trace-buf=max: the largest ring (whole segments, at most 32 KiB) that leaves the MCU's
+  /// RAM the stack reserve wsn-cc's own geometry keeps.
+  bool TraceBufMax = false;
   std::optional<unsigned> TraceSeg;   ///< --trace-seg=BYTES
   /// --effect-keys=N: the runtime's WSN_TRACE_EFFECT_KEYS (EFFECT_DELTA keys, 0-8); without
-  /// it, the runtime's default with 256-byte segments and 0 with larger ones.
+  /// it, 0.
   std::optional<unsigned> EffectKeys;
   /// --instrument=selected (dependence-selected functions, thesis Algorithm 4) or all
   /// (the instrument-everything baseline of thesis Table 4.2).
