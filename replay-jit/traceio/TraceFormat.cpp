@@ -172,8 +172,16 @@ Expected<TraceHeader> parseTraceHeader(ArrayRef<uint8_t> File) {
   if (File.size() < TraceHeaderSize)
     return offsetError(File.size(), "truncated trace: " + Twine(File.size()) +
                                         " bytes, the header alone needs 32");
-  if (File[0] != 'W' || File[1] != 'T' || File[2] != 'R' || File[3] != 'B')
+  if (File[0] != 'W' || File[1] != 'T' || File[2] != 'R' || File[3] != 'B') {
+    // A trace object read from a node that stopped before the runtime's start-up wrote the
+    // header (wsn-sim then writes the raw object): all of the header is still zero.
+    if (std::all_of(File.begin(), File.begin() + TraceHeaderSize,
+                    [](uint8_t B) { return B == 0; }))
+      return offsetError(0, "bad magic (expected 'WTRB'): the header is all zero, as a trace "
+                            "object is before the trace runtime's start-up writes it: the "
+                            "node stopped before it recorded anything");
     return offsetError(0, "bad magic (expected 'WTRB'): not a wsn-trace .wtr file");
+  }
   TraceHeader H;
   H.Version = File[4];
   if (H.Version < OldestTraceVersion || H.Version > TraceVersion)

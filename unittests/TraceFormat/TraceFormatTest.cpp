@@ -740,6 +740,15 @@ TEST(TraceFormatErrors, HeaderFields) {
     return errorOf(TraceFile::parse(B));
   };
   EXPECT_EQ(Mut(0, 'X').rfind("offset 0: bad magic", 0), 0u);
+  EXPECT_NE(Mut(0, 'X').find("not a wsn-trace .wtr file"), std::string::npos);
+  {
+    // A trace object read before the runtime's start-up: the header is all zero.
+    std::vector<uint8_t> Zero(Good.size(), 0);
+    std::string E = errorOf(TraceFile::parse(Zero));
+    EXPECT_EQ(E.rfind("offset 0: bad magic", 0), 0u);
+    EXPECT_NE(E.find("the header is all zero"), std::string::npos) << E;
+    EXPECT_NE(E.find("stopped before it recorded anything"), std::string::npos) << E;
+  }
   EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 7)", 0), 0u);
   EXPECT_EQ(Mut(5, 7).rfind("offset 5: unknown target 7", 0), 0u);
   EXPECT_EQ(Mut(14, 0).rfind("offset 12: buf_size 32 is not a multiple of seg_size 0", 0),
