@@ -250,7 +250,7 @@ EXAMPLES = [
     # ring of two segments large enough for its checkpoint (153 B) wraps first (atmega128,
     # seeds 1-50: 16 of 50 wrapped at 400/200, 38 at 320/160; 43 at 400/200 with the ADC
     # capped at 800 of 1023, which makes alarms rarer); the wrap modes test the retained tail,
-    # and fidelity/effect-z-harness tests the default encoding.
+    # and the other modes test the default encoding.
     Example("radio-sense", ["examples/radio-sense/*.c", "examples/radio/cc2420.c",
                             "examples/common/scheduler.c"],
             lambda rng, mcu: ["--adc", "0:%d" % mcu.adc_max], wrap=(400, 200),  # RadioC$send effect 181 B (short effects list the handler part whole)
