@@ -99,6 +99,40 @@ TEST(Msp430Interrupts, RetiBackToSleep) {
   EXPECT_EQ(T.C.reg(10), 0u);
 }
 
+// The handlers running (accepted, not yet left by RETI) nest when one sets GIE again
+// (§2.2.3: acceptance clears GIE; an EINT in the handler re-enables it): the core keeps their
+// slots, outermost first, for wsn-sim's stack-overflow report; each RETI drops the innermost.
+TEST(Msp430Interrupts, RunningInterruptsNest) {
+  Rig T;
+  T.code({0xD232});         // eint (bis #GIE, sr)
+  T.code({0x3FFF});         // jmp $
+  T.At = 0x4100;            // slot 11's handler: eint, then reti
+  T.code({0xD232, 0x1300});
+  T.At = 0x4200;            // slot 0's handler: reti
+  T.code({0x1300});
+  T.word(0xFFE0 + 2 * 11, 0x4100);
+  T.word(0xFFE0 + 2 * 0, 0x4200);
+  T.start();
+  T.C.writeWord(0x120, 0x5A80); // hold the watchdog
+  T.C.setReg(SP, 0x1200);
+  EXPECT_TRUE(T.C.runningInterrupts().empty());
+  T.C.irq().set(11, true);
+  EXPECT_EQ(T.C.step(), StepKind::Instruction); // eint
+  EXPECT_EQ(T.C.step(), StepKind::Interrupt);   // slot 11
+  T.C.irq().set(11, false);
+  EXPECT_EQ(T.C.runningInterrupts(), std::vector<uint8_t>({11}));
+  T.C.irq().set(0, true);
+  EXPECT_EQ(T.C.step(), StepKind::Instruction); // eint in the handler
+  EXPECT_EQ(T.C.step(), StepKind::Interrupt);   // slot 0 inside slot 11's handler
+  T.C.irq().set(0, false);
+  EXPECT_EQ(T.C.runningInterrupts(), std::vector<uint8_t>({11, 0}));
+  EXPECT_EQ(T.C.step(), StepKind::Instruction); // slot 0's reti
+  EXPECT_EQ(T.C.runningInterrupts(), std::vector<uint8_t>({11}));
+  EXPECT_EQ(T.C.step(), StepKind::Instruction); // slot 11's reti
+  EXPECT_TRUE(T.C.runningInterrupts().empty());
+  EXPECT_EQ(T.C.reg(PC), 0x4002u);              // back at the jmp
+}
+
 // §2.2 "the higher the vector address, the higher the priority"; maskable requests wait for
 // GIE; the NMI vector is taken with GIE clear when its own enable is set (§2.2.2).
 TEST(Msp430Interrupts, PriorityGieAndNmi) {

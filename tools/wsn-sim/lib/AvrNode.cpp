@@ -367,7 +367,13 @@ StopKind AvrNode::runUntil(uint64_t Target) {
       uint32_t Sp = uint32_t(Avr->data[R_SPL]) | uint32_t(Avr->data[R_SPH]) << 8;
       if (Sp + 1 < *FW.RamEnd) {
         Terminated = true;
-        CrashReason = stackOverflow(Sp + 1, *FW.RamEnd, "_end", Avr->cycle);
+        std::vector<unsigned> Nested;
+        for (unsigned I = 0; I < Avr->interrupts.running_ptr && I < 64; ++I)
+          if (Avr->interrupts.running[I])
+            Nested.push_back(Avr->interrupts.running[I]->vector);
+        // simavr keeps a stack of 64 running vectors and stops counting past it.
+        const bool Full = Avr->interrupts.running_ptr >= 64;
+        CrashReason = stackOverflow(Sp + 1, *FW.RamEnd, "_end", Avr->cycle, Nested, Full);
         return LastStop = StopKind::Crashed;
       }
     }

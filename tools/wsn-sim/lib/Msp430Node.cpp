@@ -328,7 +328,9 @@ StopKind Msp430Node::runUntil(uint64_t Target) {
     // SLAU049 section 3.4.2: a word at SP below the end of .noinit overwrote one).
     if (FW.RamEnd && C.reg(msp430::SP) < *FW.RamEnd) {
       Terminated = true;
-      CrashReason = stackOverflow(C.reg(msp430::SP), *FW.RamEnd, "__wsn_noinit_end", C.cycles());
+      std::vector<unsigned> Nested(C.runningInterrupts().begin(), C.runningInterrupts().end());
+      CrashReason =
+          stackOverflow(C.reg(msp430::SP), *FW.RamEnd, "__wsn_noinit_end", C.cycles(), Nested);
       return LastStop = StopKind::Crashed;
     }
     if (K == StepKind::Idle || K == StepKind::Asleep) {

@@ -15,7 +15,9 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/BinaryFormat/ELF.h"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 
 using namespace llvm;
 
@@ -23,11 +25,36 @@ namespace wsn {
 namespace sim {
 
 std::string Node::stackOverflow(uint32_t Lowest, uint32_t RamEnd, const char *Symbol,
-                                   uint64_t Cycle) {
-  return "stack overflow at cycle " + std::to_string(Cycle) + ": the stack reached 0x" +
-         llvm::utohexstr(Lowest) + ", below the end of static RAM at 0x" +
-         llvm::utohexstr(RamEnd) + " (" + Symbol +
-         "): it overwrote globals (the trace ring and the runtime's state lie last)";
+                                   uint64_t Cycle, const std::vector<unsigned> &Nested,
+                                   bool AtLeast) {
+  std::string Msg = "stack overflow at cycle " + std::to_string(Cycle) +
+                    ": the stack reached 0x" + llvm::utohexstr(Lowest) +
+                    ", below the end of static RAM at 0x" + llvm::utohexstr(RamEnd) + " (" +
+                    Symbol + "): it overwrote globals (the trace ring and the runtime's state "
+                    "lie last)";
+  if (Nested.size() < 2)
+    return Msg;
+  // Handlers that re-enable interrupts nest; when one lasts longer than the interval between
+  // its interrupts they nest without bound. Name the vectors and the one that recurs most.
+  std::map<unsigned, unsigned> Count;
+  for (unsigned V : Nested)
+    ++Count[V];
+  auto Most = std::max_element(Count.begin(), Count.end(), [](const auto &A, const auto &B) {
+    return A.second < B.second;
+  });
+  std::string List;
+  const size_t Shown = 8;
+  for (size_t I = 0; I < Nested.size() && I < Shown; ++I)
+    List += (I ? ", " : "") + std::to_string(Nested[I]);
+  if (Nested.size() > Shown)
+    List += ", ...";
+  Msg += std::string("; ") + (AtLeast ? "at least " : "") + std::to_string(Nested.size()) +
+         " interrupt handlers were running, nested (vectors " + List + ", outermost first; "
+         "vector " + std::to_string(Most->first) + " " + std::to_string(Most->second) +
+         " times): a handler that re-enables interrupts and lasts longer than the interval "
+         "between its interrupts nests without bound, and a traced handler lasts longer than "
+         "the original (wsn-sim --profile of both images shows by how much)";
+  return Msg;
 }
 
 const char *stopKindName(StopKind K) {

@@ -270,8 +270,11 @@ protected:
   /// the stop to report (LastStop is set), or None.
   StopKind atPc(uint32_t Pc, uint64_t Cycle);
   /// The fault of a stack that grew below the end of static RAM (CrashReason).
+  /// Nested: the interrupt vectors of the handlers running then, outermost first; AtLeast:
+  /// the simulator keeps no more than these (simavr's stack of 64), there may be more.
   static std::string stackOverflow(uint32_t Lowest, uint32_t RamEnd, const char *Symbol,
-                                   uint64_t Cycle);
+                                   uint64_t Cycle, const std::vector<unsigned> &Nested,
+                                   bool AtLeast = false);
 
   FirmwareInfo FW;
   NodeOptions Opts;

@@ -78,6 +78,7 @@ void Cpu::powerOn() {
 
 void Cpu::puc() {
   PucRequested = false;
+  Running.clear();
   for (Peripheral *P : Devices)
     P->reset();
   R[SR] = 0;
@@ -161,6 +162,7 @@ void Cpu::enterInterrupt(unsigned Slot) {
   R[PC] = readWord(Mcu.VectorBase + 2 * Slot);
   Cycles += InterruptCycles;
   ++Interrupts;
+  Running.push_back(uint8_t(Slot));
 }
 
 StepKind Cpu::step() {
@@ -432,6 +434,8 @@ int Cpu::formatII(uint16_t Ins) {
       SrWord &= 0x0FFF;
     }
     R[SR] = SrWord;
+    if (!Running.empty())
+      Running.pop_back();
     return RetiCycles;
   }
   // SWPB, SXT and CALL have no byte form.

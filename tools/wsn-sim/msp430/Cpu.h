@@ -78,6 +78,9 @@ public:
   uint64_t cycles() const { return Cycles; }
   uint64_t instructions() const { return Instructions; }
   uint64_t interruptsTaken() const { return Interrupts; }
+  /// The vector slots of the interrupts accepted and not yet left by RETI, outermost first
+  /// (handlers nested when one re-enables interrupts). A PUC clears it.
+  const std::vector<uint8_t> &runningInterrupts() const { return Running; }
   bool faulted() const { return !Fault.empty(); }
   /// Stop the core with a message (a device refusing a mode it does not model): the current
   /// instruction completes, step() then returns Faulted. The first message is kept.
@@ -205,6 +208,7 @@ private:
   InterruptLines Irq;
   uint64_t NonMaskable; ///< request lines accepted with GIE clear (NMI slot)
   uint64_t Cycles = 0, Instructions = 0, Interrupts = 0;
+  std::vector<uint8_t> Running; ///< see runningInterrupts()
   uint64_t NextEventCycle = 0;
   /// The cycle peripherals see an access at: the end of the executing instruction (the
   /// destination write is an instruction's last bus cycle).
