@@ -1021,8 +1021,10 @@ class Campaign:
             return [sim_fail(cmode, "wsn-sim exit %s: %s" % (rc, fidelity.first_line(err)),
                              pcmd)]
         if info.get("stop") not in ("bound", "violation"):
-            return [sim_fail(cmode, "wsn-sim stop=%s after %s cycles" % (
-                info.get("stop"), info.get("cycles")), pcmd)]
+            fault = info.get("fault")
+            return [sim_fail(cmode, "wsn-sim stop=%s after %s cycles%s" % (
+                info.get("stop"), info.get("cycles"),
+                ": " + fault.split(": a handler that")[0] if fault else ""), pcmd)]
         checks = int(info.get("checks") or 0)
         if info.get("stop") == "violation":
             o = Outcome(pseed, rseed, vmode)
