@@ -58,7 +58,9 @@ void printHelp(raw_ostream &OS) {
         "                      same as --level=N+1 --error-paths=FILE\n"
         "  --check-at=writes   check invariants after every write to their inputs\n"
         "  --trace-buf=BYTES   trace ring size (runtime WSN_TRACE_BUF_SIZE, default 1024)\n"
-        "  --trace-buf=max     the largest ring that leaves the stack its reserve (512 bytes)\n"
+        "  --trace-buf=max[:STACK]\n"
+        "                      the largest ring that leaves STACK bytes of RAM for the\n"
+        "                      stack (default 512, wsn-cc's own reserve)\n"
         "  --trace-seg=BYTES   trace segment size (runtime WSN_TRACE_SEG_SIZE, default 256)\n"
         "  --effect-keys=N     effects the runtime keeps to write later ones as deltas\n"
         "                      (WSN_TRACE_EFFECT_KEYS, 0-8; default 0)\n"
@@ -144,9 +146,20 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       O.CheckAt = A.str();
     } else if (A == "--no-trace") {
       O.NoTrace = true;
-    } else if (A == "--trace-buf=max") {
+    } else if (A == "--trace-buf=max" || A.starts_with("--trace-buf=max:")) {
       O.TraceBufMax = true;
       O.TraceBuf.reset();
+      O.MaxStack.reset();
+      if (A.consume_front("--trace-buf=max:")) {
+        auto N = parseUnsigned("--trace-buf=max:", A);
+        if (!N)
+          return N.takeError();
+        if (*N < 64 || *N > 0x10000)
+          return makeError(formatv("--trace-buf=max:{0}: the stack's share must be between 64 "
+                                   "and 65536 bytes",
+                                   *N));
+        O.MaxStack = *N;
+      }
     } else if (A.consume_front("--trace-buf=")) {
       O.TraceBufMax = false;
       auto N = parseUnsigned("--trace-buf", A);
@@ -1292,43 +1305,45 @@ Expected<bool> Pipeline::checkRing(StringRef Elf) {
                                : formatv("largest record {0} bytes: {1}", LargestRecord,
                                          LargestRecordWhat)
                                      .str();
+  // --trace-buf=max:STACK sets the stack's share; otherwise wsn-cc's reserve.
+  const unsigned Reserve = O.TraceBufMax && O.MaxStack ? *O.MaxStack : kStackReserve;
   unsigned N = Buf / Seg;
   uint64_t Left = M.RamBytes > S->Ram ? M.RamBytes - S->Ram : 0;
   if (O.TraceBufMax && M.RamBytes) {
     // The trace object is its 32-byte header, the ring and a 2-byte check value per segment
     // (spec/trace-format.md section 1): each segment more takes Seg + 2 bytes of RAM.
     uint64_t Rest = S->Ram - uint64_t(N) * (Seg + 2);
-    uint64_t Room = M.RamBytes > Rest + kStackReserve ? M.RamBytes - Rest - kStackReserve : 0;
+    uint64_t Room = M.RamBytes > Rest + Reserve ? M.RamBytes - Rest - Reserve : 0;
     unsigned Max = static_cast<unsigned>(std::min<uint64_t>(Room / (Seg + 2), 0x8000 / Seg));
     if (Max >= 2 && Max != N) {
       outs() << formatv("wsn-cc: trace geometry: --trace-buf=max: {0} segments of {1} bytes "
                         "leave the {2}-byte stack reserve; building again with a ring of {3} "
                         "bytes (was {4})\n",
-                        Max, Seg, kStackReserve, Max * Seg, Buf);
+                        Max, Seg, Reserve, Max * Seg, Buf);
       Buf = Max * Seg;
       return true;
     }
   }
-  if (!M.RamBytes || Left >= kStackReserve || O.TraceBuf) {
+  if (!M.RamBytes || Left >= Reserve || O.TraceBuf) {
     outs() << formatv("wsn-cc: trace geometry: segment {0} bytes ({1}), ring {2} bytes ({3} "
                       "segments); RAM {4} of {5} bytes, {6} left for the stack\n",
                       Seg, Why, Buf, N, S->Ram, M.RamBytes, Left);
     return false;
   }
   // Give back whole segments until the stack reserve is free again.
-  uint64_t Short = kStackReserve - Left;
+  uint64_t Short = Reserve - Left;
   unsigned Drop = static_cast<unsigned>((Short + Seg - 1) / Seg);
   if (N >= Drop + 2 && Buf != (N - Drop) * Seg) {
     unsigned NewBuf = (N - Drop) * Seg;
     outs() << formatv("wsn-cc: trace geometry: a ring of {0} bytes leaves {1} bytes of RAM "
                       "for the stack (under the {2}-byte reserve); building again with {3} "
                       "bytes ({4} segments)\n",
-                      Buf, Left, kStackReserve, NewBuf, N - Drop);
+                      Buf, Left, Reserve, NewBuf, N - Drop);
     Buf = NewBuf;
     return true;
   }
   uint64_t Program = S->Ram - Buf; // what the program and the runtime take besides the ring
-  uint64_t Fits = M.RamBytes > Program + kStackReserve ? M.RamBytes - Program - kStackReserve
+  uint64_t Fits = M.RamBytes > Program + Reserve ? M.RamBytes - Program - Reserve
                                                        : 0;
   // Only MCUs of the same target with more RAM are worth naming (atmega128 -> atmega1281);
   // the largest one has none.
@@ -1343,7 +1358,7 @@ Expected<bool> Pipeline::checkRing(StringRef Elf) {
       "{2} bytes besides the ring, the stack needs a reserve of {3}, and the smallest ring is "
       "two segments of {4} bytes ({5}). {6} bytes are left for the ring: that fits records "
       "of at most {7} bytes. Instrument less (a lower --level, --error-paths){8}",
-      M.Name, M.RamBytes, Program, kStackReserve, Seg, Why, Fits,
+      M.Name, M.RamBytes, Program, Reserve, Seg, Why, Fits,
       Fits / 2 >= 24 ? Fits / 2 - 8 : 0,
       Bigger.empty() ? std::string()
                      : ", or build for an MCU with more RAM (" + Bigger + ")"));

@@ -29,9 +29,10 @@ struct Options {
   std::string CheckAt;                ///< --check-at=writes
   bool NoTrace = false;               ///< --no-trace: the original program
   std::optional<unsigned> TraceBuf;   ///< --trace-buf=BYTES
-  /// --trace-buf=max: the largest ring (whole segments, at most 32 KiB) that leaves the MCU's
-  /// RAM the stack reserve wsn-cc's own geometry keeps.
+  /// --trace-buf=max[:STACK]: the largest ring (whole segments, at most 32 KiB) that leaves
+  /// the MCU's RAM STACK bytes for the stack (default: the reserve wsn-cc's own geometry keeps).
   bool TraceBufMax = false;
+  std::optional<unsigned> MaxStack;
   std::optional<unsigned> TraceSeg;   ///< --trace-seg=BYTES
   /// --effect-keys=N: the runtime's WSN_TRACE_EFFECT_KEYS (EFFECT_DELTA keys, 0-8); without
   /// it, 0.
