@@ -319,6 +319,9 @@ int cmdRun(Args &A) {
     outs() << " bound_search=" << R->Search->End << "@" << R->Search->Cycle << " moves="
            << R->Search->Moves;
   outs() << " -> " << Out << "\n";
+  // run.json has the fault too; say it where the user looks first.
+  if (R->Stop == StopKind::Crashed && !R->CrashReason.empty())
+    errs() << "wsn-sim: crashed: " << R->CrashReason << "\n";
   return 0;
 }
 

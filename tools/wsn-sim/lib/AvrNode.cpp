@@ -50,10 +50,18 @@ static void simLogger(avr_t *Avr, const int Level, const char *Fmt, va_list Ap) 
   if (!L)
     return;
   auto It = Avr ? nodeIds().find(Avr) : nodeIds().end();
+  // simavr repeats some warnings at every occurrence (a nested interrupt past its stack of
+  // 64: one line per interrupt): each distinct line is shown three times per node, then once
+  // more saying that further copies are left out.
+  static std::map<std::pair<int, std::string>, unsigned> Seen;
+  unsigned N = ++Seen[{It != nodeIds().end() ? int(It->second) : -1, std::string(Buf)}];
+  if (N > 4)
+    return;
+  const char *More = N == 4 ? " (repeated; further copies of this message are not shown)" : "";
   if (It != nodeIds().end())
-    simCoreLog() << "wsn-sim: node " << It->second << ": simavr: " << Buf << "\n";
+    simCoreLog() << "wsn-sim: node " << It->second << ": simavr: " << Buf << More << "\n";
   else
-    simCoreLog() << "wsn-sim: simavr: " << Buf << "\n";
+    simCoreLog() << "wsn-sim: simavr: " << Buf << More << "\n";
 }
 
 /// Cycles libsimavr skipped while the core slept, since runUntil last took
