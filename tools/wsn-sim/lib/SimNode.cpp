@@ -344,16 +344,16 @@ void Node::pollFullTrace() {
   std::optional<RingPos> R = ringPos(T, FW.TraceSize);
   if (!R)
     return; // the runtime has not initialised the header yet, or a record is open
-  if (!FullHeaderValid || std::memcmp(FullHeader.data(), T, 32) != 0) {
-    std::memcpy(FullHeader.data(), T, 32);
-    FullTailCheck = rd16(T + 32 + R->Buf + 2 * (R->Head / R->Seg));
-    FullHeaderValid = true;
+  if (FullTailStates.empty() || std::memcmp(FullTailStates.back().Header.data(), T, 32) != 0) {
     const uint64_t AbsSeg = R->Written / R->Seg;
     if (AbsSeg != FullTailSeg) {
       FullTailStates.clear();
       FullTailSeg = AbsSeg;
     }
-    FullTailStates.push_back({FullHeader, FullTailCheck});
+    TailState S;
+    std::memcpy(S.Header.data(), T, 32);
+    S.Check = rd16(T + 32 + R->Buf + 2 * (R->Head / R->Seg));
+    FullTailStates.push_back(S);
   }
   const uint32_t Seg = R->Seg;
   uint64_t Cur = R->Written / Seg; // the segment being written
@@ -400,7 +400,7 @@ Expected<Node::FullTrace> Node::fullTrace() {
             "round inside one record); use a larger --trace-buf");
   F.Bytes = FullBytes;
   F.Checks = FullChecks;
-  if (!FullHeaderValid) {
+  if (FullTailStates.empty()) {
     // Stopped inside the first record: nothing complete was written. The header as the
     // runtime initialised it, with no record and no counters.
     std::memcpy(F.Header.data(), T, 32);
@@ -411,8 +411,8 @@ Expected<Node::FullTrace> Node::fullTrace() {
     F.Header[30] = F.Header[31] = 0;              // no record open
     return F;
   }
-  F.Header = FullHeader;
-  uint16_t TailCheck = FullTailCheck;
+  F.Header = FullTailStates.back().Header;
+  uint16_t TailCheck = FullTailStates.back().Check;
   const uint32_t Seg = rd16(F.Header.data() + 14);
   uint32_t Head = rd16(F.Header.data() + 16);
   if (F.OpenAt && *F.OpenAt < Head && *F.OpenAt / Seg == Head / Seg) {

@@ -331,15 +331,12 @@ protected:
   std::vector<uint16_t> FullChecks; ///< their check values (trace-format.md section 1.2)
   uint64_t FullSegs = 0;          ///< absolute index of the next segment to copy
   uint64_t FullLost = 0;          ///< segments overwritten before they were copied
-  /// The header and the current segment's check value at the last poll with no record
-  /// open: what a stop inside a record keeps (the writer changes neither before it opens).
-  std::array<uint8_t, 32> FullHeader{};
-  uint16_t FullTailCheck = 0;
-  bool FullHeaderValid = false;
   /// Every header and check value the polls with no record open saw in the current
-  /// segment, in order: a record written over earlier bytes of its segment (an empty skip
-  /// span over its SKIP_BEGIN, spec/trace-format.md section 3.5) opens with a saved head
-  /// below the last poll's, and a stop inside it keeps the state of that earlier head.
+  /// segment, in order (empty until the runtime has written its header). The last is what
+  /// a stop inside a record keeps (the writer changes neither before it opens); a record
+  /// written over earlier bytes of its segment (an empty skip span over its SKIP_BEGIN,
+  /// spec/trace-format.md section 3.5) opens with a saved head below the last poll's, and a
+  /// stop inside it keeps the state of that earlier head.
   struct TailState {
     std::array<uint8_t, 32> Header;
     uint16_t Check;
