@@ -21,11 +21,12 @@ Z1's part: see MCUS for what differs), then for every seed S in [start, start+N)
                   replay must start from a checkpoint. The harness checks the trace's header
                   says it wrapped and that the retained tail holds a CHECKPOINT. When the ring
                   did not wrap before the violation (an early violation), the seed is run
-                  again with one segment less (down to two segments); when it wrapped but kept
+                  again with one segment less (down to two segments, then with two segments
+                  of three quarters the size, while the build takes them); when it wrapped but kept
                   no checkpoint (a burst of interrupts and a long task overran the ring
                   between two visits of the scheduler loop: wsn-replay refuses such a trace
                   with exit 2, tested in lit replay/trace-errors.test), with one segment more
-                  (at most 4 moves, no geometry twice). wrap-check of that seed uses the
+                  (at most 4 moves, --ring-moves; no geometry twice). wrap-check of that seed uses the
                   geometry its violation run settled on. The report lists the moved seeds.
   wrap-check      as check, with the small ring. A K whose trace has not wrapped yet (early
                   checks) is moved to the next check until the trace has wrapped; so is a K
@@ -56,7 +57,11 @@ Z1's part: see MCUS for what differs), then for every seed S in [start, start+N)
                   name where the handler interrupted, spec/replay-log.md 2.2). A bound that
                   finds the header's violation flag set (the stop fell in the VIOLATION
                   record's write, before the hook where the violation run stops) is drawn
-                  again: that stop is the violation mode's. The report
+                  again: that stop is the violation mode's. A draw after one whose moves
+                  all fell before the first checkpoint is drawn after the last of them (a
+                  long boot: the MSP430's crt0 clears a --trace-buf=max ring byte by byte).
+                  When no draw finds a snapshot point the seed is a setup failure naming
+                  the last reason, never a replay. The report
                   counts the stops that fell inside a record and the moved bounds.
   negative        the control that shows the oracle can fail: the violation run's trace is
                   replayed against a copy of its SRAM snapshot in which one byte of a sliced
@@ -554,14 +559,26 @@ class Harness:
                     why, nxt = "the %d-byte ring kept no checkpoint" % ring, (ring + seg, seg)
                 else:
                     why = nxt = None
+                shrink = False
+                if why and nxt[0] < 2 * seg:
+                    # Two segments that did not wrap before an early violation: two smaller
+                    # ones (three quarters of the segment, even), while the program's largest
+                    # record still fits one (wsn-cc refuses the build otherwise).
+                    small = seg * 3 // 4 & ~1
+                    nxt, shrink = (2 * small, small), True
                 if why:
-                    if nxt[0] < 2 * seg or nxt in tried or len(ring_moves) >= 4:
+                    if nxt[1] < 16 or nxt in tried or len(ring_moves) >= self.args.ring_moves:
                         failure = ("sim", why + ("; ring moves before: " +
                                                  ", ".join(ring_moves) if ring_moves else ""))
                     else:
                         ring_moves.append("%d/%d: %s" % (ring, seg, why.split(" ring ")[1]))
                         nb = self.build_for(build, nxt)
-                        if nb.error:
+                        if nb.error and shrink:
+                            failure = ("sim", "%s; ring moves before: %s; a ring of two "
+                                       "%d-byte segments does not build: %s" % (
+                                           why, ", ".join(ring_moves[:-1]) or "none",
+                                           nxt[1], first_line(nb.error)))
+                        elif nb.error:
                             failure = ("build", "%s; the %d/%d build failed: %s" %
                                        (why, nxt[0], nxt[1], nb.error))
                         else:
@@ -647,16 +664,21 @@ class Harness:
             r.rc, r.message = "sim", "setup: the violation run took %d cycles" % cycles
             return r
         bdir = os.path.join(base, "bound")
+        lo = cycles // 10
         for draw in range(BOUND_DRAWS):
             # A bound whose 50 moves all find no snapshot point (an interrupt-dense stretch:
             # radio-sense's instrumented tick and radio handlers) is drawn again elsewhere.
             key = "bound" if draw == 0 else "bound-%d" % draw
-            b = rng_for(ex.name, seed, key).randint(cycles // 10, cycles - 1)
+            b = rng_for(ex.name, seed, key).randint(min(lo, cycles - 1), cycles - 1)
             cmd, rc, info, err, moves = self.bound_moves(build, seed, bdir, b, cycles, r)
             b = r.detail.get("cycle_tried", b)
-            if rc != 0 or (info.get("settle") in ("record", "sleep") and
-                           not r.detail.get("at_violation")):
+            if rc != 0 or r.detail.get("search_end") == "found":
                 break
+            # Every bound up to the last one tried was still before the first checkpoint (a
+            # long boot: the MSP430's crt0 clears a --trace-buf=max ring byte by byte), so
+            # the next draw starts after it.
+            if r.detail.get("before_first_checkpoint"):
+                lo = max(lo, b + 1)
         r.detail.pop("cycle_tried", None)
         if draw:
             r.detail["bound_redrawn"] = draw
@@ -693,11 +715,14 @@ class Harness:
         # run's own; moving on passes the hook, so the bound is drawn again (bound_stop).
         r.detail["at_violation"] = bool(search.get("at_violation"))
         rejected = search.get("last_rejected")
+        for key in ("after_check", "in_handler", "before_first_checkpoint", "in_skipped_call"):
+            r.detail.pop(key, None)  # an earlier draw's reasons
         if isinstance(rejected, dict):
             for key in ("after_check", "in_handler", "before_first_checkpoint",
                         "in_skipped_call"):
                 r.detail[key] = bool(rejected.get(key))
         r.detail["cycle_tried"] = search["cycle"]
+        r.detail["search_end"] = str(search.get("end"))
         return cmd, rc, info, err, int(search.get("moves") or 0)
 
     def finish_bound(self, r, build, bdir, cmd, rc, info, err, moves, b):
@@ -714,6 +739,16 @@ class Harness:
             return r
         if r.detail.get("at_violation"):
             r.rc, r.message = "sim", "setup: every bound drawn fell in the violation's record"
+            return r
+        if r.detail.get("search_end") != "found":
+            # wsn-sim's search judged the last bound unreplayable (its reasons are in the
+            # detail): replaying that trace would only repeat wsn-replay's refusal.
+            why = [k.replace("_", " ") for k in ("before_first_checkpoint", "in_handler",
+                                                 "after_check", "in_skipped_call")
+                   if r.detail.get(k)]
+            r.rc, r.message = "sim", "setup: no bound drawn found a snapshot point (the " \
+                "last, %d, ended the search with %s%s)" % (
+                    b, r.detail.get("search_end"), ": " + ", ".join(why) if why else "")
             return r
         if info.get("settle") not in ("record", "sleep"):
             r.rc, r.message = "sim", "setup: no snapshot point after the bound %d (settle " \
@@ -987,6 +1022,9 @@ def main():
     ap.add_argument("--opt", action="append", default=[], metavar="FLAG",
                     help="extra wsn-cc option for every build, e.g. --opt=-O2 (default: "
                          "wsn-cc's -Os); repeatable")
+    ap.add_argument("--ring-moves", type=int, default=4, metavar="N",
+                    help="how many times a wrap-violation seed's small ring may move (see "
+                         "wrap-violation above; default 4, 0: never)")
     ap.add_argument("--wrap", action="append", default=[], metavar="EXAMPLE=RING:SEG",
                     help="override an example's small ring of the wrap-* modes (bytes of the "
                          "ring and of a segment); repeatable")
