@@ -665,7 +665,7 @@ class Harness:
             return r
         bdir = os.path.join(base, "bound")
         lo = cycles // 10
-        for draw in range(BOUND_DRAWS):
+        for draw in range(self.args.bound_draws):
             # A bound whose 50 moves all find no snapshot point (an interrupt-dense stretch:
             # radio-sense's instrumented tick and radio handlers) is drawn again elsewhere.
             key = "bound" if draw == 0 else "bound-%d" % draw
@@ -698,7 +698,7 @@ class Harness:
         cmd, rc, info, err = simulate(self.sim, build.elf, seed, bdir, b,
                                       ex.stimulus(rng_for(ex.name, seed, "stimulus"), PROFILE),
                                       None, self.args.timeout, settle=True,
-                                      extra=["--bound-moves", str(BOUND_MOVES),
+                                      extra=["--bound-moves", str(self.args.bound_moves),
                                              "--bound-step", str(BOUND_STEP),
                                              "--bound-end", str(cycles)])
         if rc != 0:
@@ -746,6 +746,8 @@ class Harness:
             why = [k.replace("_", " ") for k in ("before_first_checkpoint", "in_handler",
                                                  "after_check", "in_skipped_call")
                    if r.detail.get(k)]
+            if info.get("settle") == "interrupt":
+                why.append("an interrupt struck before the next record")
             r.rc, r.message = "sim", "setup: no bound drawn found a snapshot point (the " \
                 "last, %d, ended the search with %s%s)" % (
                     b, r.detail.get("search_end"), ": " + ", ".join(why) if why else "")
@@ -1022,6 +1024,12 @@ def main():
     ap.add_argument("--opt", action="append", default=[], metavar="FLAG",
                     help="extra wsn-cc option for every build, e.g. --opt=-O2 (default: "
                          "wsn-cc's -Os); repeatable")
+    ap.add_argument("--bound-draws", type=int, default=BOUND_DRAWS, metavar="N",
+                    help="bound mode: how many cycles are drawn at most (see bound above; "
+                         "default %(default)s)")
+    ap.add_argument("--bound-moves", type=int, default=BOUND_MOVES, metavar="N",
+                    help="bound mode: how many times a drawn bound moves on at most "
+                         "(default %(default)s)")
     ap.add_argument("--ring-moves", type=int, default=4, metavar="N",
                     help="how many times a wrap-violation seed's small ring may move (see "
                          "wrap-violation above; default 4, 0: never)")
