@@ -1320,7 +1320,9 @@ Expected<bool> Pipeline::checkRing(StringRef Elf) {
     };
     unsigned Max = MaxFor(Seg);
     unsigned NewSeg = Seg;
-    if (!O.TraceSeg && !MaxSegChosen && Max >= 2) {
+    const bool Weigh = !O.TraceSeg && !MaxSegChosen && Max >= 2;
+    MaxSegChosen = true; // only at the first link: the rebuilt image is not weighed again
+    if (Weigh) {
       // Larger segments for a large ring (spec/wsn-cc.md "Ring"): every segment starts with
       // a checkpoint, and the retained tail is every segment but the one being written, so
       // a ring of n segments of s bytes keeps about (n - 1) * (s - E) bytes of other records,
@@ -1345,7 +1347,6 @@ Expected<bool> Pipeline::checkRing(StringRef Elf) {
           Best = Kept(Sz);
           NewSeg = Sz;
         }
-      MaxSegChosen = true;
     }
     if (NewSeg != Seg) {
       unsigned K = MaxFor(NewSeg);
