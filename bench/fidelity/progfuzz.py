@@ -65,7 +65,9 @@ ring, a probe run in wsn-sim (--max-cycles, seeded stimulus means drawn from (P,
 the number of checks C the run makes (or the violation); if it stopped at a violation, that
 trace is replayed (mode violation / wrap-violation); then K is drawn in [1, C] and wsn-sim
 stops at the K-th check (--stop-after-checks K), and wsn-replay replays the trace to the same
-check (mode check / wrap-check). Each replay is judged by fidelity.py's judging code
+check (mode check / wrap-check; with the small ring, a K at which the ring had not wrapped or
+kept no checkpoint is drawn again among the later checks, at most 5 times, as fidelity.py's
+wrap-check moves K). Each replay is judged by fidelity.py's judging code
 (Harness.replay_and_judge, imported): status "reproduced", the same stop, at least one global
 compared, none differing.
 
@@ -99,6 +101,10 @@ ROOT = fidelity.ROOT
 # is tried.
 WRAP_RINGS = [(512, 128), (800, 200)]
 MAX_CYCLES = 3000000  # about 0.4 s of simulated time at 7.3728 MHz
+# wrap-check: how many checks are drawn at most for one run, each later than the last, when
+# the small ring had not wrapped at the check drawn or kept no checkpoint there (session 18:
+# 27 of 80 atmega128 wrap-check runs of programs 1801-1840 ended so with one draw).
+WRAP_CHECK_DRAWS = 6
 MODES = ["violation", "check", "wrap-violation", "wrap-check", "negative"]
 
 # Stimulus ranges (mean gaps in cycles), drawn per (program, run) seed.
@@ -903,6 +909,7 @@ class Outcome:
         self.program, self.run, self.mode = program, run, mode
         self.kind = "fail"  # pass | fail | build | no-checkpoint | not-wrapped | sim
         self.message, self.k, self.commands = "", None, []
+        self.redrawn = 0  # wrap-check: later checks drawn after the first
 
 
 class Campaign:
@@ -1041,24 +1048,39 @@ class Campaign:
             outs.append(sim_fail(cmode, "the run made no check in %d cycles" %
                                  self.args.max_cycles, pcmd))
             return outs
-        k = fidelity.rng_for("progfuzz", pseed, rseed, cmode).randint(1, checks)
+        rng = fidelity.rng_for("progfuzz", pseed, rseed, cmode)
+        k = rng.randint(1, checks)
         o = Outcome(pseed, rseed, cmode)
-        o.k = k
         cdir = os.path.join(base, "check")
-        ccmd, rc, cinfo, err = self.sim(b, prog, pseed, rseed, cdir, stop_after=k)
-        o.commands = [b.command, fidelity.shell_line(ccmd)]
-        if rc != 0 or cinfo.get("stop") != "checks" or cinfo.get("checks") != k:
-            outs.append(sim_fail(cmode, "wsn-sim --stop-after-checks %d: exit %s, stop=%s "
-                                 "checks=%s %s" % (k, rc, (cinfo or {}).get("stop"),
-                                                   (cinfo or {}).get("checks"),
-                                                   fidelity.first_line(err)), ccmd))
-            outs[-1].k = k
-            return outs
-        trace = os.path.join(cdir, "trace.wtr")
-        hdr = fidelity.trace_header(trace)
-        if wrap and (hdr is None or not hdr[0] & 1):
+        for draw in range(WRAP_CHECK_DRAWS if wrap else 1):
+            if draw:
+                # wrap-check: the small ring had not wrapped at check K, or kept no
+                # checkpoint there: a later check is drawn (the checks after the first wrap
+                # are the ones this mode is for), at most WRAP_CHECK_DRAWS - 1 times.
+                if k >= checks:
+                    break
+                k = rng.randint(k + 1, checks)
+                o.redrawn = draw
+            o.k = k
+            shutil.rmtree(cdir, ignore_errors=True)
+            ccmd, rc, cinfo, err = self.sim(b, prog, pseed, rseed, cdir, stop_after=k)
+            o.commands = [b.command, fidelity.shell_line(ccmd)]
+            if rc != 0 or cinfo.get("stop") != "checks" or cinfo.get("checks") != k:
+                outs.append(sim_fail(cmode, "wsn-sim --stop-after-checks %d: exit %s, stop=%s "
+                                     "checks=%s %s" % (k, rc, (cinfo or {}).get("stop"),
+                                                       (cinfo or {}).get("checks"),
+                                                       fidelity.first_line(err)), ccmd))
+                outs[-1].k = k
+                return outs
+            trace = os.path.join(cdir, "trace.wtr")
+            hdr = fidelity.trace_header(trace)
+            wrapped = hdr is not None and hdr[0] & 1
+            ckpt = self.h.has_checkpoint(trace)
+            if (not wrap or wrapped) and ckpt:
+                break
+        if wrap and not wrapped:
             o.kind, o.message = "not-wrapped", "the small ring had not wrapped at check %d" % k
-        elif not self.h.has_checkpoint(trace):
+        elif not ckpt:
             o.kind, o.message = "no-checkpoint", "the ring kept no checkpoint at check %d" % k
         else:
             self.judge(o, b, cdir, cinfo, stop_after=k, violating=(k == checks and
@@ -1165,6 +1187,11 @@ def print_report(outs, args, out=sys.stdout):
     print("%-15s %8d %6d %7d %7d %7d %7d %7d %7d %5d" % (
         "all", len(all_progs), tot_runs, tot["pass"], tot["fail"], tot["build"],
         tot["toolchain"], tot["no-checkpoint"], tot["not-wrapped"], tot["sim"]), file=out)
+    redrawn = [o for o in outs if o.redrawn]
+    if redrawn:
+        print("\nwrap-check: %d run(s) drew a later check (the small ring had not wrapped at "
+              "the one drawn, or kept no checkpoint there); %d of them then replayed" % (
+                  len(redrawn), sum(1 for o in redrawn if o.kind == "pass")), file=out)
     bad = [o for o in outs if o.kind in ("fail", "build", "toolchain", "sim") or
            (o.kind == "no-checkpoint" and not o.mode.startswith("wrap"))]
     for o in sorted(bad, key=lambda o: (o.kind, o.program, o.run, o.mode)):
