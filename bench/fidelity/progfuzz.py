@@ -67,7 +67,10 @@ trace is replayed (mode violation / wrap-violation); then K is drawn in [1, C] a
 stops at the K-th check (--stop-after-checks K), and wsn-replay replays the trace to the same
 check (mode check / wrap-check; with the small ring, a K at which the ring had not wrapped or
 kept no checkpoint is drawn again among the later checks, at most 5 times, as fidelity.py's
-wrap-check moves K). Each replay is judged by fidelity.py's judging code
+wrap-check moves K; a violating probe whose small ring did not wrap, or kept no checkpoint,
+is run again on a ring one segment smaller (down to two, then two segments of three quarters
+the size) or larger, at most 4 times, and both modes of that run use the ring it settled on,
+as fidelity.py's wrap-violation). Each replay is judged by fidelity.py's judging code
 (Harness.replay_and_judge, imported): status "reproduced", the same stop, at least one global
 compared, none differing.
 
@@ -101,6 +104,8 @@ ROOT = fidelity.ROOT
 # is tried.
 WRAP_RINGS = [(512, 128), (800, 200)]
 MAX_CYCLES = 3000000  # about 0.4 s of simulated time at 7.3728 MHz
+# wrap modes: how many times a violating run's small ring may move (see ring_runs).
+WRAP_RING_MOVES = 4
 # wrap-check: how many checks are drawn at most for one run, each later than the last, when
 # the small ring had not wrapped at the check drawn or kept no checkpoint there (session 18:
 # 27 of 80 atmega128 wrap-check runs of programs 1801-1840 ended so with one draw).
@@ -896,9 +901,9 @@ def generate(seed, without=(), mcu=None):
 class ProgBuild:
     """One wsn-cc build of a program (duck-types fidelity.Build for replay_and_judge)."""
 
-    def __init__(self, pdir, ring):
+    def __init__(self, pdir, ring, name=None):
         self.ring = ring  # None: default ring; else (buf, seg)
-        self.prefix = os.path.join(pdir, "wrap" if ring else "default", "app")
+        self.prefix = os.path.join(pdir, name or ("wrap" if ring else "default"), "app")
         self.elf, self.bc, self.wmap = (self.prefix + ".elf", self.prefix + ".replay.bc",
                                         self.prefix + ".wmap")
         self.error, self.command, self.toolchain = None, "", False
@@ -910,6 +915,7 @@ class Outcome:
         self.kind = "fail"  # pass | fail | build | no-checkpoint | not-wrapped | sim
         self.message, self.k, self.commands = "", None, []
         self.redrawn = 0  # wrap-check: later checks drawn after the first
+        self.ring_moves = []  # wrap modes: "RING/SEG: why" of each move of the small ring
 
 
 class Campaign:
@@ -922,15 +928,17 @@ class Campaign:
                                    live_every=args.live_every, max_cycles=args.max_cycles)
         self.h = fidelity.Harness(hargs)
         self.cc = os.path.join(self.bin, "wsn-cc")
+        self.ring_builds, self.ring_lock = {}, threading.Lock()
 
-    def build(self, prog, pdir, ring_list):
-        """Builds with the first geometry of ring_list wsn-cc accepts (None: default ring)."""
+    def build(self, prog, pdir, ring_list, name=None):
+        """Builds with the first geometry of ring_list wsn-cc accepts (None: default ring),
+        in pdir/NAME (default: "default" or "wrap")."""
         srcs = [os.path.join(pdir, n) for n in prog.files]
         if prog.scheduler:
             srcs.append(os.path.join(ROOT, "examples", "common", "scheduler.c"))
         b = None
         for ring in ring_list:
-            b = ProgBuild(pdir, ring)
+            b = ProgBuild(pdir, ring, name)
             os.makedirs(os.path.dirname(b.prefix), exist_ok=True)
             cmd = [self.cc, "--target=" + fidelity.PROFILE.target, "--mcu=" + fidelity.MCU,
                    prog.opt, "-I", os.path.join(ROOT, "examples", "common"), "-o", b.prefix]
@@ -956,6 +964,16 @@ class Campaign:
                                 "larger than" in b.error):
                 return b
         return b
+
+    def ring_build(self, prog, pseed, pdir, ring):
+        """The build of prog with another small ring (made once per program, in
+        pdir/wrap-RINGxSEG)."""
+        with self.ring_lock:
+            key = (pseed, ring)
+            if key not in self.ring_builds:
+                self.ring_builds[key] = self.build(prog, pdir, [ring],
+                                                   name="wrap-%dx%d" % ring)
+            return self.ring_builds[key]
 
     def sim(self, b, prog, pseed, rseed, outdir, stop_after=None):
         shutil.rmtree(outdir, ignore_errors=True)
@@ -1016,7 +1034,34 @@ class Campaign:
             o.kind = "toolchain" if b.toolchain else "build"
             o.message, o.commands = b.error, [b.command]
             return [o]
-        pcmd, rc, info, err = self.sim(b, prog, pseed, rseed, os.path.join(base, "probe"))
+        ring_moves, tried = [], [b.ring]
+        while True:
+            pcmd, rc, info, err = self.sim(b, prog, pseed, rseed, os.path.join(base, "probe"))
+            if not (wrap and rc == 0 and info.get("stop") == "violation"):
+                break
+            # The small ring of a violating run must have wrapped and kept a checkpoint, as
+            # fidelity.py's wrap-violation asks: otherwise the run is made again with a ring
+            # one segment smaller (down to two, then two segments of three quarters the
+            # size) or one segment larger, at most WRAP_RING_MOVES times.
+            ring, seg = b.ring
+            ptrace = os.path.join(base, "probe", "trace.wtr")
+            hdr = fidelity.trace_header(ptrace)
+            if hdr is None or not hdr[0] & 1:
+                why = "did not wrap before the violation"
+                small = seg * 3 // 4 & ~1
+                nxt = (ring - seg, seg) if ring >= 3 * seg else (2 * small, small)
+            elif not self.h.has_checkpoint(ptrace):
+                why, nxt = "kept no checkpoint", (ring + seg, seg)
+            else:
+                break
+            if nxt[1] < 16 or nxt in tried or len(ring_moves) >= WRAP_RING_MOVES:
+                break
+            nb = self.ring_build(prog, pseed, pdir, nxt)
+            if nb.error:
+                break
+            ring_moves.append("%d/%d: %s" % (ring, seg, why))
+            tried.append(nxt)
+            b = nb
 
         def sim_fail(mode, msg, cmd):
             o = Outcome(pseed, rseed, mode)
@@ -1035,6 +1080,7 @@ class Campaign:
         checks = int(info.get("checks") or 0)
         if info.get("stop") == "violation":
             o = Outcome(pseed, rseed, vmode)
+            o.ring_moves = ring_moves
             o.commands = [b.command, fidelity.shell_line(pcmd)]
             hdr = fidelity.trace_header(os.path.join(base, "probe", "trace.wtr"))
             if wrap and (hdr is None or not hdr[0] & 1):
@@ -1051,6 +1097,7 @@ class Campaign:
         rng = fidelity.rng_for("progfuzz", pseed, rseed, cmode)
         k = rng.randint(1, checks)
         o = Outcome(pseed, rseed, cmode)
+        o.ring_moves = ring_moves
         cdir = os.path.join(base, "check")
         for draw in range(WRAP_CHECK_DRAWS if wrap else 1):
             if draw:
@@ -1187,6 +1234,11 @@ def print_report(outs, args, out=sys.stdout):
     print("%-15s %8d %6d %7d %7d %7d %7d %7d %7d %5d" % (
         "all", len(all_progs), tot_runs, tot["pass"], tot["fail"], tot["build"],
         tot["toolchain"], tot["no-checkpoint"], tot["not-wrapped"], tot["sim"]), file=out)
+    moved = [o for o in outs if o.ring_moves]
+    if moved:
+        print("\nwrap modes: %d run(s) on a moved small ring (the violating probe's ring did "
+              "not wrap or kept no checkpoint); %d of them then replayed" % (
+                  len(moved), sum(1 for o in moved if o.kind == "pass")), file=out)
     redrawn = [o for o in outs if o.redrawn]
     if redrawn:
         print("\nwrap-check: %d run(s) drew a later check (the small ring had not wrapped at "
@@ -1201,6 +1253,8 @@ def print_report(outs, args, out=sys.stdout):
              "no-checkpoint": "no checkpoint (default ring)"}[o.kind],
             o.program, o.run, o.mode, " K=%d" % o.k if o.k else ""), file=out)
         print("  " + o.message[:600], file=out)
+        if o.ring_moves:
+            print("  small ring moved: " + ", ".join(o.ring_moves), file=out)
         print("  program: %s" % os.path.join(args.work_dir, "prog-%d" % o.program), file=out)
         for c in o.commands:
             print("    " + c, file=out)
