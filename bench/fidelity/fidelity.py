@@ -22,12 +22,13 @@ Z1's part: see MCUS for what differs), then for every seed S in [start, start+N)
                   says it wrapped and that the retained tail holds a CHECKPOINT. When the ring
                   did not wrap before the violation (an early violation), the seed is run
                   again with one segment less (down to two segments, then with two segments
-                  of three quarters the size, while the build takes them); when it wrapped but kept
-                  no checkpoint (a burst of interrupts and a long task overran the ring
+                  of three quarters the size, while the build takes them); when it wrapped
+                  but kept no checkpoint (a burst of interrupts and a long task overran the ring
                   between two visits of the scheduler loop: wsn-replay refuses such a trace
                   with exit 2, tested in lit replay/trace-errors.test), with one segment more
-                  (at most 4 moves, --ring-moves; no geometry twice). wrap-check of that seed uses the
-                  geometry its violation run settled on. The report lists the moved seeds.
+                  (at most 4 moves, --ring-moves; no geometry twice). wrap-check of that
+                  seed uses the geometry its violation run settled on. The report lists the
+                  moved seeds.
   wrap-check      as check, with the small ring. A K whose trace has not wrapped yet (early
                   checks) is moved to the next check until the trace has wrapped; so is a K
                   whose wrapped trace kept no checkpoint (wsn-trace-dump shows no CHECKPOINT:

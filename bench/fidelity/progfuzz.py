@@ -70,8 +70,9 @@ kept no checkpoint is drawn again among the later checks, at most 5 times, as fi
 wrap-check moves K; a violating probe whose small ring did not wrap, or kept no checkpoint,
 is run again on a ring one segment smaller (down to two, then two segments of three quarters
 the size) or larger, at most 4 times, and both modes of that run use the ring it settled on,
-as fidelity.py's wrap-violation). Each replay is judged by fidelity.py's judging code
-(Harness.replay_and_judge, imported): status "reproduced", the same stop, at least one global
+as fidelity.py's wrap-violation; a wrap-check run whose ring kept no checkpoint at any check
+drawn is probed again on a ring one segment larger, within the same 4 moves). Each replay is
+judged by fidelity.py's judging code (Harness.replay_and_judge, imported): status "reproduced", the same stop, at least one global
 compared, none differing.
 
 Rows of their own (not replay failures): "build failed" (wsn-cc refused the program), "no
@@ -1080,7 +1081,7 @@ class Campaign:
         checks = int(info.get("checks") or 0)
         if info.get("stop") == "violation":
             o = Outcome(pseed, rseed, vmode)
-            o.ring_moves = ring_moves
+            o.ring_moves = list(ring_moves)
             o.commands = [b.command, fidelity.shell_line(pcmd)]
             hdr = fidelity.trace_header(os.path.join(base, "probe", "trace.wtr"))
             if wrap and (hdr is None or not hdr[0] & 1):
@@ -1094,37 +1095,58 @@ class Campaign:
             outs.append(sim_fail(cmode, "the run made no check in %d cycles" %
                                  self.args.max_cycles, pcmd))
             return outs
-        rng = fidelity.rng_for("progfuzz", pseed, rseed, cmode)
-        k = rng.randint(1, checks)
-        o = Outcome(pseed, rseed, cmode)
-        o.ring_moves = ring_moves
-        cdir = os.path.join(base, "check")
-        for draw in range(WRAP_CHECK_DRAWS if wrap else 1):
-            if draw:
-                # wrap-check: the small ring had not wrapped at check K, or kept no
-                # checkpoint there: a later check is drawn (the checks after the first wrap
-                # are the ones this mode is for), at most WRAP_CHECK_DRAWS - 1 times.
-                if k >= checks:
+        while True:
+            rng = fidelity.rng_for("progfuzz", pseed, rseed, cmode)
+            k = rng.randint(1, checks)
+            o = Outcome(pseed, rseed, cmode)
+            o.ring_moves = list(ring_moves)
+            cdir = os.path.join(base, "check")
+            for draw in range(WRAP_CHECK_DRAWS if wrap else 1):
+                if draw:
+                    # wrap-check: the small ring had not wrapped at check K, or kept no
+                    # checkpoint there: a later check is drawn (the checks after the first wrap
+                    # are the ones this mode is for), at most WRAP_CHECK_DRAWS - 1 times.
+                    if k >= checks:
+                        break
+                    k = rng.randint(k + 1, checks)
+                    o.redrawn = draw
+                o.k = k
+                shutil.rmtree(cdir, ignore_errors=True)
+                ccmd, rc, cinfo, err = self.sim(b, prog, pseed, rseed, cdir, stop_after=k)
+                o.commands = [b.command, fidelity.shell_line(ccmd)]
+                if rc != 0 or cinfo.get("stop") != "checks" or cinfo.get("checks") != k:
+                    outs.append(sim_fail(
+                        cmode, "wsn-sim --stop-after-checks %d: exit %s, stop=%s checks=%s %s" % (
+                            k, rc, (cinfo or {}).get("stop"), (cinfo or {}).get("checks"),
+                            fidelity.first_line(err)), ccmd))
+                    outs[-1].k = k
+                    return outs
+                trace = os.path.join(cdir, "trace.wtr")
+                hdr = fidelity.trace_header(trace)
+                wrapped = hdr is not None and hdr[0] & 1
+                ckpt = self.h.has_checkpoint(trace)
+                if (not wrap or wrapped) and ckpt:
                     break
-                k = rng.randint(k + 1, checks)
-                o.redrawn = draw
-            o.k = k
-            shutil.rmtree(cdir, ignore_errors=True)
-            ccmd, rc, cinfo, err = self.sim(b, prog, pseed, rseed, cdir, stop_after=k)
-            o.commands = [b.command, fidelity.shell_line(ccmd)]
-            if rc != 0 or cinfo.get("stop") != "checks" or cinfo.get("checks") != k:
-                outs.append(sim_fail(cmode, "wsn-sim --stop-after-checks %d: exit %s, stop=%s "
-                                     "checks=%s %s" % (k, rc, (cinfo or {}).get("stop"),
-                                                       (cinfo or {}).get("checks"),
-                                                       fidelity.first_line(err)), ccmd))
-                outs[-1].k = k
-                return outs
-            trace = os.path.join(cdir, "trace.wtr")
-            hdr = fidelity.trace_header(trace)
-            wrapped = hdr is not None and hdr[0] & 1
-            ckpt = self.h.has_checkpoint(trace)
-            if (not wrap or wrapped) and ckpt:
+            # wrap-check: a ring that kept no checkpoint at any check drawn (a burst of
+            # records between two scheduler-loop visits overran it) grows by one segment, and
+            # the run is probed again on it, within the same WRAP_RING_MOVES as above.
+            if not (wrap and wrapped and not ckpt) or len(ring_moves) >= WRAP_RING_MOVES:
                 break
+            ring, seg = b.ring
+            nxt = (ring + seg, seg)
+            if nxt in tried:
+                break
+            nb = self.ring_build(prog, pseed, pdir, nxt)
+            if nb.error:
+                break
+            pcmd2, rc2, info2, err2 = self.sim(nb, prog, pseed, rseed,
+                                               os.path.join(base, "probe-check"))
+            checks2 = int((info2 or {}).get("checks") or 0)
+            if rc2 != 0 or info2.get("stop") not in ("bound", "violation") or checks2 < 1:
+                break
+            ring_moves.append("%d/%d: kept no checkpoint at any check drawn" % (ring, seg))
+            tried.append(nxt)
+            b, info, checks = nb, info2, checks2
         if wrap and not wrapped:
             o.kind, o.message = "not-wrapped", "the small ring had not wrapped at check %d" % k
         elif not ckpt:
@@ -1236,8 +1258,8 @@ def print_report(outs, args, out=sys.stdout):
         tot["toolchain"], tot["no-checkpoint"], tot["not-wrapped"], tot["sim"]), file=out)
     moved = [o for o in outs if o.ring_moves]
     if moved:
-        print("\nwrap modes: %d run(s) on a moved small ring (the violating probe's ring did "
-              "not wrap or kept no checkpoint); %d of them then replayed" % (
+        print("\nwrap modes: %d run(s) on a moved small ring (it did not wrap before a "
+              "violation, or kept no checkpoint); %d of them then replayed" % (
                   len(moved), sum(1 for o in moved if o.kind == "pass")), file=out)
     redrawn = [o for o in outs if o.redrawn]
     if redrawn:
