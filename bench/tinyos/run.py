@@ -594,6 +594,16 @@ class Runner:
             r["alone-original-window"] = self.sim_alone(app, "original", b["original"], work,
                                                         cycles=at["cycles"],
                                                         name="original-window")
+        # The traced image must behave as the original: the network run (below) runs the
+        # originals, so the radio is compared here, on the runs alone over the same window.
+        # A traced node that sends less than half the original's frames is a probe effect
+        # (session 18: RadioCountToLeds built with --instrument=all sent 0 of 7 frames in
+        # 3 s, its CSMA backoff alarm never firing again after the first send).
+        ow = r.get("alone-original-window") or ao
+        if ow and at and "tx" in ow and "tx" in at and ow["tx"] >= 2 and 2 * at["tx"] < ow["tx"]:
+            app.note("probe effect: the traced node alone sent %d frames, the original %d over "
+                     "the same time" % (at["tx"], ow["tx"]))
+            self.failures += 1
         # Steady state: the active cycles after --warmup seconds (boot and radio start-up)
         # to the end of the same window, from a second run of each image to the warm-up's
         # end. A TinyOS node's boot is most of its active cycles in a few seconds (MicaZ
