@@ -286,6 +286,25 @@ def rng_for(*parts):
     return random.Random(zlib.crc32("/".join(str(p) for p in parts).encode()))
 
 
+def next_ring(geometry, wrapped):
+    """The small ring (ring, segment) a wrap-violation run moves to (see wrap-violation above):
+    one segment more when the ring wrapped but kept no checkpoint; one segment less when it did
+    not wrap, and from two segments, two of three quarters the size (even), which the build
+    takes while the program's largest record still fits one. progfuzz moves its rings the
+    same way."""
+    ring, seg = geometry
+    if wrapped:
+        return ring + seg, seg
+    if ring >= 3 * seg:
+        return ring - seg, seg
+    small = seg * 3 // 4 & ~1
+    return 2 * small, small
+
+
+# Why wsn-sim's --bound-moves passed a bound over (run.json bound_search.last_rejected).
+BOUND_REJECTIONS = ("before_first_checkpoint", "in_handler", "after_check", "in_skipped_call")
+
+
 def first_line(text):
     for line in (text or "").splitlines():
         if line.strip():
@@ -554,19 +573,14 @@ class Harness:
                 tried.append(build.geometry)
                 hdr = trace_header(os.path.join(vdir, "trace.wtr"))
                 if hdr is None or not hdr[0] & 1:
-                    why, nxt = "the %d-byte ring did not wrap before the violation" % ring, \
-                        (ring - seg, seg)
+                    why = "the %d-byte ring did not wrap before the violation" % ring
+                    nxt = next_ring(build.geometry, wrapped=False)
                 elif not self.has_checkpoint(os.path.join(vdir, "trace.wtr")):
-                    why, nxt = "the %d-byte ring kept no checkpoint" % ring, (ring + seg, seg)
+                    why = "the %d-byte ring kept no checkpoint" % ring
+                    nxt = next_ring(build.geometry, wrapped=True)
                 else:
                     why = nxt = None
-                shrink = False
-                if why and nxt[0] < 2 * seg:
-                    # Two segments that did not wrap before an early violation: two smaller
-                    # ones (three quarters of the segment, even), while the program's largest
-                    # record still fits one (wsn-cc refuses the build otherwise).
-                    small = seg * 3 // 4 & ~1
-                    nxt, shrink = (2 * small, small), True
+                shrink = bool(nxt) and nxt[1] < seg
                 if why:
                     if nxt[1] < 16 or nxt in tried or len(ring_moves) >= self.args.ring_moves:
                         failure = ("sim", why + ("; ring moves before: " +
@@ -716,11 +730,10 @@ class Harness:
         # run's own; moving on passes the hook, so the bound is drawn again (bound_stop).
         r.detail["at_violation"] = bool(search.get("at_violation"))
         rejected = search.get("last_rejected")
-        for key in ("after_check", "in_handler", "before_first_checkpoint", "in_skipped_call"):
+        for key in BOUND_REJECTIONS:
             r.detail.pop(key, None)  # an earlier draw's reasons
         if isinstance(rejected, dict):
-            for key in ("after_check", "in_handler", "before_first_checkpoint",
-                        "in_skipped_call"):
+            for key in BOUND_REJECTIONS:
                 r.detail[key] = bool(rejected.get(key))
         r.detail["cycle_tried"] = search["cycle"]
         r.detail["search_end"] = str(search.get("end"))
@@ -744,9 +757,7 @@ class Harness:
         if r.detail.get("search_end") != "found":
             # wsn-sim's search judged the last bound unreplayable (its reasons are in the
             # detail): replaying that trace would only repeat wsn-replay's refusal.
-            why = [k.replace("_", " ") for k in ("before_first_checkpoint", "in_handler",
-                                                 "after_check", "in_skipped_call")
-                   if r.detail.get(k)]
+            why = [k.replace("_", " ") for k in BOUND_REJECTIONS if r.detail.get(k)]
             if info.get("settle") == "interrupt":
                 why.append("an interrupt struck before the next record")
             r.rc, r.message = "sim", "setup: no bound drawn found a snapshot point (the " \

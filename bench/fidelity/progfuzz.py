@@ -72,8 +72,8 @@ is run again on a ring one segment smaller (down to two, then two segments of th
 the size) or larger, at most 4 times, and both modes of that run use the ring it settled on,
 as fidelity.py's wrap-violation; a wrap-check run whose ring kept no checkpoint at any check
 drawn is probed again on a ring one segment larger, within the same 4 moves). Each replay is
-judged by fidelity.py's judging code (Harness.replay_and_judge, imported): status "reproduced", the same stop, at least one global
-compared, none differing.
+judged by fidelity.py's judging code (Harness.replay_and_judge, imported): status
+"reproduced", the same stop, at least one global compared, none differing.
 
 Rows of their own (not replay failures): "build failed" (wsn-cc refused the program), "no
 checkpoint" (the small ring kept no CHECKPOINT at K: nothing to replay from), "not wrapped"
@@ -1041,18 +1041,15 @@ class Campaign:
             if not (wrap and rc == 0 and info.get("stop") == "violation"):
                 break
             # The small ring of a violating run must have wrapped and kept a checkpoint, as
-            # fidelity.py's wrap-violation asks: otherwise the run is made again with a ring
-            # one segment smaller (down to two, then two segments of three quarters the
-            # size) or one segment larger, at most WRAP_RING_MOVES times.
+            # fidelity.py's wrap-violation asks: otherwise the run is made again on the ring
+            # fidelity.next_ring gives, at most WRAP_RING_MOVES times.
             ring, seg = b.ring
             ptrace = os.path.join(base, "probe", "trace.wtr")
             hdr = fidelity.trace_header(ptrace)
             if hdr is None or not hdr[0] & 1:
-                why = "did not wrap before the violation"
-                small = seg * 3 // 4 & ~1
-                nxt = (ring - seg, seg) if ring >= 3 * seg else (2 * small, small)
+                why, nxt = "did not wrap before the violation", fidelity.next_ring(b.ring, False)
             elif not self.h.has_checkpoint(ptrace):
-                why, nxt = "kept no checkpoint", (ring + seg, seg)
+                why, nxt = "kept no checkpoint", fidelity.next_ring(b.ring, True)
             else:
                 break
             if nxt[1] < 16 or nxt in tried or len(ring_moves) >= WRAP_RING_MOVES:
@@ -1133,7 +1130,7 @@ class Campaign:
             if not (wrap and wrapped and not ckpt) or len(ring_moves) >= WRAP_RING_MOVES:
                 break
             ring, seg = b.ring
-            nxt = (ring + seg, seg)
+            nxt = fidelity.next_ring(b.ring, True)
             if nxt in tried:
                 break
             nb = self.ring_build(prog, pseed, pdir, nxt)
