@@ -24,11 +24,12 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 7;
+constexpr uint8_t TraceVersion = 8;
 /// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records, format
 /// 3 is format 4 without CHECKPOINT_Z records, format 4 is format 5 without EFFECT_C records,
 /// format 5 is format 6 without INPUT_S records, format 6 is format 7 without the compact
-/// control records (spec section 3.5).
+/// control records (spec section 3.5), format 7 is format 8 without the two-level groups
+/// (section 3.7).
 constexpr uint8_t OldestTraceVersion = 2;
 /// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
 /// record with its full payload (TraceRecord::Delta set).
@@ -55,6 +56,12 @@ constexpr uint8_t SpanEffectTag = 0x13, SpanEffectDeltaTag = 0x18, SpanEffectCTa
 /// groups with the site for the anchor, decoded into an EFFECT record with its full payload
 /// (TraceRecord::Packed set); SPAN_EFFECT_Z (tag + 8) is its span form.
 constexpr uint8_t EffectZTag = 0x14, SpanEffectZTag = 0x1C;
+/// Format 8 (spec section 3.7): CHECKPOINT_Z2, EFFECT_C2 and EFFECT_Z2 are CHECKPOINT_Z,
+/// EFFECT_C and EFFECT_Z whose groups are written two-level (a bitmap of the groups whose mask
+/// is not 0x00, then those groups only); SPAN_EFFECT_C2 and SPAN_EFFECT_Z2 (tag + 8) their
+/// span forms. Decoded into the same records as the one-level forms (TraceRecord::TwoLevel).
+constexpr uint8_t CheckpointZ2Tag = 0x15, EffectC2Tag = 0x16, EffectZ2Tag = 0x17,
+                  SpanEffectC2Tag = 0x1E, SpanEffectZ2Tag = 0x1F;
 /// IRQ_S 0x70 + 4 (irq - 1) + count (irq 1..8, count 0..3); IRQ_EXIT_S 0x90 + irq - 1 (irq
 /// 1..8); ENTRY_S 0xA0 + fid and EXIT_S 0xD0 + fid (fid 0..46): one-byte records decoded into
 /// IRQ, IRQ_EXIT, ENTRY, EXIT (TraceRecord::Compact set).
@@ -196,6 +203,9 @@ struct TraceRecord {
   /// as one SPAN_EFFECT* record (format 7). All three carry the record's offsets; the EFFECT
   /// carries its Size, the SKIP_BEGIN and SKIP_END have Size 0.
   bool Span = false;
+  /// A CHECKPOINT_Z, EFFECT_C or EFFECT_Z written with two-level groups (format 8, spec
+  /// section 3.7: CHECKPOINT_Z2, EFFECT_C2, EFFECT_Z2 and the span forms).
+  bool TwoLevel = false;
   /// Whether payload byte I is given (always, except in an EFFECT_C).
   bool given(size_t I) const { return Given.empty() || Given[I]; }
 

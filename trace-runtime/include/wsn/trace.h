@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 7
+#define WSN_TRACE_VERSION 8
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -91,6 +91,11 @@ enum {
   WSN_REC_CHECKPOINT_Z = 0x11, /* format 4: a CHECKPOINT without its zero bytes (section 3.2) */
   WSN_REC_EFFECT_C = 0x12,     /* format 5: an EFFECT of the bytes the call changed (section 3.3) */
   WSN_REC_EFFECT_Z = 0x14,     /* format 7: an EFFECT without its zero bytes (section 3.6) */
+  /* format 8 (section 3.7): CHECKPOINT_Z, EFFECT_C and EFFECT_Z with two-level groups (a
+   * bitmap of the groups whose mask is not 0, then those groups only); span forms tag + 8 */
+  WSN_REC_CHECKPOINT_Z2 = 0x15,
+  WSN_REC_EFFECT_C2 = 0x16,
+  WSN_REC_EFFECT_Z2 = 0x17,
   /* format 6: INPUT_S, tags 0x20-0x6F = 0x20 + 16k + (d & 15): an INPUT whose site is the
    * segment's previous INPUT's site + d (d = -8..7) and whose value is the segment's recent
    * input value in slot k - 1 (k = 1..4) or follows as a varint (k = 0) (section 3.4) */
