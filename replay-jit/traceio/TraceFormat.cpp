@@ -1109,6 +1109,52 @@ std::vector<uint8_t> packChangeGroups(ArrayRef<uint8_t> Before, ArrayRef<uint8_t
   return Out;
 }
 
+size_t twoLevelInPlace(uint8_t *G, uint16_t Len) {
+  // As z2 in trace.c (spec section 3.7), store for store: the masks walked to count the empty
+  // ones and build the bitmap, the written groups moved down over the empty masks, then up
+  // behind the bitmap; what the moves leave after the new end stays (stale, as on the mote).
+  const size_t NG = (size_t(Len) + 7) / 8, NB = (NG + 7) / 8;
+  if (NB > TwoLevelMaxBitmap)
+    return 0;
+  uint8_t Map[TwoLevelMaxBitmap] = {};
+  size_t Empty = 0, R = 0;
+  for (size_t I = 0; I < NG; ++I) {
+    const uint8_t M = G[R++];
+    if (!M) {
+      ++Empty;
+      continue;
+    }
+    Map[I / 8] |= uint8_t(1u << (I % 8));
+    R += size_t(llvm::popcount(M));
+  }
+  if (Empty <= NB)
+    return 0;
+  size_t W = 0;
+  R = 0;
+  for (size_t I = 0; I < NG; ++I) {
+    const uint8_t M = G[R];
+    if (!M) {
+      ++R;
+      continue;
+    }
+    for (size_t K = 1 + size_t(llvm::popcount(M)); K; --K)
+      G[W++] = G[R++];
+  }
+  for (size_t I = W; I--;)
+    G[I + NB] = G[I];
+  std::copy(Map, Map + NB, G);
+  return W + NB;
+}
+
+std::optional<std::vector<uint8_t>> twoLevelGroups(ArrayRef<uint8_t> G, uint16_t Len) {
+  std::vector<uint8_t> B(G.begin(), G.end());
+  const size_t N = twoLevelInPlace(B.data(), Len);
+  if (!N)
+    return std::nullopt;
+  B.resize(N);
+  return B;
+}
+
 namespace {
 // The runtime's packer (zbytes/zfinish in trace.c) on offsets from the payload's start: the
 // same stores in the same order, and the same refusals at `End`.
@@ -1215,8 +1261,17 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, Checkpoin
       P.Out.resize(*E);
       Rec[0] = CheckpointZTag;
       Rec.insert(Rec.end(), P.Out.begin(), P.Out.end());
-      emit(Rec, 0);
+      long At = emit(Rec, 0);
       Armed = false;
+      // Two-level when smaller (section 3.7), in place; the record ends before the
+      // segment's end, so the head only moves back.
+      if (At >= 0) {
+        const long G = At - long(P.Out.size());
+        if (size_t K = twoLevelInPlace(&Ring[G], Len)) {
+          Ring[G - H] = CheckpointZ2Tag;
+          Header.Head = uint16_t(Header.Head - (P.Out.size() - K));
+        }
+      }
       seal();
       return;
     }
@@ -1232,7 +1287,12 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, Checkpoin
   if (Z) {
     Ring[At - Rec.size()] = CheckpointZTag;
     std::copy(Z->begin(), Z->end(), Ring.begin() + At);
-    Header.Head = uint16_t(Header.Head - (Len - Z->size()));
+    size_t N = Z->size();
+    if (size_t K = twoLevelInPlace(&Ring[At], Len)) { // section 3.7
+      Ring[At - Rec.size()] = CheckpointZ2Tag;
+      N = K;
+    }
+    Header.Head = uint16_t(Header.Head - (Len - N));
   } else {
     std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
   }
@@ -1327,6 +1387,8 @@ void TraceWriter::keyPut(uint16_t Len, uint32_t At) {
   KeysValid |= uint8_t(1u << I);
 }
 
+static uint32_t varintSize(uint32_t V);
+
 void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) {
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
   const uint32_t Seg = Header.SegSize, Head = Header.Head;
@@ -1375,6 +1437,21 @@ void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) 
   }
   // A full EFFECT without its zero bytes when that is smaller (section 3.6).
   if (std::vector<uint8_t> Z = zeroGroups(Bytes); !Z.empty()) {
+    // Packed where the record goes, before it is reserved, and made two-level there when
+    // smaller (section 3.7): only when the one-level groups fit in the rest of the segment
+    // (otherwise the record goes to the next segment after a PAD, one-level).
+    const uint32_t H = 1 + varintSize(Site) + varintSize(Len);
+    if (H + Z.size() <= Room && !(Header.Flags & TF_Frozen)) {
+      std::copy(Z.begin(), Z.end(), Ring.begin() + Head + H);
+      if (size_t K = twoLevelInPlace(&Ring[Head + H], Len)) {
+        std::vector<uint8_t> Rec{EffectZ2Tag};
+        appendVarint(Rec, Site);
+        appendVarint(Rec, Len);
+        emit(Rec, uint16_t(K));
+        seal();
+        return;
+      }
+    }
     groups(EffectZTag, Site, Len, Z);
     return;
   }
@@ -1394,8 +1471,16 @@ void TraceWriter::groups(uint8_t Tag, uint16_t Id, uint16_t Len, ArrayRef<uint8_
   appendVarint(Rec, Id);
   appendVarint(Rec, Len);
   long At = emit(Rec, uint16_t(G.size()));
-  if (At >= 0)
+  if (At >= 0) {
     std::copy(G.begin(), G.end(), Ring.begin() + At);
+    // An EFFECT_C is made two-level after its groups are written (section 3.7), unless it
+    // ended exactly at its segment's end; the head moves back.
+    if (Tag == EffectCTag && PackCheckpoints && Header.Head % Header.SegSize)
+      if (size_t K = twoLevelInPlace(&Ring[At], Len)) {
+        Ring[At - Rec.size()] = EffectC2Tag;
+        Header.Head = uint16_t(Header.Head - (G.size() - K));
+      }
+  }
   seal();
 }
 

@@ -461,6 +461,15 @@ std::vector<uint8_t> effectDeltaRuns(llvm::ArrayRef<uint8_t> Key, llvm::ArrayRef
 /// The groups of a CHECKPOINT_Z (spec section 3.2) holding Bytes: per 8 bytes a mask byte
 /// (bit i: byte i is not 0), then the group's non-zero bytes.
 std::vector<uint8_t> packZeroGroups(llvm::ArrayRef<uint8_t> Bytes);
+/// The largest bitmap of two-level groups the runtime builds (spec section 3.7): payloads of
+/// up to 1024 bytes; larger ones stay one-level.
+constexpr size_t TwoLevelMaxBitmap = 16;
+/// Makes the one-level groups at G (of a Len-byte payload) two-level in place, as the
+/// runtime's z2 does, when that is smaller (more empty masks than bitmap bytes); returns the
+/// new size, or 0 (nothing changed).
+size_t twoLevelInPlace(uint8_t *G, uint16_t Len);
+/// The two-level form of the one-level groups G, when smaller.
+std::optional<std::vector<uint8_t>> twoLevelGroups(llvm::ArrayRef<uint8_t> G, uint16_t Len);
 /// The groups of an EFFECT_C (spec section 3.3) turning Before into Now (same length): per 8
 /// bytes a mask byte (bit i: byte i differs), then the group's bytes of Now that differ.
 std::vector<uint8_t> packChangeGroups(llvm::ArrayRef<uint8_t> Before,

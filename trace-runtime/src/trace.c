@@ -104,6 +104,7 @@ __attribute__((used)) uint8_t rt_z_mask;
  * no piece came yet, and the packed end once the last piece is in. */
 static uint8_t *rt_ck_tag, *rt_ck_at, *rt_ck_end, *rt_ck_done;
 static uint8_t rt_ck_first;
+static uint16_t rt_ck_len; /* its payload's length (for the two-level groups, section 3.7) */
 /* A checkpoint whose plain record does not fit in the rest of the segment is packed into the
  * rest (rt_ck_rest); when that fails too, __wsn_rt_record_end gives the attempt up and the
  * next __wsn_rt_checkpoint_begin (rt_ck_retry) reserves the plain record, after a PAD. */
@@ -423,7 +424,8 @@ static NOINLINE uint8_t vsize(uint16_t v) {
  * The fields are assembled first, since the record's size decides where it starts; one static
  * scratch serves every writer because all of them run with interrupts disabled (and it saves
  * a stack frame on AVR). Interrupts must be disabled. */
-__attribute__((used)) uint8_t rt_rec[3 * 3];
+/* (With WSN_TRACE_PACK it is also z2's bitmap, section 3.7: 16 bytes.) */
+__attribute__((used)) uint8_t rt_rec[WSN_TRACE_PACK ? 16 : 3 * 3];
 #if !WSN_ASM_CORE
 static NOINLINE uint8_t *emit(uint16_t a, uint8_t kind, uint16_t b, uint16_t extra) {
   uint8_t *const rec = rt_rec;
@@ -1978,6 +1980,7 @@ void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
   if (rt_cursor && len && (rt_ck_rest || seg_offset(HDR.head))) {
     rt_ck_tag = rt_cursor - h;
     rt_ck_at = rt_z_m = rt_cursor;
+    rt_ck_len = len;
     rt_z_o = rt_cursor + 1;
     rt_z_mask = 0x80u;
     rt_ck_first = !rt_ck_rest;
@@ -1991,6 +1994,68 @@ void __wsn_rt_checkpoint_begin(uint16_t anchor, uint16_t len) {
 void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
   open_payload(WSN_REC_EFFECT, site, len, len);
 }
+
+#if WSN_TRACE_PACK
+/* Two-level groups (spec/trace-format.md section 3.7), in place: g holds the one-level groups
+ * of a len-byte payload (a mask byte per 8 payload bytes, then the bytes it marks). When more
+ * masks are 0x00 than the bitmap has bytes, they become the bitmap (bit j of byte k: group
+ * 8k + j is written) followed by the written groups only, and the two-level size is returned;
+ * otherwise nothing changes and 0 is returned. Three walks: the masks (count the empty ones,
+ * build the bitmap), the written groups moved down over the empty masks, then moved up behind
+ * the bitmap (last byte first). The bitmap is built in rt_rec (emit's scratch, free here), so
+ * payloads up to 8 * 8 * WSN_Z2_MAP bytes (1024) are converted: larger ones stay one-level.
+ * volatile: plain loops would become memmove calls, and there is no libc on the mote.
+ * Interrupts must be disabled. */
+#define WSN_Z2_MAP 16u
+/* The bytes of a group whose mask is m: the mask and the bytes it marks. */
+static INLINE uint8_t z2_size(uint8_t m) {
+  uint8_t k = 1;
+  for (; m; m >>= 1)
+    k = (uint8_t)(k + (m & 1u));
+  return k;
+}
+
+static NOINLINE uint16_t z2(uint8_t *g, uint16_t len) {
+  uint8_t *const map = rt_rec, *mp = map - 1, ng, nb, i, m, k, e = 0, bit = 0;
+  volatile uint8_t *r = g, *w = g, *q;
+  uint16_t n;
+  if (len > 8u * 8u * WSN_Z2_MAP)
+    return 0;
+  ng = (uint8_t)((len + 7u) >> 3);
+  nb = (uint8_t)((ng + 7u) >> 3);
+  for (i = ng; i; --i) { /* the masks: the bitmap, and how many are empty */
+    if (!bit) {
+      *++mp = 0;
+      bit = 1;
+    }
+    m = *r;
+    if (m)
+      *mp |= bit;
+    else
+      ++e;
+    r += z2_size(m);
+    bit = (uint8_t)(bit << 1);
+  }
+  if (e <= nb)
+    return 0;
+  for (i = ng, r = g; i; --i) { /* the written groups down over the empty masks */
+    m = *r;
+    if (!m) {
+      ++r;
+      continue;
+    }
+    for (k = z2_size(m); k; --k)
+      *w++ = *r++;
+  }
+  n = (uint16_t)(w - g + nb);
+  for (q = w + nb; w != g;) /* up behind the bitmap, last byte first */
+    *--q = *--w;
+  for (mp = map; nb; --nb)
+    *w++ = *mp++;
+  return n;
+}
+
+#endif
 
 NOINLINE void __wsn_rt_put(const void *p, uint16_t n) {
   const uint8_t *b = (const uint8_t *)p;
@@ -2036,7 +2101,12 @@ NOINLINE uint8_t __wsn_rt_record_end(void) {
 #if WSN_TRACE_PACK
   if (rt_ck_tag) {
     if (rt_ck_end) { /* packed: the tag, and the head moves to the packed end */
+      uint16_t k = z2(rt_ck_at, rt_ck_len);
       *rt_ck_tag = WSN_REC_CHECKPOINT_Z;
+      if (k) { /* two-level when smaller (section 3.7) */
+        *rt_ck_tag = WSN_REC_CHECKPOINT_Z2;
+        rt_ck_done = rt_ck_at + k;
+      }
       HDR.head = (uint16_t)(rt_ck_done - __wsn_trace.data);
     } else {
       /* It did not fit in the rest either: given up, the head back at its start (what it
@@ -3166,6 +3236,19 @@ static NOINLINE uint8_t zfit(struct effect_rec *r, uint16_t at) {
   return lim != (uint16_t)(r->len - 1u);
 }
 #endif
+/* zfit, then the groups packed where the record goes made two-level when that is smaller
+ * (section 3.7; the record is then reserved at that size). Not used after a PAD: that record
+ * stays one-level, since the PAD was decided by its one-level size. */
+static NOINLINE uint8_t zfit2(struct effect_rec *r, uint16_t at) {
+  uint16_t k;
+  if (zfit(r, at))
+    return 1;
+  if (r->tag == WSN_REC_EFFECT_Z && (k = z2(&__wsn_trace.data[at + r->h], r->len)) != 0) {
+    r->n = k;
+    r->tag = WSN_REC_EFFECT_Z2;
+  }
+  return 0;
+}
 #else
 #define WSN_EFFECT_Z 0
 #endif
@@ -3252,7 +3335,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
      * SKIP_END and the PAD's rest, as such a record fits after neither. */
     uint8_t *last = &__wsn_trace.data[at + (uint16_t)(SEG - 1u - seg_offset(at))], keep = *last;
     if (z)
-      z = zfit(&r, at);
+      z = zfit2(&r, at);
 #endif
     span = span_take(at, (uint16_t)(r.h + r.n));
     if (!span) {
@@ -3264,7 +3347,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
   }
 #if WSN_EFFECT_Z
-  if (z && zfit(&r, HDR.head) && (uint16_t)(r.h + len) <= SEG) {
+  if (z && zfit2(&r, HDR.head) && (uint16_t)(r.h + len) <= SEG) {
     /* Neither record fits in the rest of the segment: it goes to the next one, after a PAD.
      * The PAD is written first (the record opened at it, section 1.1: the next segment is
      * then no longer part of the retained tail), so that the groups can be packed at the
@@ -3316,6 +3399,17 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     p[-(int16_t)r.h] = r.tag;
     if (r.tag == WSN_REC_EFFECT_C) {
       changes(r.t, r.ret, snap, p);
+#if WSN_TRACE_PACK
+      /* Two-level when smaller (section 3.7), unless the record ended exactly at its
+       * segment's end (the writer entered the next segment): the head moves back. */
+      {
+        uint16_t k;
+        if (seg_offset(HDR.head) && (k = z2(p, len)) != 0) {
+          p[-(int16_t)r.h] = WSN_REC_EFFECT_C2;
+          HDR.head = (uint16_t)(HDR.head - (r.n - k));
+        }
+      }
+#endif
     } else if (r.tag == WSN_REC_EFFECT) {
       const uint8_t *b = r.ret;
       volatile uint8_t *d = p; /* volatile: no memcpy call (no libc on the mote) */
