@@ -1387,8 +1387,6 @@ void TraceWriter::keyPut(uint16_t Len, uint32_t At) {
   KeysValid |= uint8_t(1u << I);
 }
 
-static uint32_t varintSize(uint32_t V);
-
 void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) {
   uint16_t Len = uint16_t(std::min<size_t>(Bytes.size(), 0xFFFF));
   const uint32_t Seg = Header.SegSize, Head = Header.Head;
@@ -1437,21 +1435,6 @@ void TraceWriter::effect(uint16_t Site, ArrayRef<uint8_t> Bytes, bool MayDelta) 
   }
   // A full EFFECT without its zero bytes when that is smaller (section 3.6).
   if (std::vector<uint8_t> Z = zeroGroups(Bytes); !Z.empty()) {
-    // Packed where the record goes, before it is reserved, and made two-level there when
-    // smaller (section 3.7): only when the one-level groups fit in the rest of the segment
-    // (otherwise the record goes to the next segment after a PAD, one-level).
-    const uint32_t H = 1 + varintSize(Site) + varintSize(Len);
-    if (H + Z.size() <= Room && !(Header.Flags & TF_Frozen)) {
-      std::copy(Z.begin(), Z.end(), Ring.begin() + Head + H);
-      if (size_t K = twoLevelInPlace(&Ring[Head + H], Len)) {
-        std::vector<uint8_t> Rec{EffectZ2Tag};
-        appendVarint(Rec, Site);
-        appendVarint(Rec, Len);
-        emit(Rec, uint16_t(K));
-        seal();
-        return;
-      }
-    }
     groups(EffectZTag, Site, Len, Z);
     return;
   }
@@ -1473,11 +1456,13 @@ void TraceWriter::groups(uint8_t Tag, uint16_t Id, uint16_t Len, ArrayRef<uint8_
   long At = emit(Rec, uint16_t(G.size()));
   if (At >= 0) {
     std::copy(G.begin(), G.end(), Ring.begin() + At);
-    // An EFFECT_C is made two-level after its groups are written (section 3.7), unless it
-    // ended exactly at its segment's end; the head moves back.
-    if (Tag == EffectCTag && PackCheckpoints && Header.Head % Header.SegSize)
+    // An EFFECT_C or EFFECT_Z is made two-level in place once its groups are there (section
+    // 3.7), unless it ended exactly at its segment's end; the head moves back. (EFFECT_Z comes
+    // only with PackEffects, which needs the runtime's packing, PackCheckpoints.)
+    if ((Tag == EffectCTag || Tag == EffectZTag) && PackCheckpoints &&
+        Header.Head % Header.SegSize)
       if (size_t K = twoLevelInPlace(&Ring[At], Len)) {
-        Ring[At - Rec.size()] = EffectC2Tag;
+        Ring[At - Rec.size()] = Tag == EffectCTag ? EffectC2Tag : EffectZ2Tag;
         Header.Head = uint16_t(Header.Head - (G.size() - K));
       }
   }

@@ -2015,6 +2015,7 @@ static INLINE uint8_t z2_size(uint8_t m) {
   return k;
 }
 
+#if !(WSN_ASM_WALK && defined(__AVR__))
 static NOINLINE uint16_t z2(uint8_t *g, uint16_t len) {
   uint8_t *const map = rt_rec, *mp = map - 1, ng, nb, i, m, k, e = 0, bit = 0;
   volatile uint8_t *r = g, *w = g, *q;
@@ -2054,6 +2055,122 @@ static NOINLINE uint16_t z2(uint8_t *g, uint16_t len) {
     *w++ = *mp++;
   return n;
 }
+#else
+/* z2 in AVR assembly (the C version above, store for store: the same stale bytes after the
+ * new end). g r25:24, len r23:22; returns r25:24. Pass 1: X walks the masks, r20 groups left,
+ * r21 empty ones, r19 the group's bitmap bit, r18 the bitmap byte being built, stored at Z
+ * (rt_rec) when complete; pass 2: X reads, Z writes; pass 3: X and Z down, then the bitmap.
+ * About a third of clang's code for the C version. */
+#define z2 __wsn_rt_z2
+uint16_t __wsn_rt_z2(uint8_t *g, uint16_t len);
+WSN_NAKED uint16_t __wsn_rt_z2(WSN_ARG uint8_t *g, WSN_ARG uint16_t len) {
+  __asm__ __volatile__(
+      "  cpi r22, 0x01\n"            /* len > 1024: one-level */
+      "  ldi r18, 0x04\n"
+      "  cpc r23, r18\n"
+      "  brlo 0f\n"
+      "9:\n"                         /* not converted: 0 */
+      "  ldi r24, 0\n"
+      "  ldi r25, 0\n"
+      "  ret\n"
+      "0:\n"
+      "  subi r22, 0xf9\n"           /* ng = (len + 7) >> 3 */
+      "  sbci r23, 0xff\n"
+      "  lsr r23\n"
+      "  ror r22\n"
+      "  lsr r23\n"
+      "  ror r22\n"
+      "  lsr r23\n"
+      "  ror r22\n"
+      "  tst r22\n"
+      "  breq 9b\n"
+      "  movw r26, r24\n"
+      "  ldi r30, lo8(__wsn_rt_rec)\n"
+      "  ldi r31, hi8(__wsn_rt_rec)\n"
+      "  mov r20, r22\n"
+      "  clr r21\n"
+      "  ldi r19, 1\n"
+      "  clr r18\n"
+      "1:\n"                         /* pass 1 */
+      "  ld r23, X+\n"
+      "  tst r23\n"
+      "  brne 2f\n"
+      "  inc r21\n"                  /* an empty mask */
+      "  rjmp 3f\n"
+      "2:\n"
+      "  or r18, r19\n"
+      "4:\n"                         /* past the bytes it marks */
+      "  lsr r23\n"
+      "  brcc 5f\n"
+      "  adiw r26, 1\n"
+      "5:\n"
+      "  tst r23\n"
+      "  brne 4b\n"
+      "3:\n"
+      "  lsl r19\n"
+      "  brne 6f\n"
+      "  st Z+, r18\n"               /* a bitmap byte complete */
+      "  clr r18\n"
+      "  ldi r19, 1\n"
+      "6:\n"
+      "  dec r20\n"
+      "  brne 1b\n"
+      "  cpi r19, 1\n"
+      "  breq 7f\n"
+      "  st Z+, r18\n"               /* the last one, in part */
+      "7:\n"
+      "  subi r30, lo8(__wsn_rt_rec)\n" /* nb */
+      "  mov r19, r30\n"
+      "  cp r19, r21\n"              /* smaller only with more empty masks than nb */
+      "  brsh 9b\n"
+      "  movw r26, r24\n"            /* pass 2: X reads, Z writes */
+      "  movw r30, r24\n"
+      "  mov r20, r22\n"
+      "1:\n"
+      "  ld r23, X\n"
+      "  tst r23\n"
+      "  brne 2f\n"
+      "  adiw r26, 1\n"              /* an empty mask: dropped */
+      "  rjmp 3f\n"
+      "2:\n"
+      "  ld r0, X+\n"                /* the mask, then the bytes it marks */
+      "  st Z+, r0\n"
+      "4:\n"
+      "  lsr r23\n"
+      "  brcc 5f\n"
+      "  ld r0, X+\n"
+      "  st Z+, r0\n"
+      "5:\n"
+      "  tst r23\n"
+      "  brne 4b\n"
+      "3:\n"
+      "  dec r20\n"
+      "  brne 1b\n"
+      "  movw r26, r30\n"            /* pass 3: up by nb, last byte first */
+      "  add r30, r19\n"
+      "  adc r31, r1\n"
+      "  movw r22, r30\n"            /* the new end */
+      "8:\n"
+      "  cp r26, r24\n"
+      "  cpc r27, r25\n"
+      "  breq 1f\n"
+      "  ld r0, -X\n"
+      "  st -Z, r0\n"
+      "  rjmp 8b\n"
+      "1:\n"
+      "  ldi r30, lo8(__wsn_rt_rec)\n" /* the bitmap in front */
+      "  ldi r31, hi8(__wsn_rt_rec)\n"
+      "2:\n"
+      "  ld r0, Z+\n"
+      "  st X+, r0\n"
+      "  dec r19\n"
+      "  brne 2b\n"
+      "  sub r22, r24\n"
+      "  sbc r23, r25\n"
+      "  movw r24, r22\n"
+      "  ret\n");
+}
+#endif
 
 #endif
 
@@ -3236,19 +3353,6 @@ static NOINLINE uint8_t zfit(struct effect_rec *r, uint16_t at) {
   return lim != (uint16_t)(r->len - 1u);
 }
 #endif
-/* zfit, then the groups packed where the record goes made two-level when that is smaller
- * (section 3.7; the record is then reserved at that size). Not used after a PAD: that record
- * stays one-level, since the PAD was decided by its one-level size. */
-static NOINLINE uint8_t zfit2(struct effect_rec *r, uint16_t at) {
-  uint16_t k;
-  if (zfit(r, at))
-    return 1;
-  if (r->tag == WSN_REC_EFFECT_Z && (k = z2(&__wsn_trace.data[at + r->h], r->len)) != 0) {
-    r->n = k;
-    r->tag = WSN_REC_EFFECT_Z2;
-  }
-  return 0;
-}
 #else
 #define WSN_EFFECT_Z 0
 #endif
@@ -3335,7 +3439,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
      * SKIP_END and the PAD's rest, as such a record fits after neither. */
     uint8_t *last = &__wsn_trace.data[at + (uint16_t)(SEG - 1u - seg_offset(at))], keep = *last;
     if (z)
-      z = zfit2(&r, at);
+      z = zfit(&r, at);
 #endif
     span = span_take(at, (uint16_t)(r.h + r.n));
     if (!span) {
@@ -3347,7 +3451,7 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     }
   }
 #if WSN_EFFECT_Z
-  if (z && zfit2(&r, HDR.head) && (uint16_t)(r.h + len) <= SEG) {
+  if (z && zfit(&r, HDR.head) && (uint16_t)(r.h + len) <= SEG) {
     /* Neither record fits in the rest of the segment: it goes to the next one, after a PAD.
      * The PAD is written first (the record opened at it, section 1.1: the next segment is
      * then no longer part of the retained tail), so that the groups can be packed at the
@@ -3399,17 +3503,6 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
     p[-(int16_t)r.h] = r.tag;
     if (r.tag == WSN_REC_EFFECT_C) {
       changes(r.t, r.ret, snap, p);
-#if WSN_TRACE_PACK
-      /* Two-level when smaller (section 3.7), unless the record ended exactly at its
-       * segment's end (the writer entered the next segment): the head moves back. */
-      {
-        uint16_t k;
-        if (seg_offset(HDR.head) && (k = z2(p, len)) != 0) {
-          p[-(int16_t)r.h] = WSN_REC_EFFECT_C2;
-          HDR.head = (uint16_t)(HDR.head - (r.n - k));
-        }
-      }
-#endif
     } else if (r.tag == WSN_REC_EFFECT) {
       const uint8_t *b = r.ret;
       volatile uint8_t *d = p; /* volatile: no memcpy call (no libc on the mote) */
@@ -3420,6 +3513,18 @@ static NOINLINE void effect_t(uint16_t site, uintptr_t t, uint32_t ret, uint8_t 
       walkn(r.x, (uint8_t *)d, r.m);
       walk(r.t, (uint8_t *)d + own);
     }
+#if WSN_TRACE_PACK
+    /* An EFFECT_C or EFFECT_Z (its groups written, or packed there before) is made two-level
+     * when smaller (section 3.7), unless the record ended exactly at its segment's end (the
+     * writer has entered the next one): the head moves back. Tag 0x12 -> 0x16, 0x14 -> 0x17. */
+    if (r.tag != WSN_REC_EFFECT && seg_offset(HDR.head)) {
+      uint16_t k = z2(p, len);
+      if (k) {
+        p[-(int16_t)r.h] = (uint8_t)((r.tag >> 1) + 0x0Du);
+        HDR.head = (uint16_t)(HDR.head - (r.n - k));
+      }
+    }
+#endif
   }
 #if WSN_TRACE_EFFECT_KEYS
 close:
