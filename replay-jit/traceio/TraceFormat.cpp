@@ -161,7 +161,8 @@ bool TraceRecord::operator==(const TraceRecord &O) const {
          LinearOffset == O.LinearOffset && RingOffset == O.RingOffset &&
          Segment == O.Segment && Size == O.Size && Delta == O.Delta &&
          KeyRingOffset == O.KeyRingOffset && Packed == O.Packed && Given == O.Given &&
-         Short == O.Short && Slot == O.Slot && Compact == O.Compact && Span == O.Span;
+         Short == O.Short && Slot == O.Slot && Compact == O.Compact && Span == O.Span &&
+         TwoLevel == O.TwoLevel;
 }
 
 //===----------------------------------------------------------------------===//
@@ -437,6 +438,12 @@ static bool isFormat7Tag(uint8_t Tag) {
          (Tag >= ExitShortTag && Tag < ExitShortTag + FidShortIds);
 }
 
+/// The tags format 8 added (section 3.7: the two-level forms), reserved in older versions.
+static bool isFormat8Tag(uint8_t Tag) {
+  return Tag == CheckpointZ2Tag || Tag == EffectC2Tag || Tag == EffectZ2Tag ||
+         Tag == SpanEffectC2Tag || Tag == SpanEffectZ2Tag;
+}
+
 Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                             bool Resolve) const {
   ArrayRef<uint8_t> R = ring();
@@ -550,12 +557,40 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
-  // The mask groups of CHECKPOINT_Z and EFFECT_C (sections 3.2, 3.3), from Pos: ceil(Len / 8)
-  // groups, each a mask byte (bit i: payload byte 8g + i is in the record) and the bytes it
-  // marks, stored into Rec.Payload. A CHECKPOINT_Z marks only non-zero bytes; an EFFECT_C marks
-  // the bytes it gives (Rec.Given, with MarkGiven).
-  auto ReadGroups = [&](StringRef Kind, uint32_t Len, TraceRecord &Rec, bool MarkGiven) -> Error {
-    for (uint32_t G = 0; G * 8 < Len; ++G) {
+  // The mask groups of CHECKPOINT_Z, EFFECT_C and EFFECT_Z (sections 3.2, 3.3, 3.6), from
+  // Pos: ceil(Len / 8) groups, each a mask byte (bit i: payload byte 8g + i is in the record)
+  // and the bytes it marks, stored into Rec.Payload. The Z kinds mark only non-zero bytes; an
+  // EFFECT_C marks the bytes it gives (Rec.Given, with MarkGiven). With TwoLevel (format 8,
+  // section 3.7) the groups are preceded by ceil(ng / 8) bitmap bytes, bit j of byte k telling
+  // whether group 8k + j is written, and only the written groups follow; a written group never
+  // has an empty mask. Marked counts the bytes the masks mark, so the one-level groups of the
+  // same payload take ng + Marked bytes.
+  auto ReadGroups = [&](StringRef Kind, uint32_t Len, TraceRecord &Rec, bool MarkGiven,
+                        bool TwoLevel, uint32_t &Marked) -> Error {
+    const uint32_t NumGroups = (Len + 7) / 8;
+    const uint32_t BitmapAt = Pos;
+    if (TwoLevel) {
+      const uint32_t BitmapBytes = (NumGroups + 7) / 8;
+      for (uint32_t K = 0; K < BitmapBytes; ++K, ++Pos)
+        if (Pos >= End)
+          return Fail(Pos, Kind + " bitmap byte " + Twine(K) + " (groups " + Twine(8 * K) +
+                               "-" + Twine(std::min(8 * K + 8, NumGroups) - 1) +
+                               ") cut off by the end of its segment" +
+                               (IsCurrent ? " (the write head is there)" : ""));
+      // Only the last bitmap byte can have bits for groups that do not exist.
+      const uint8_t Last = R[Pos - 1];
+      const uint32_t LastFirst = 8 * (BitmapBytes - 1);
+      for (uint32_t J = NumGroups - LastFirst; J < 8; ++J)
+        if (Last >> J & 1)
+          return Fail(Pos - 1, Kind + " bitmap byte " + Twine(BitmapBytes - 1) + " (0x" +
+                                   utohexstr(Last, false, 2) + ") marks group " +
+                                   Twine(LastFirst + J) + " past the " + Twine(NumGroups) +
+                                   " groups of a " + Twine(Len) + "-byte payload");
+    }
+    Marked = 0;
+    for (uint32_t G = 0; G < NumGroups; ++G) {
+      if (TwoLevel && !(R[BitmapAt + G / 8] >> (G % 8) & 1))
+        continue; // not written: its mask is 0x00
       if (Pos >= End)
         return Fail(Pos, Kind + " mask of group " + Twine(G) + " (payload bytes " +
                              Twine(G * 8) + "-" + Twine(std::min(G * 8 + 8, Len) - 1) +
@@ -563,6 +598,9 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                              (IsCurrent ? " (the write head is there)" : ""));
       const uint32_t MaskAt = Pos;
       const uint8_t Mask = R[Pos++];
+      if (TwoLevel && Mask == 0)
+        return Fail(MaskAt, Kind + ": the bitmap marks group " + Twine(G) +
+                                " written but its mask is 0x00");
       const uint32_t InGroup = std::min<uint32_t>(8, Len - G * 8);
       if (InGroup < 8 && (Mask >> InGroup))
         return Fail(MaskAt, Kind + " mask 0x" + utohexstr(Mask, false, 2) + " of group " +
@@ -581,19 +619,36 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
         Rec.Payload[G * 8 + I] = R[Pos++];
         if (MarkGiven)
           Rec.Given[G * 8 + I] = 1;
+        ++Marked;
       }
     }
     return Error::success();
   };
 
+  // The writer chooses two-level groups only when they take fewer bytes than the one-level
+  // ones (section 3.7); Taken is the two-level groups' size, Marked the bytes they mark.
+  auto CheckTwoLevelSmaller = [&](StringRef Kind, uint32_t Len, uint32_t Taken,
+                                  uint32_t Marked) -> Error {
+    const uint32_t OneLevel = (Len + 7) / 8 + Marked;
+    if (Taken < OneLevel)
+      return Error::success();
+    return Fail(RecStart, Kind + " of a " + Twine(Len) + "-byte payload takes " + Twine(Taken) +
+                              " bytes, its one-level groups " + Twine(OneLevel) +
+                              ": the writer writes two-level groups only when they are "
+                              "smaller");
+  };
+
   // CHECKPOINT_Z `u anchor, u len, groups` (section 3.2) and EFFECT_Z `u site, u len, groups`
   // (section 3.6): ceil(len / 8) groups, each a mask byte and the non-zero bytes it marks; the
-  // masks alone give the record's size.
-  auto decodeZ = [&](RecordKind Kind) -> Error {
+  // masks alone give the record's size. CHECKPOINT_Z2 and EFFECT_Z2 (TwoLevel, section 3.7):
+  // the same with two-level groups.
+  auto decodeZ = [&](RecordKind Kind, bool TwoLevel) -> Error {
     const bool Ck = Kind == RecordKind::Checkpoint;
-    const StringRef Name = Ck ? "CHECKPOINT_Z" : "EFFECT_Z";
+    const StringRef Name = Ck ? (TwoLevel ? "CHECKPOINT_Z2" : "CHECKPOINT_Z")
+                              : (TwoLevel ? "EFFECT_Z2" : "EFFECT_Z");
     TraceRecord Rec = StartRecord(Kind);
     Rec.Packed = true;
+    Rec.TwoLevel = TwoLevel;
     ++Pos;
     uint32_t Len;
     if (Error E = ReadVarint(Ck ? "anchor" : "site", Rec.Fields[0]))
@@ -607,23 +662,29 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                                 Twine(unsigned(Header.SegSize)) + " bytes");
     const uint32_t GroupsAt = Pos;
     Rec.Payload.assign(Len, 0);
-    if (Error E = ReadGroups(Name, Len, Rec, /*MarkGiven=*/false))
+    uint32_t Marked;
+    if (Error E = ReadGroups(Name, Len, Rec, /*MarkGiven=*/false, TwoLevel, Marked))
       return E;
     if (Pos - GroupsAt >= Len)
       return Fail(RecStart, Name + " of a " + Twine(Len) + "-byte payload takes " +
                                 Twine(Pos - GroupsAt) + " bytes: the writer packs " +
                                 (Ck ? "a checkpoint" : "an effect") +
                                 " only when that is smaller than its payload");
+    if (TwoLevel)
+      if (Error E = CheckTwoLevelSmaller(Name, Len, Pos - GroupsAt, Marked))
+        return E;
     Rec.Size = Pos - RecStart;
     Out.push_back(std::move(Rec));
     return Error::success();
   };
-  auto decodeCheckpointZ = [&]() { return decodeZ(RecordKind::Checkpoint); };
 
   // EFFECT_C `u site, u len, groups` (section 3.3): ceil(len / 8) groups, each a mask byte
-  // (bit i: payload byte 8g + i changed in the call) and the bytes it marks.
-  auto decodeEffectC = [&]() -> Error {
+  // (bit i: payload byte 8g + i changed in the call) and the bytes it marks. EFFECT_C2
+  // (TwoLevel, section 3.7): the same with two-level groups.
+  auto decodeEffectC = [&](bool TwoLevel) -> Error {
+    const StringRef Name = TwoLevel ? "EFFECT_C2" : "EFFECT_C";
     TraceRecord Rec = StartRecord(RecordKind::Effect);
+    Rec.TwoLevel = TwoLevel;
     ++Pos;
     uint32_t Len;
     if (Error E = ReadVarint("site", Rec.Fields[0]))
@@ -632,17 +693,21 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     if (Error E = ReadVarint("len", Len))
       return E;
     if (Len < 2 || Len > Header.SegSize)
-      return Fail(RecStart, "EFFECT_C of a " + Twine(Len) + "-byte payload: an effect of "
+      return Fail(RecStart, Name + " of a " + Twine(Len) + "-byte payload: an effect of "
                             "changes holds 2 to " + Twine(unsigned(Header.SegSize)) + " bytes");
     const uint32_t GroupsAt = Pos;
     Rec.Payload.assign(Len, 0);
     Rec.Given.assign(Len, 0);
-    if (Error E = ReadGroups("EFFECT_C", Len, Rec, /*MarkGiven=*/true))
+    uint32_t Marked;
+    if (Error E = ReadGroups(Name, Len, Rec, /*MarkGiven=*/true, TwoLevel, Marked))
       return E;
     if (Pos - GroupsAt >= Len)
-      return Fail(RecStart, "EFFECT_C of a " + Twine(Len) + "-byte payload takes " +
+      return Fail(RecStart, Name + " of a " + Twine(Len) + "-byte payload takes " +
                                 Twine(Pos - GroupsAt) + " bytes: the writer writes the changes "
                                 "only when that is smaller than the whole payload");
+    if (TwoLevel)
+      if (Error E = CheckTwoLevelSmaller(Name, Len, Pos - GroupsAt, Marked))
+        return E;
     Rec.Size = Pos - RecStart;
     Out.push_back(std::move(Rec));
     return Error::success();
@@ -758,12 +823,23 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
       continue;
     }
     if (Tag == CheckpointZTag && Header.Version >= 4) {
-      if (Error E = decodeCheckpointZ())
+      if (Error E = decodeZ(RecordKind::Checkpoint, /*TwoLevel=*/false))
         return E;
       continue;
     }
     if (Tag == EffectCTag && Header.Version >= 5) {
-      if (Error E = decodeEffectC())
+      if (Error E = decodeEffectC(/*TwoLevel=*/false))
+        return E;
+      continue;
+    }
+    if ((Tag == CheckpointZ2Tag || Tag == EffectC2Tag || Tag == EffectZ2Tag) &&
+        Header.Version >= 8) {
+      // Format 8 (section 3.7): CHECKPOINT_Z, EFFECT_C and EFFECT_Z with two-level groups.
+      if (Error E = Tag == EffectC2Tag
+                        ? decodeEffectC(/*TwoLevel=*/true)
+                        : decodeZ(Tag == CheckpointZ2Tag ? RecordKind::Checkpoint
+                                                         : RecordKind::Effect,
+                                  /*TwoLevel=*/true))
         return E;
       continue;
     }
@@ -797,17 +873,22 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
         continue;
       }
       if (Tag == EffectZTag) {
-        if (Error E = decodeZ(RecordKind::Effect))
+        if (Error E = decodeZ(RecordKind::Effect, /*TwoLevel=*/false))
           return E;
         continue;
       }
+      // The span forms of format 8's effects (section 3.7) are read from version 8 on.
+      const bool Span8 =
+          Header.Version >= 8 && (Tag == SpanEffectC2Tag || Tag == SpanEffectZ2Tag);
       if (Tag == SpanEffectTag || Tag == SpanEffectDeltaTag || Tag == SpanEffectCTag ||
-          Tag == SpanEffectZTag) {
+          Tag == SpanEffectZTag || Span8) {
         const size_t At = Out.size();
+        const bool TwoLevel = Tag == SpanEffectC2Tag || Tag == SpanEffectZ2Tag;
         if (Error E = Tag == SpanEffectTag        ? decodePlain(RecordKind::Effect)
                       : Tag == SpanEffectDeltaTag ? decodeEffectDelta()
-                      : Tag == SpanEffectZTag     ? decodeZ(RecordKind::Effect)
-                                                  : decodeEffectC())
+                      : Tag == SpanEffectZTag || Tag == SpanEffectZ2Tag
+                          ? decodeZ(RecordKind::Effect, TwoLevel)
+                          : decodeEffectC(TwoLevel))
           return E;
         TraceRecord &Eff = Out[At];
         Eff.Span = true;
@@ -829,7 +910,7 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                                           : Tag == CheckpointZTag || Tag == EffectCTag ||
                                                     (Tag >= InputShortTag &&
                                                      Tag <= InputShortLastTag) ||
-                                                    isFormat7Tag(Tag)
+                                                    isFormat7Tag(Tag) || isFormat8Tag(Tag)
                                               ? " in format " + Twine(unsigned(Header.Version))
                                               : ""));
     if (Error E = decodePlain(RecordKind(Tag)))

@@ -468,10 +468,12 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
          << R.KeyRingOffset << ")";
     if (Map)
       OS << annotate(*Map, R);
+    // Format 8 (spec/trace-format.md 3.7) writes either kind with two-level groups.
+    const char *Levels = R.TwoLevel ? ", two-level" : "";
     if (R.Packed) // a CHECKPOINT_Z (format 4): its zero bytes were left out
-      OS << " (packed in " << R.Size << " bytes)";
+      OS << " (packed in " << R.Size << " bytes" << Levels << ")";
     if (!R.Given.empty()) // an EFFECT_C (format 5): only the bytes the call changed
-      OS << " (changes in " << R.Size << " bytes)";
+      OS << " (changes in " << R.Size << " bytes" << Levels << ")";
     if (R.Short) { // an INPUT_S (format 6): site and maybe value from the segment's inputs
       OS << " (short in " << R.Size << (R.Size == 1 ? " byte" : " bytes");
       if (R.Slot >= 0)
@@ -586,6 +588,8 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
       O["compact"] = true;
     if (R.Span) // SPAN_EFFECT*: the SKIP_BEGIN, SKIP_END and EFFECT of one record
       O["span"] = true;
+    if (R.TwoLevel) // CHECKPOINT_Z2, EFFECT_C2, EFFECT_Z2 and their span forms (format 8)
+      O["two_level"] = true;
     if (Map)
       annotateJSON(*Map, R, O);
     A.push_back(std::move(O));

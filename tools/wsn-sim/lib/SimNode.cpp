@@ -149,7 +149,7 @@ static uint32_t rd32(const uint8_t *P) {
 
 /// Header, ring and one 2-byte check value per segment (trace-format.md section 1.2).
 static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
-  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 7) // format 2-7 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C, 6: INPUT_S, 7: compact control records)
+  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 8) // format 2-8 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C, 6: INPUT_S, 7: compact control records, 8: two-level groups)
     return false;
   uint32_t BufSize = rd16(H + 12), SegSize = rd16(H + 14);
   if (!SegSize)
@@ -285,13 +285,14 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
     // Tags (spec/trace-format.md 3): 0x03 IRQ, 0x06 CHECKPOINT, 0x11 CHECKPOINT_Z (the same
     // checkpoint without its zero bytes, format 4, section 3.2: the closed record carries
     // this tag whenever packing made it smaller).
-    // Format 7 (section 3.5): IRQ_S, an IRQ in one byte.
+    // Format 7 (section 3.5): IRQ_S, an IRQ in one byte. Format 8 (section 3.7): 0x15
+    // CHECKPOINT_Z2, the checkpoint with two-level groups.
     const uint8_t Tag = T[32 + At];
     if (Tag == 0x03 || (T[4] >= 7 && Tag >= IrqShortTag &&
                         Tag < IrqShortTag + IrqShortIds * IrqShortCounts))
       return "interrupt";
-    const bool IsCheckpoint =
-        Tag == static_cast<uint8_t>(RecordKind::Checkpoint) || Tag == CheckpointZTag;
+    const bool IsCheckpoint = Tag == static_cast<uint8_t>(RecordKind::Checkpoint) ||
+                              Tag == CheckpointZTag || (T[4] >= 8 && Tag == CheckpointZ2Tag);
     if (!IsCheckpoint || !PastAnchor)
       return "record";
     // Run on from the closed checkpoint to the record after it (replay's next stop).
@@ -308,7 +309,7 @@ std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   if (validHeader(T, FW.TraceSize, HLen))
     Len = HLen;
   else
-    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 7 "
+    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 8 "
               "and a ring fitting the " +
               std::to_string(FW.TraceSize) +
               "-byte object): the firmware wrote no record yet; writing the raw object";
@@ -379,7 +380,7 @@ Expected<Node::FullTrace> Node::fullTrace() {
   if (!validHeader(T, FW.TraceSize, Len))
     return createStringError(inconvertibleErrorCode(),
                              "--full-trace: the trace header in SRAM is not initialised (no "
-                             "WTRB magic, version 2 or 3 and a ring fitting the " +
+                             "WTRB magic, version 2 to 8 and a ring fitting the " +
                                  Twine(FW.TraceSize) +
                                  "-byte object): the firmware wrote no record yet");
   // A stop can fall inside a record (spec/trace-format.md section 1.1): head, wraps, the
