@@ -99,15 +99,17 @@ TEST_F(CheckpointZ, RuntimeAndWriterAgree) {
   EXPECT_EQ(Cks[1]->Payload, Want[1]);
   EXPECT_TRUE(Cks[0]->Packed);
   EXPECT_FALSE(Cks[1]->Packed);
-  // 42 bytes: groups 0 (byte 5), 1-4 (zero), 5 (bytes 40, 41 = Count) -> 6 masks + 3 bytes;
-  // with tag, anchor and len 12 bytes against 45 plain. The dense one: 9 plain (6 + 3),
-  // packed it would take 10.
-  EXPECT_EQ(Cks[0]->Size, 12u);
+  // 42 bytes: groups 0 (byte 5), 1-4 (zero), 5 (bytes 40, 41 = Count) -> 6 masks + 3 bytes,
+  // 12 bytes with tag, anchor and len against 45 plain; four empty masks against one bitmap
+  // byte, so format 8 writes it two-level (section 3.7): bitmap 0x21, groups 0 and 5, 9 bytes.
+  // The dense one: 9 plain (6 + 3), packed it would take 10.
+  EXPECT_EQ(Cks[0]->Size, 9u);
+  EXPECT_TRUE(Cks[0]->TwoLevel);
   EXPECT_EQ(Cks[1]->Size, 9u);
   const std::vector<uint8_t> File = W.bytes();
   auto Ring = ArrayRef<uint8_t>(File).drop_front(TraceHeaderSize);
-  EXPECT_EQ(Ring.slice(Cks[0]->RingOffset, 12).vec(),
-            (std::vector<uint8_t>{0x11, 3, 42, 0x20, 0x55, 0, 0, 0, 0, 0x03, 0x02, 0x01}));
+  EXPECT_EQ(Ring.slice(Cks[0]->RingOffset, 9).vec(),
+            (std::vector<uint8_t>{0x15, 3, 42, 0x21, 0x20, 0x55, 0x03, 0x02, 0x01}));
   EXPECT_EQ(Ring[Cks[1]->RingOffset], 0x06);
 }
 
@@ -496,13 +498,15 @@ TEST_F(CheckpointZ, EndedEarly) {
   std::vector<uint8_t> P(Z, Z + 16);
   P.push_back(0);
   P.push_back(0);
-  const uint8_t Want[] = {0x11, 5, 18, 0x08, 9, 0x00, 0x00};
+  // Two of its three masks empty: two-level (format 8, section 3.7), a bitmap 0x01 and group
+  // 0; the byte after its end is what the conversion left there (stale).
+  const uint8_t Want[] = {0x15, 5, 18, 0x01, 0x08, 9, 0x00};
   EXPECT_EQ(Short(), 1u);
   W.checkpoint(5, P, TraceWriter::CheckpointWay::Streamed, 16); // the same bytes, not DROPPED
   EXPECT_TRUE(__wsn_trace.hdr.flags & WSN_TRACE_FLAG_DROPPED);
   EXPECT_EQ(std::vector<uint8_t>(__wsn_trace.data, __wsn_trace.data + 7),
             std::vector<uint8_t>(Want, Want + 7));
-  EXPECT_EQ(__wsn_trace.hdr.head, 7u);
+  EXPECT_EQ(__wsn_trace.hdr.head, 6u);
   // In the rest (12 bytes: plain 21 does not fit, the masks do): given up, then at the next
   // segment's start, packed the same way.
   fillTo(W, WSN_TRACE_SEG_SIZE - 2);

@@ -62,7 +62,7 @@ struct CkTable {
   uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
 };
 
-class TwoLevel : public ::testing::Test {
+class TwoLevelWriter : public ::testing::Test {
 protected:
   void SetUp() override {
     unsetenv("WSN_NODE_ID");
@@ -79,7 +79,7 @@ protected:
 // Checkpoints of 120 bytes, sparse (two-level), now and then dense (one-level) or empty,
 // after a random number of ENTRY records: packed where the plain record was reserved, packed
 // into the rest of a segment, and after a PAD. Runtime and writer agree after every step.
-TEST_F(TwoLevel, CheckpointRuntimeAndWriterAgree) {
+TEST_F(TwoLevelWriter, CheckpointRuntimeAndWriterAgree) {
   TraceWriter W = writer();
   uint8_t Buf[120] = {};
   CkTable T(9, {{Buf, 120}});
@@ -123,7 +123,7 @@ TEST_F(TwoLevel, CheckpointRuntimeAndWriterAgree) {
 // 2-byte counter): a few bytes change per call (two-level), now and then most of them
 // (one-level EFFECT_C or plain); as span records and not; ending at every place of a segment,
 // exactly at its end included (one-level there).
-TEST_F(TwoLevel, EffectCRuntimeAndWriterAgree) {
+TEST_F(TwoLevelWriter, EffectCRuntimeAndWriterAgree) {
   TraceWriter W = writer();
   uint8_t Buf[96] = {};
   uint16_t Count = 0;
@@ -183,8 +183,10 @@ TEST_F(TwoLevel, EffectCRuntimeAndWriterAgree) {
       }
   }
   EXPECT_GT(W.header().Wraps, 5u);
-  EXPECT_GT(Two, 300u);
-  EXPECT_GT(TwoSpan, 100u);
+  // (The host runtime keeps effect keys: an effect with a key of its length in the segment is
+  // an EFFECT_DELTA, counted in Other.)
+  EXPECT_GT(Two, 100u);
+  EXPECT_GT(TwoSpan, 50u);
   EXPECT_GT(OneC + Other, 0u);
 }
 
