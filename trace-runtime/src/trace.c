@@ -2007,6 +2007,7 @@ void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
  * volatile: plain loops would become memmove calls, and there is no libc on the mote.
  * Interrupts must be disabled. */
 #define WSN_Z2_MAP 16u
+#if !(WSN_ASM_WALK && defined(__AVR__))
 /* The bytes of a group whose mask is m: the mask and the bytes it marks. */
 static INLINE uint8_t z2_size(uint8_t m) {
   uint8_t k = 1;
@@ -2015,7 +2016,6 @@ static INLINE uint8_t z2_size(uint8_t m) {
   return k;
 }
 
-#if !(WSN_ASM_WALK && defined(__AVR__))
 static NOINLINE uint16_t z2(uint8_t *g, uint16_t len) {
   uint8_t *const map = rt_rec, *mp = map - 1, ng, nb, i, m, k, e = 0, bit = 0;
   volatile uint8_t *r = g, *w = g, *q;
