@@ -2007,7 +2007,7 @@ void __wsn_rt_effect_begin(uint16_t site, uint16_t len) {
  * volatile: plain loops would become memmove calls, and there is no libc on the mote.
  * Interrupts must be disabled. */
 #define WSN_Z2_MAP 16u
-#if !(WSN_ASM_WALK && defined(__AVR__))
+#if !WSN_ASM_WALK
 /* The bytes of a group whose mask is m: the mask and the bytes it marks. */
 static INLINE uint8_t z2_size(uint8_t m) {
   uint8_t k = 1;
@@ -2055,7 +2055,7 @@ static NOINLINE uint16_t z2(uint8_t *g, uint16_t len) {
     *w++ = *mp++;
   return n;
 }
-#else
+#elif defined(__AVR__)
 /* z2 in AVR assembly (the C version above, store for store: the same stale bytes after the
  * new end). g r25:24, len r23:22; returns r25:24. Pass 1: X walks the masks, r20 groups left,
  * r21 empty ones, r19 the group's bitmap bit, r18 the bitmap byte being built, stored at Z
@@ -2168,6 +2168,123 @@ WSN_NAKED uint16_t __wsn_rt_z2(WSN_ARG uint8_t *g, WSN_ARG uint16_t len) {
       "  sub r22, r24\n"
       "  sbc r23, r25\n"
       "  movw r24, r22\n"
+      "  ret\n");
+}
+#else
+/* z2 in MSP430 assembly (the C version above, store for store). g r12, len r13; returns r12.
+ * Pass 1: r14 walks the masks, r13 groups left (ng kept on the stack), r10 empty ones, r9
+ * the group's bitmap bit, r8 the bitmap byte being built, stored at r15 (rt_rec); pass 2: r14
+ * reads, r11 writes (through r8), r10 the mask; pass 3: r11 and r14 down, then the bitmap. */
+#define z2 __wsn_rt_z2
+uint16_t __wsn_rt_z2(uint8_t *g, uint16_t len);
+WSN_NAKED uint16_t __wsn_rt_z2(WSN_ARG uint8_t *g, WSN_ARG uint16_t len) {
+  __asm__ __volatile__(
+      "  cmp #1025, r13\n"           /* len > 1024: one-level */
+      "  jlo 0f\n"
+      "9:\n"
+      "  clr r12\n"
+      "  ret\n"
+      "0:\n"
+      "  add #7, r13\n"              /* ng = (len + 7) >> 3 */
+      "  rra r13\n"
+      "  rra r13\n"
+      "  rra r13\n"
+      "  tst r13\n"
+      "  jz 9b\n"
+      "  push r10\n"
+      "  push r9\n"
+      "  push r8\n"
+      "  push r13\n"
+      "  mov r12, r14\n"
+      "  mov #__wsn_rt_rec, r15\n"
+      "  clr r10\n"
+      "  mov #1, r9\n"
+      "  clr r8\n"
+      "1:\n"                         /* pass 1 */
+      "  mov.b @r14+, r11\n"
+      "  tst r11\n"
+      "  jnz 2f\n"
+      "  inc r10\n"                  /* an empty mask */
+      "  jmp 3f\n"
+      "2:\n"
+      "  bis r9, r8\n"
+      "4:\n"                         /* past the bytes it marks */
+      "  rra r11\n"
+      "  jnc 5f\n"
+      "  inc r14\n"
+      "5:\n"
+      "  tst r11\n"
+      "  jnz 4b\n"
+      "3:\n"
+      "  rla.b r9\n"
+      "  jnz 6f\n"
+      "  mov.b r8, 0(r15)\n"         /* a bitmap byte complete */
+      "  inc r15\n"
+      "  clr r8\n"
+      "  mov #1, r9\n"
+      "6:\n"
+      "  dec r13\n"
+      "  jnz 1b\n"
+      "  cmp #1, r9\n"
+      "  jeq 7f\n"
+      "  mov.b r8, 0(r15)\n"         /* the last one, in part */
+      "  inc r15\n"
+      "7:\n"
+      "  sub #__wsn_rt_rec, r15\n"   /* nb */
+      "  pop r13\n"
+      "  cmp r10, r15\n"             /* smaller only with more empty masks than nb */
+      "  jhs 8f\n"
+      "  mov r12, r14\n"             /* pass 2: r14 reads, r11 writes */
+      "  mov r12, r11\n"
+      "1:\n"
+      "  mov.b @r14, r10\n"
+      "  tst r10\n"
+      "  jnz 2f\n"
+      "  inc r14\n"                  /* an empty mask: dropped */
+      "  jmp 3f\n"
+      "2:\n"
+      "  mov.b @r14+, r8\n"          /* the mask, then the bytes it marks */
+      "  mov.b r8, 0(r11)\n"
+      "  inc r11\n"
+      "4:\n"
+      "  rra r10\n"
+      "  jnc 5f\n"
+      "  mov.b @r14+, r8\n"
+      "  mov.b r8, 0(r11)\n"
+      "  inc r11\n"
+      "5:\n"
+      "  tst r10\n"
+      "  jnz 4b\n"
+      "3:\n"
+      "  dec r13\n"
+      "  jnz 1b\n"
+      "  mov r11, r14\n"             /* pass 3: up by nb, last byte first */
+      "  add r15, r14\n"
+      "  mov r14, r13\n"             /* the new end */
+      "1:\n"
+      "  cmp r12, r11\n"
+      "  jeq 2f\n"
+      "  dec r11\n"
+      "  dec r14\n"
+      "  mov.b @r11, 0(r14)\n"
+      "  jmp 1b\n"
+      "2:\n"
+      "  mov #__wsn_rt_rec, r14\n"   /* the bitmap in front */
+      "3:\n"
+      "  mov.b @r14+, r8\n"
+      "  mov.b r8, 0(r11)\n"
+      "  inc r11\n"
+      "  dec r15\n"
+      "  jnz 3b\n"
+      "  sub r12, r13\n"
+      "  mov r13, r12\n"
+      "  jmp 1f\n"
+      "8:\n"
+      "  clr r12\n"
+      "1:\n"
+      "  pop r8\n"
+      "  pop r9\n"
+      "  pop r10\n"
       "  ret\n");
 }
 #endif
