@@ -23,20 +23,6 @@ namespace {
 
 using namespace wsn::recordtest;
 
-// A checkpoint table as the lowering emits it: anchor u16, len u16, n u8, (addr, size) pairs.
-struct CkTable {
-  std::vector<uint8_t> B;
-  CkTable(uint16_t Anchor, TablePairs V) {
-    uint16_t Len = 0;
-    for (auto [P, Size] : V)
-      Len = uint16_t(Len + Size);
-    B = {uint8_t(Anchor), uint8_t(Anchor >> 8), uint8_t(Len), uint8_t(Len >> 8),
-         uint8_t(V.size())};
-    appendPairs(B, V);
-  }
-  uintptr_t addr() const { return reinterpret_cast<uintptr_t>(B.data()); }
-};
-
 class CheckpointZ : public ::testing::Test {
 protected:
   void SetUp() override {
