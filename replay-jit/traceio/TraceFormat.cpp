@@ -1344,15 +1344,9 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, Checkpoin
       Rec.insert(Rec.end(), P.Out.begin(), P.Out.end());
       long At = emit(Rec, 0);
       Armed = false;
-      // Two-level when smaller (section 3.7), in place; the record ends before the
-      // segment's end, so the head only moves back.
-      if (At >= 0) {
-        const long G = At - long(P.Out.size());
-        if (size_t K = twoLevelInPlace(&Ring[G], Len)) {
-          Ring[G - H] = CheckpointZ2Tag;
-          Header.Head = uint16_t(Header.Head - (P.Out.size() - K));
-        }
-      }
+      // The record ends before the segment's end (a byte to spare): two-level when smaller.
+      if (At >= 0)
+        twoLevel(At - Rec.size(), At - P.Out.size(), Len, P.Out.size(), CheckpointZ2Tag);
       seal();
       return;
     }
@@ -1368,12 +1362,8 @@ void TraceWriter::checkpoint(uint16_t Anchor, ArrayRef<uint8_t> Bytes, Checkpoin
   if (Z) {
     Ring[At - Rec.size()] = CheckpointZTag;
     std::copy(Z->begin(), Z->end(), Ring.begin() + At);
-    size_t N = Z->size();
-    if (size_t K = twoLevelInPlace(&Ring[At], Len)) { // section 3.7
-      Ring[At - Rec.size()] = CheckpointZ2Tag;
-      N = K;
-    }
-    Header.Head = uint16_t(Header.Head - (Len - N));
+    Header.Head = uint16_t(Header.Head - (Len - Z->size()));
+    twoLevel(At - Rec.size(), At, Len, Z->size(), CheckpointZ2Tag);
   } else {
     std::copy(Bytes.begin(), Bytes.begin() + Len, Ring.begin() + At);
   }
@@ -1542,12 +1532,18 @@ void TraceWriter::groups(uint8_t Tag, uint16_t Id, uint16_t Len, ArrayRef<uint8_
     // only with PackEffects, which needs the runtime's packing, PackCheckpoints.)
     if ((Tag == EffectCTag || Tag == EffectZTag) && PackCheckpoints &&
         Header.Head % Header.SegSize)
-      if (size_t K = twoLevelInPlace(&Ring[At], Len)) {
-        Ring[At - Rec.size()] = Tag == EffectCTag ? EffectC2Tag : EffectZ2Tag;
-        Header.Head = uint16_t(Header.Head - (G.size() - K));
-      }
+      twoLevel(At - Rec.size(), At, Len, G.size(),
+               Tag == EffectCTag ? EffectC2Tag : EffectZ2Tag);
   }
   seal();
+}
+
+void TraceWriter::twoLevel(size_t TagAt, size_t At, uint16_t Len, size_t OneLevel,
+                           uint8_t Tag2) {
+  if (size_t K = twoLevelInPlace(&Ring[At], Len)) {
+    Ring[TagAt] = Tag2;
+    Header.Head = uint16_t(Header.Head - (OneLevel - K));
+  }
 }
 
 void TraceWriter::effectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<uint8_t> Bytes) {

@@ -420,6 +420,10 @@ private:
   void oneByte(uint8_t Tag);
   /// A record of groups (EFFECT_C, EFFECT_Z): tag, Id, Len (the payload it stands for), G.
   void groups(uint8_t Tag, uint16_t Id, uint16_t Len, llvm::ArrayRef<uint8_t> G);
+  /// The one-level groups (OneLevel bytes) of a Len-byte payload at ring offset At, the last
+  /// bytes of the record whose tag is at TagAt, made two-level in place when smaller (spec
+  /// section 3.7, as the runtime's z2): the tag becomes Tag2 and the head moves back.
+  void twoLevel(size_t TagAt, size_t At, uint16_t Len, size_t OneLevel, uint8_t Tag2);
   void fields(RecordKind K, std::initializer_list<uint32_t> F);
   void payload(RecordKind K, uint16_t Id, llvm::ArrayRef<uint8_t> Bytes);
   void commit(uint32_t N);
