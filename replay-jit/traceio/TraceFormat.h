@@ -24,12 +24,12 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 8;
+constexpr uint8_t TraceVersion = 9;
 /// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records, format
 /// 3 is format 4 without CHECKPOINT_Z records, format 4 is format 5 without EFFECT_C records,
 /// format 5 is format 6 without INPUT_S records, format 6 is format 7 without the compact
 /// control records (spec section 3.5), format 7 is format 8 without the two-level groups
-/// (section 3.7).
+/// (section 3.7), format 8 is format 9 without REPEAT records (section 3.8).
 constexpr uint8_t OldestTraceVersion = 2;
 /// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
 /// record with its full payload (TraceRecord::Delta set).
