@@ -1031,7 +1031,7 @@ Expected<TraceWriter> TraceWriter::create(const Options &O) {
 TraceWriter::TraceWriter(const Options &O)
     : Ring(O.BufSize, 0), Checks(O.BufSize / O.SegSize, 0), BlackBox(O.BlackBox),
       Keys(O.EffectKeys), EffectKeys(std::min(O.EffectKeys, 8u)),
-      PackCheckpoints(O.PackCheckpoints), PackEffects(O.PackEffects) {
+      PackCheckpoints(O.PackCheckpoints), PackEffects(O.PackEffects), Repeat(O.Repeat) {
   Header.Target = O.Target;
   Header.NodeId = O.NodeId;
   Header.ModuleHash = O.ModuleHash;
@@ -1051,6 +1051,7 @@ void TraceWriter::commit(uint32_t N) {
     KeysValid = 0; // the keys were records of the segment left
     InValid = 0;   // and so were the inputs an INPUT_S refers to
     SbAt = -1;     // and the SKIP_BEGIN an empty span takes back
+    RepAt = -1;    // and the run of control records a REPEAT continues
   }
   Header.Head = uint16_t(Head);
 }
@@ -1135,9 +1136,60 @@ void TraceWriter::payload(RecordKind K, uint16_t Id, ArrayRef<uint8_t> Bytes) {
   seal();
 }
 
+// As ctl() in trace.c (section 3.8): written as its own byte, or taken into a REPEAT.
 void TraceWriter::oneByte(uint8_t Tag) {
+  if (!Repeat) {
+    emit(ArrayRef<uint8_t>(Tag), 0);
+    return seal();
+  }
+  if (Header.Flags & TF_Frozen)
+    return;
+  const uint32_t Seg = Header.SegSize, H = Header.Head;
+  uint8_t Lit = 0, P = 0;
+  if (RepAt == long(H) && H % Seg) {
+    P = RepP;
+    if (RepN) {
+      if (RepN != 255 && Ring[H - 2 - P + RepI] == Tag) {
+        // n grows in place: the REPEAT reopened at its tag, its bytes folded again.
+        Checks[H / Seg] = RepCrc;
+        Ring[H - 1] = ++RepN;
+        if (++RepI == P)
+          RepI = 0;
+        Header.Open = (H - 2) & 0xFF;
+        OpenAt = H - 2;
+        Opened = true;
+        return seal();
+      }
+      P = 0;
+    } else {
+      Lit = RepLit;
+      if (P && Ring[H - P] == Tag) {
+        if (H % Seg <= Seg - 2) {
+          RepCrc = Checks[H / Seg];
+          const uint8_t Rec[2] = {uint8_t(RepeatTag + P - 1), 1};
+          emit(Rec, 0);
+          seal();
+          RepN = 1;
+          RepI = P == 1 ? 0 : 1;
+          RepAt = Header.Head;
+          return;
+        }
+      } else {
+        P = 0;
+        for (uint8_t K = 1; K <= Lit; ++K)
+          if (Ring[H - K] == Tag) {
+            P = K;
+            break;
+          }
+      }
+    }
+  }
   emit(ArrayRef<uint8_t>(Tag), 0);
   seal();
+  RepN = 0;
+  RepP = P;
+  RepLit = Lit < 8 ? Lit + 1 : 8;
+  RepAt = Header.Head;
 }
 // Format 7 (section 3.5): small fids and irq ids in the tag.
 void TraceWriter::entry(uint16_t Fid) {

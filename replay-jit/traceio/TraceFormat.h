@@ -68,6 +68,8 @@ constexpr uint8_t CheckpointZ2Tag = 0x15, EffectC2Tag = 0x16, EffectZ2Tag = 0x17
 constexpr uint8_t IrqShortTag = 0x70, IrqExitShortTag = 0x90, EntryShortTag = 0xA0,
                   ExitShortTag = 0xD0;
 constexpr unsigned IrqShortIds = 8, IrqShortCounts = 4, FidShortIds = 47;
+/// REPEAT (format 9, section 3.8): tag RepeatTag + p - 1 (period p 1..8), then n (1..255).
+constexpr uint8_t RepeatTag = 0x98;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -332,6 +334,9 @@ public:
     /// A runtime built with WSN_TRACE_PACK and without effect keys: a full EFFECT is written
     /// as EFFECT_Z when that is smaller (section 3.6).
     bool PackEffects = false;
+    /// The runtime's WSN_TRACE_REPEAT: periodic runs of one-byte control records as REPEAT
+    /// records (section 3.8).
+    bool Repeat = true;
   };
   /// Fails when the geometry is not one the runtime accepts (>= 2 segments of >= 16 bytes,
   /// buf_size a multiple of seg_size and <= 0x8000).
@@ -450,6 +455,14 @@ private:
   std::vector<uint8_t> zeroGroups(llvm::ArrayRef<uint8_t> Bytes) const;
   /// The runtime's short-input state (section 3.4): InValid bit 0 the slots are the segment
   /// being written's, bit 1 InSite is; cleared on entering a segment.
+  /// The runtime's rt_rep_* (section 3.8): the head after the last control record (-1: the
+  /// run was left; entering a segment forgets it), the run of control records written as
+  /// their own byte, the candidate or open period, the open REPEAT's n and next source record,
+  /// and the check value before its tag.
+  bool Repeat = true;
+  long RepAt = -1;
+  uint8_t RepLit = 0, RepP = 0, RepN = 0, RepI = 0;
+  uint16_t RepCrc = 0;
   uint8_t InValid = 0;
   uint16_t InSite = 0;
   uint16_t InSlot[InputShortSlots] = {};

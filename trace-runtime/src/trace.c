@@ -87,6 +87,25 @@ __attribute__((used)) uint8_t rt_in_valid;
 #define rt_sb_site __wsn_rt_sb_site
 __attribute__((used)) uint16_t rt_sb_end, rt_sb_crc, rt_sb_site;
 
+/* Format 9 (section 3.8): a periodic run of one-byte control records as a REPEAT record. The
+ * state is valid while the head is rt_rep_at, the head right after the last control record
+ * (or REPEAT) written; entering a segment clears it (the writer core, also in assembly), and
+ * within a segment every record moves the head on, so any other record ends the run.
+ * rt_rep_lit: control records written last in a row as their own byte (at most 8);
+ * rt_rep_p: the candidate period (the last of them equals the record p before it; 0: none)
+ * or the open REPEAT's; rt_rep_n: the open REPEAT's count (0: none open, the REPEAT is the
+ * record before rt_rep_at); rt_rep_i: its source record the next one must equal;
+ * rt_rep_crc: the segment's check value before its tag. RAM: 8 bytes. */
+#ifndef WSN_TRACE_REPEAT
+#define WSN_TRACE_REPEAT 1
+#endif
+#define rt_rep_at __wsn_rt_rep_at
+__attribute__((used)) uint16_t rt_rep_at;
+#if WSN_TRACE_REPEAT
+static uint16_t rt_rep_crc;
+static uint8_t rt_rep_lit, rt_rep_p, rt_rep_n, rt_rep_i;
+#endif
+
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
 #endif
@@ -224,6 +243,7 @@ void __wsn_rt_reset(void) {
   rt_keys_valid = 0;
   rt_in_valid = 0;
   rt_sb_end = 0;
+  rt_rep_at = 0;
 #if WSN_TRACE_PACK
   rt_ck_tag = NULL;
   rt_ck_retry = 0;
@@ -354,6 +374,7 @@ static NOINLINE uint16_t enter(uint16_t head) {
   rt_keys_valid = 0; /* the keys were records of the segment left behind */
   rt_in_valid = 0;   /* and so were the inputs INPUT_S refers to */
   rt_sb_end = 0;     /* and the SKIP_BEGIN an empty span takes back */
+  rt_rep_at = 0;     /* and the run of control records a REPEAT continues */
   return head;
 }
 
@@ -593,6 +614,8 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  sts __wsn_rt_in_valid, r1\n"   /* and the inputs INPUT_S refers to */
       "  sts __wsn_rt_sb_end, r1\n"     /* and the SKIP_BEGIN an empty span takes back */
       "  sts __wsn_rt_sb_end+1, r1\n"
+      "  sts __wsn_rt_rep_at, r1\n"    /* and the run a REPEAT continues */
+      "  sts __wsn_rt_rep_at+1, r1\n"
       "  ret\n"
       /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
       ".Lwsn_vput:\n"
@@ -734,6 +757,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  clr.b &__wsn_rt_keys_valid\n"  /* the effect keys were of the segment left */
       "  clr.b &__wsn_rt_in_valid\n"    /* and the inputs INPUT_S refers to */
       "  clr &__wsn_rt_sb_end\n"        /* and the SKIP_BEGIN an empty span takes back */
+      "  clr &__wsn_rt_rep_at\n"        /* and the run a REPEAT continues */
       "  ret\n"
       /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
       ".Lwsn_vput:\n"
@@ -1170,9 +1194,83 @@ WSN_NAKED void __wsn_rt_close(void) {
  * A record without payload, closed: with a one-byte tag t (not 0) the writer core reserves it
  * as its kind without fields (F_NOA; the core takes 4-bit tags) and t replaces the tag before
  * the record closes. */
+#if WSN_TRACE_REPEAT
+/* A one-byte control record t (IRQ_S, IRQ_EXIT_S, ENTRY_S, EXIT_S: t >= 0x70), written as its
+ * own byte or taken into a REPEAT (section 3.8). Interrupts must be disabled. */
+static NOINLINE void ctl(uint8_t t) {
+  uint16_t h = HDR.head;
+  uint8_t *d = &__wsn_trace.data[h], *q;
+  uint8_t lit = 0, p = 0, n, k;
+  volatile uint8_t *c;
+  if (FLAGS & WSN_TRACE_FLAG_FROZEN)
+    return;
+  if (h == rt_rep_at && seg_offset(h)) {
+    c = __wsn_trace.check[seg_index(h)];
+    n = rt_rep_n;
+    p = rt_rep_p;
+    if (n) {
+      /* The REPEAT before the head is open: t is the next record of its source? Then n
+       * grows in place, the REPEAT reopened at its tag as span_take does (the check value
+       * before the tag put back high byte first) and closed again. */
+      if (n != 255 && d[-2 - (int16_t)p + rt_rep_i] == t) {
+        uint16_t at = (uint16_t)(h - 2u);
+        OPEN_LO = (uint8_t)at;
+        OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
+        c[1] = (uint8_t)(rt_rep_crc >> 8);
+        c[0] = (uint8_t)rt_rep_crc;
+        d[-1] = rt_rep_n = (uint8_t)(n + 1u);
+        if (++rt_rep_i == p)
+          rt_rep_i = 0;
+        CLOSE();
+        return;
+      }
+      p = 0; /* the run starts again from t */
+    } else {
+      lit = rt_rep_lit;
+      if (p && d[-(int16_t)p] == t) {
+        /* The second record in a row equal to the one p before it: a REPEAT of period p
+         * for it, when its two bytes fit in the rest of the segment. */
+        if (seg_offset(h) <= SEG - 2u) {
+          rt_rep_crc = (uint16_t)(c[0] | ((uint16_t)c[1] << 8));
+          q = emit(0, WSN_REC_ENTRY | F_NOA, 0, 1);
+          q[-1] = (uint8_t)(WSN_REC_REPEAT + p - 1u);
+          q[0] = 1;
+          CLOSE();
+          rt_rep_n = 1;
+          rt_rep_i = p == 1 ? 0 : 1;
+          rt_rep_at = HDR.head;
+          return;
+        }
+      } else {
+        p = 0;
+        for (k = 1; k <= lit; ++k)
+          if (d[-(int16_t)k] == t) {
+            p = k;
+            break;
+          }
+      }
+    }
+  }
+  q = emit(0, WSN_REC_ENTRY | F_NOA, 0, 0);
+  q[-1] = t;
+  CLOSE();
+  rt_rep_n = 0;
+  rt_rep_p = p;
+  rt_rep_lit = lit < 8 ? (uint8_t)(lit + 1u) : 8;
+  rt_rep_at = HDR.head;
+}
+#endif
+
 #define rec1 __wsn_rt_rec1 /* `used`: also called from the assembly of __wsn_rt_skip_begin */
 __attribute__((used)) NOINLINE void rec1(uint16_t a, uint8_t kind, uint16_t b, uint8_t t) {
-  uint8_t *p = emit(a, t ? (uint8_t)(TAG(kind) | F_NOA) : kind, b, 0);
+  uint8_t *p;
+#if WSN_TRACE_REPEAT
+  if (t >= WSN_REC_IRQ_S) {
+    ctl(t);
+    return;
+  }
+#endif
+  p = emit(a, t ? (uint8_t)(TAG(kind) | F_NOA) : kind, b, 0);
   if (p && t)
     p[-1] = t;
   CLOSE();

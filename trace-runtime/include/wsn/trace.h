@@ -110,6 +110,9 @@ enum {
    * IRQ_EXIT irq as 0x90 + irq - 1 (irq 1..8) */
   WSN_REC_IRQ_S = 0x70,
   WSN_REC_IRQ_EXIT_S = 0x90,
+  /* format 9 (section 3.8): REPEAT, 0x98 + p - 1 (period p 1..8), then a count n (1..255):
+   * n more one-byte control records repeating the p written before it */
+  WSN_REC_REPEAT = 0x98,
   /* format 7: ENTRY fid as 0xA0 + fid, EXIT fid as 0xD0 + fid (fid 0..46) */
   WSN_REC_ENTRY_S = 0xA0,
   WSN_REC_EXIT_S = 0xD0
