@@ -1200,63 +1200,63 @@ WSN_NAKED void __wsn_rt_close(void) {
 static NOINLINE void ctl(uint8_t t) {
   uint16_t h = HDR.head;
   uint8_t *d = &__wsn_trace.data[h], *q;
-  uint8_t lit = 0, p = 0, n, k;
+  uint8_t lit = 0, p = 0, n = 0, k;
   volatile uint8_t *c;
   if (FLAGS & WSN_TRACE_FLAG_FROZEN)
     return;
   if (h == rt_rep_at && seg_offset(h)) {
     c = __wsn_trace.check[seg_index(h)];
-    n = rt_rep_n;
     p = rt_rep_p;
+    n = rt_rep_n;
     if (n) {
       /* The REPEAT before the head is open: t is the next record of its source? Then n
        * grows in place, the REPEAT reopened at its tag as span_take does (the check value
        * before the tag put back high byte first) and closed again. */
-      if (n != 255 && d[-2 - (int16_t)p + rt_rep_i] == t) {
-        uint16_t at = (uint16_t)(h - 2u);
-        OPEN_LO = (uint8_t)at;
-        OPEN_HI = (uint8_t)((at >> 8) | 0x80u);
+      q = d - 2;
+      if (n != 255 && (q - p)[rt_rep_i] == t) {
+        h -= 2;
+        OPEN_LO = (uint8_t)h;
+        OPEN_HI = (uint8_t)((h >> 8) | 0x80u);
         c[1] = (uint8_t)(rt_rep_crc >> 8);
         c[0] = (uint8_t)rt_rep_crc;
-        d[-1] = rt_rep_n = (uint8_t)(n + 1u);
+        q[1] = rt_rep_n = (uint8_t)(n + 1u);
         if (++rt_rep_i == p)
           rt_rep_i = 0;
         CLOSE();
         return;
       }
-      p = 0; /* the run starts again from t */
+      p = n = 0; /* the run starts again from t */
     } else {
       lit = rt_rep_lit;
-      if (p && d[-(int16_t)p] == t) {
+      if (p && *(d - p) == t) {
         /* The second record in a row equal to the one p before it: a REPEAT of period p
          * for it, when its two bytes fit in the rest of the segment. */
         if (seg_offset(h) <= SEG - 2u) {
           rt_rep_crc = (uint16_t)(c[0] | ((uint16_t)c[1] << 8));
-          q = emit(0, WSN_REC_ENTRY | F_NOA, 0, 1);
-          q[-1] = (uint8_t)(WSN_REC_REPEAT + p - 1u);
-          q[0] = 1;
-          CLOSE();
-          rt_rep_n = 1;
-          rt_rep_i = p == 1 ? 0 : 1;
-          rt_rep_at = HDR.head;
-          return;
+          n = 1;
         }
       } else {
         p = 0;
-        for (k = 1; k <= lit; ++k)
-          if (d[-(int16_t)k] == t) {
+        for (k = 1, q = d; k <= lit; ++k)
+          if (*--q == t) {
             p = k;
             break;
           }
       }
     }
   }
-  q = emit(0, WSN_REC_ENTRY | F_NOA, 0, 0);
+  q = emit(0, WSN_REC_ENTRY | F_NOA, 0, n);
+  if (n) {
+    t = (uint8_t)(WSN_REC_REPEAT - 1u + p);
+    *q = 1;
+    rt_rep_i = p != 1;
+  } else {
+    rt_rep_p = p;
+    rt_rep_lit = lit < 8 ? (uint8_t)(lit + 1u) : 8;
+  }
   q[-1] = t;
   CLOSE();
-  rt_rep_n = 0;
-  rt_rep_p = p;
-  rt_rep_lit = lit < 8 ? (uint8_t)(lit + 1u) : 8;
+  rt_rep_n = n;
   rt_rep_at = HDR.head;
 }
 #endif

@@ -287,7 +287,15 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
     // this tag whenever packing made it smaller).
     // Format 7 (section 3.5): IRQ_S, an IRQ in one byte. Format 8 (section 3.7): 0x15
     // CHECKPOINT_Z2, the checkpoint with two-level groups.
-    const uint8_t Tag = T[32 + At];
+    uint8_t Tag = T[32 + At];
+    // Format 9 (section 3.8): a REPEAT's count grew (or it was written) for the record just
+    // closed, the n-th of the REPEAT, i.e. its source's ((n - 1) mod p)-th record, found p
+    // bytes before the REPEAT's tag (the source is p one-byte records of its segment).
+    if (T[4] >= 9 && Tag >= RepeatTag && Tag < RepeatTag + 8) {
+      const uint32_t P = Tag - RepeatTag + 1u, N = T[32 + (At + 1) % Buf];
+      if (N && At % Seg >= P && (At + 1) % Seg)
+        Tag = T[32 + At - P + (N - 1) % P];
+    }
     if (Tag == 0x03 || (T[4] >= 7 && Tag >= IrqShortTag &&
                         Tag < IrqShortTag + IrqShortIds * IrqShortCounts))
       return "interrupt";
@@ -345,7 +353,11 @@ void Node::pollFullTrace() {
   std::optional<RingPos> R = ringPos(T, FW.TraceSize);
   if (!R)
     return; // the runtime has not initialised the header yet, or a record is open
-  if (FullTailStates.empty() || std::memcmp(FullTailStates.back().Header.data(), T, 32) != 0) {
+  // A REPEAT's count grows in place (spec/trace-format.md section 3.8): the header stays the
+  // same, the segment's bytes and check value change, so a new check value is a new state.
+  const uint16_t Check = rd16(T + 32 + R->Buf + 2 * (R->Head / R->Seg));
+  if (FullTailStates.empty() || std::memcmp(FullTailStates.back().Header.data(), T, 32) != 0 ||
+      FullTailStates.back().Check != Check) {
     const uint64_t AbsSeg = R->Written / R->Seg;
     if (AbsSeg != FullTailSeg) {
       FullTailStates.clear();
@@ -353,7 +365,7 @@ void Node::pollFullTrace() {
     }
     TailState S;
     std::memcpy(S.Header.data(), T, 32);
-    S.Check = rd16(T + 32 + R->Buf + 2 * (R->Head / R->Seg));
+    S.Check = Check;
     FullTailStates.push_back(S);
   }
   const uint32_t Seg = R->Seg;
