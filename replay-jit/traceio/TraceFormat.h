@@ -231,12 +231,14 @@ struct TraceRecord {
 /// the boundary a record ends on and the PAD that moves one to the next segment. So it is set
 /// iff such a boundary was reached since the checkpoint LastCheckpoint: Last lies in another
 /// segment, or ends on a boundary. The one rule of ReplayLog (replay) and of wsn-sim's
-/// settle (SettleAnchor), which must agree.
+/// settle (SettleAnchor), which must agree. Every record of a REPEAT (format 9) ends where
+/// the REPEAT does: the writer grows its count in place, the head staying after it.
 inline bool writerArmedAfter(const TraceRecord &Last, const TraceRecord &LastCheckpoint,
                              uint32_t SegSize) {
   if (Last.Segment != LastCheckpoint.Segment)
     return true;
-  return SegSize && (Last.RingOffset + Last.Size) % SegSize == 0;
+  const uint32_t End = Last.RingOffset + (Last.Repeat ? 2 : Last.Size);
+  return SegSize && End % SegSize == 0;
 }
 
 /// A whole .wtr file: header, ring and its linearisation.

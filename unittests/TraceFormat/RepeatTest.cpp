@@ -392,6 +392,31 @@ TEST(Repeat, ReservedBeforeFormat9) {
   EXPECT_EQ(decodeError(handTrace({0xA1, 0xD1, 0x99, 0x01}, 9)), "success");
 }
 
+// The anchor flag after a record (writerArmedAfter): the writer's head after any record of a
+// REPEAT is after the REPEAT, so a REPEAT ending on a segment boundary armed it for all of
+// them (the writer itself never grows a REPEAT after that: entering the next segment ends the
+// run, so only a hand-made trace has such copies after the first).
+TEST(Repeat, AnchorFlagAfterCopies) {
+  std::vector<uint8_t> R(Seg - 3, 0xA4);
+  R.insert(R.end(), {0xD4, 0x99, 0x03, 0xA5}); // REPEAT at ring Seg - 2 .. Seg - 1
+  std::vector<TraceRecord> Rs = decodeAll(handTrace(R), /*NoDamage=*/true);
+  ASSERT_EQ(Rs.size(), Seg - 2 + 3 + 1u);
+  TraceRecord Ck;
+  Ck.Kind = RecordKind::Checkpoint; // a checkpoint earlier in segment 0
+  EXPECT_FALSE(writerArmedAfter(Rs[Seg - 3], Ck, Seg)); // the EXIT_S before the REPEAT
+  for (unsigned J = 0; J < 3; ++J)
+    EXPECT_TRUE(writerArmedAfter(Rs[Seg - 2 + J], Ck, Seg)) << "copy " << J;
+  // One byte earlier, the REPEAT ends before the boundary: not armed after any copy.
+  R.erase(R.begin());
+  R.back() = 0xD5; // the last byte of segment 0 now
+  R.push_back(0xA6);
+  Rs = decodeAll(handTrace(R), /*NoDamage=*/true);
+  ASSERT_EQ(Rs.size(), Seg - 3 + 3 + 2u);
+  for (unsigned J = 0; J < 3; ++J)
+    EXPECT_FALSE(writerArmedAfter(Rs[Seg - 3 + J], Ck, Seg)) << "copy " << J;
+  EXPECT_TRUE(writerArmedAfter(Rs[Seg - 3 + 3], Ck, Seg)); // EXIT_S 5 ends segment 0
+}
+
 // A node stopped while a REPEAT was written or reopened to grow (spec sections 1.1 and 3.8):
 // `open` holds the REPEAT's tag offset, so the trace ends before the records it held, and the
 // check value may be any the writer passes through: the one covering the REPEAT (before it
