@@ -23,6 +23,10 @@ with wsn-trace-dump and counted under its source:
   check          CHECK, VIOLATION
   pad            segment ends left unused (PAD): bytes written minus the records' bytes
 
+Records written together count each under its own source, the bytes under one of them: an
+empty skip span's record (format 7) under effect, a REPEAT (format 9, spec/trace-format.md
+3.8) under the source of the first record it stands for (its JSON size is 2, the others' 0).
+
 For each source: records, bytes (as written in today's format), bytes per mote second, the raw
 log's bytes for the same events (spec/trace-size.md: every event at full width with its
 position, no encoding) and the ratio written/raw. The totals add the ring's coverage: how many

@@ -162,7 +162,7 @@ bool TraceRecord::operator==(const TraceRecord &O) const {
          Segment == O.Segment && Size == O.Size && Delta == O.Delta &&
          KeyRingOffset == O.KeyRingOffset && Packed == O.Packed && Given == O.Given &&
          Short == O.Short && Slot == O.Slot && Compact == O.Compact && Span == O.Span &&
-         TwoLevel == O.TwoLevel;
+         TwoLevel == O.TwoLevel && Repeat == O.Repeat;
 }
 
 //===----------------------------------------------------------------------===//
@@ -443,6 +443,9 @@ static bool isFormat8Tag(uint8_t Tag) {
   return Tag == CheckpointZ2Tag || Tag == EffectC2Tag || Tag == EffectZ2Tag ||
          Tag == SpanEffectC2Tag || Tag == SpanEffectZ2Tag;
 }
+
+/// The tags format 9 added (section 3.8: REPEAT), reserved in older versions.
+static bool isFormat9Tag(uint8_t Tag) { return Tag >= RepeatTag && Tag <= RepeatLastTag; }
 
 Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                             bool Resolve) const {
@@ -807,6 +810,76 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // REPEAT, tag 0x98 + p - 1 then one byte n (format 9, section 3.8): n records, the j-th the
+  // same as the (j mod p)-th of its source, the p records decoded just before it in this
+  // span's segment, each a one-byte control record written as its own byte (Compact, Size 1,
+  // not itself a copy: such records are contiguous, so they are the p bytes before the tag).
+  // A copy takes the source's kind and fields only, as if its byte had been written here:
+  // what follows from the order of the records (ENTRY/EXIT nesting, handler depth, interrupt
+  // keys) counts the copies as it counts literal bytes. The first copy carries the REPEAT's
+  // two bytes and the others none, so the records' sizes still add up to the bytes written.
+  auto decodeRepeat = [&](uint8_t Tag) -> Error {
+    const unsigned P = Tag - RepeatTag + 1;
+    const std::string Name =
+        "REPEAT (tag 0x" + utohexstr(Tag, false, 2) + ", period " + std::to_string(P) + ")";
+    if (End - Pos < 2)
+      return Fail(Pos + 1, Name + " cut off by the end of its segment before its count" +
+                               (IsCurrent ? " (the write head is there)" : ""));
+    const uint8_t N = R[Pos + 1];
+    if (N == 0)
+      return Fail(Pos + 1, Name + " of 0 records: its count is 1 to 255");
+    Pos += 2;
+    if (!Resolve) {
+      // verifySpan sizing the record at a saved head (section 1.1: a REPEAT reopened to grow
+      // is the open record there): its source lies before the span.
+      TraceRecord Rec = StartRecord(RecordKind::Pad);
+      Rec.Repeat = uint8_t(P);
+      Rec.Size = 2;
+      Out.push_back(std::move(Rec));
+      return Error::success();
+    }
+    const size_t Before = Out.size() - FirstOut;
+    if (Before < P)
+      return Fail(RecStart, Name + " has " + Twine(Before) +
+                                (Before == 1 ? " record" : " records") +
+                                " before it in its segment; its source is the " + Twine(P) +
+                                (P == 1 ? " record" : " records") + " before it there");
+    struct Source {
+      RecordKind Kind;
+      uint8_t NumFields;
+      uint32_t Fields[2];
+    } Src[RepeatMaxPeriod];
+    for (unsigned K = 0; K < P; ++K) {
+      const TraceRecord &X = Out[Out.size() - P + K];
+      if (!X.Compact || X.Size != 1 || X.Repeat) {
+        const bool Control = X.Kind == RecordKind::Entry || X.Kind == RecordKind::Exit ||
+                             X.Kind == RecordKind::Irq || X.Kind == RecordKind::IrqExit;
+        const std::string Why = X.Repeat   ? "it is one of the records of the REPEAT there"
+                                : X.Span   ? "it is part of an empty skip span's record"
+                                : !Control ? "it is not a control record"
+                                           : "it takes " + std::to_string(X.Size) + " bytes";
+        return Fail(RecStart, Name + ": source record " + Twine(K) + " of " + Twine(P) + ", the " +
+                                  recordKindName(X.Kind) + " at ring offset " +
+                                  Twine(X.RingOffset) +
+                                  ", is not a one-byte control record written as its own "
+                                  "byte (" +
+                                  Why + ")");
+      }
+      Src[K] = {X.Kind, X.NumFields, {X.Fields[0], X.Fields[1]}};
+    }
+    for (unsigned J = 0; J < N; ++J) {
+      const Source &From = Src[J % P];
+      TraceRecord Rec = StartRecord(From.Kind);
+      Rec.NumFields = From.NumFields;
+      Rec.Fields[0] = From.Fields[0];
+      Rec.Fields[1] = From.Fields[1];
+      Rec.Repeat = uint8_t(P);
+      Rec.Size = J == 0 ? 2 : 0;
+      Out.push_back(std::move(Rec));
+    }
+    return Error::success();
+  };
+
   while (Pos < End) {
     RecStart = Pos;
     uint8_t Tag = R[Pos];
@@ -840,6 +913,11 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                         : decodeZ(Tag == CheckpointZ2Tag ? RecordKind::Checkpoint
                                                          : RecordKind::Effect,
                                   /*TwoLevel=*/true))
+        return E;
+      continue;
+    }
+    if (isFormat9Tag(Tag) && Header.Version >= 9) {
+      if (Error E = decodeRepeat(Tag))
         return E;
       continue;
     }
@@ -910,7 +988,8 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                                           : Tag == CheckpointZTag || Tag == EffectCTag ||
                                                     (Tag >= InputShortTag &&
                                                      Tag <= InputShortLastTag) ||
-                                                    isFormat7Tag(Tag) || isFormat8Tag(Tag)
+                                                    isFormat7Tag(Tag) || isFormat8Tag(Tag) ||
+                                                    isFormat9Tag(Tag)
                                               ? " in format " + Twine(unsigned(Header.Version))
                                               : ""));
     if (Error E = decodePlain(RecordKind(Tag)))

@@ -68,8 +68,12 @@ constexpr uint8_t CheckpointZ2Tag = 0x15, EffectC2Tag = 0x16, EffectZ2Tag = 0x17
 constexpr uint8_t IrqShortTag = 0x70, IrqExitShortTag = 0x90, EntryShortTag = 0xA0,
                   ExitShortTag = 0xD0;
 constexpr unsigned IrqShortIds = 8, IrqShortCounts = 4, FidShortIds = 47;
-/// REPEAT (format 9, section 3.8): tag RepeatTag + p - 1 (period p 1..8), then n (1..255).
-constexpr uint8_t RepeatTag = 0x98;
+/// REPEAT (format 9, spec section 3.8): tag 0x98 + p - 1 for a period p = 1..8, then one byte
+/// n = 1..255; n one-byte control records, the j-th the same as the (j mod p)-th of the p
+/// records written just before it in its segment (each an IRQ_S, IRQ_EXIT_S, ENTRY_S or
+/// EXIT_S byte of its own). Decoded into the n records (TraceRecord::Repeat = p on each).
+constexpr uint8_t RepeatTag = 0x98, RepeatLastTag = 0x9F;
+constexpr unsigned RepeatMaxPeriod = 8;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -208,6 +212,11 @@ struct TraceRecord {
   /// A CHECKPOINT_Z, EFFECT_C or EFFECT_Z written with two-level groups (format 8, spec
   /// section 3.7: CHECKPOINT_Z2, EFFECT_C2, EFFECT_Z2 and the span forms).
   bool TwoLevel = false;
+  /// One of the n records of a REPEAT (format 9, spec section 3.8): its period p (1..8), 0 for
+  /// a record written on its own. Kind and fields are those of the source record it repeats
+  /// (Compact is not set: it was not written as its own byte). All n carry the REPEAT's
+  /// offsets; the first carries its Size (2), the others have Size 0.
+  uint8_t Repeat = 0;
   /// Whether payload byte I is given (always, except in an EFFECT_C).
   bool given(size_t I) const { return Given.empty() || Given[I]; }
 
@@ -222,12 +231,14 @@ struct TraceRecord {
 /// the boundary a record ends on and the PAD that moves one to the next segment. So it is set
 /// iff such a boundary was reached since the checkpoint LastCheckpoint: Last lies in another
 /// segment, or ends on a boundary. The one rule of ReplayLog (replay) and of wsn-sim's
-/// settle (SettleAnchor), which must agree.
+/// settle (SettleAnchor), which must agree. Every record of a REPEAT (format 9) ends where
+/// the REPEAT does: the writer grows its count in place, the head staying after it.
 inline bool writerArmedAfter(const TraceRecord &Last, const TraceRecord &LastCheckpoint,
                              uint32_t SegSize) {
   if (Last.Segment != LastCheckpoint.Segment)
     return true;
-  return SegSize && (Last.RingOffset + Last.Size) % SegSize == 0;
+  const uint32_t End = Last.RingOffset + (Last.Repeat ? 2 : Last.Size);
+  return SegSize && End % SegSize == 0;
 }
 
 /// A whole .wtr file: header, ring and its linearisation.

@@ -488,6 +488,10 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
         OS << " of " << R.Size << " bytes";
       OS << ")";
     }
+    // One of the n records of a REPEAT (format 9, spec/trace-format.md 3.8): all at the
+    // REPEAT's offset, the first of size 2 (JSON `size`), the others 0.
+    if (R.Repeat)
+      OS << " (repeat of " << unsigned(R.Repeat) << ")";
     OS << "\n";
   }
 }
@@ -590,6 +594,8 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
       O["span"] = true;
     if (R.TwoLevel) // CHECKPOINT_Z2, EFFECT_C2, EFFECT_Z2 and their span forms (format 8)
       O["two_level"] = true;
+    if (R.Repeat) // the records of a REPEAT (format 9): its period
+      O["repeat"] = unsigned(R.Repeat);
     if (Map)
       annotateJSON(*Map, R, O);
     A.push_back(std::move(O));

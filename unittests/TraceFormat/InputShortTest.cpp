@@ -343,7 +343,7 @@ TEST_F(InputShortErrors, ReservedBeforeFormat6) {
                                   " (record at ring offset 6, tail offset 6, segment 0)");
   }
   // Tags past INPUT_S's are reserved in format 6 (format 7's IRQ_S there); 0x98 stays
-  // reserved in format 7 too.
+  // reserved in format 7 too (format 9's REPEAT).
   B = base();
   B[S] = 0x70;
   B[4] = 6;
@@ -351,8 +351,9 @@ TEST_F(InputShortErrors, ReservedBeforeFormat6) {
                             "offset 6, tail offset 6, segment 0)");
   B = base();
   B[S] = 0x98;
-  EXPECT_EQ(decodeError(B), "offset 38: record tag 0x98 is reserved (record at ring offset 6, "
-                            "tail offset 6, segment 0)");
+  B[4] = 7;
+  EXPECT_EQ(decodeError(B), "offset 38: record tag 0x98 is reserved in format 7 (record at ring "
+                            "offset 6, tail offset 6, segment 0)");
 }
 
 // A node stopped inside the record (section 1.1): the decoder drops it and keeps the rest.

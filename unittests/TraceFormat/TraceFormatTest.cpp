@@ -783,8 +783,8 @@ std::string decodeError(std::initializer_list<uint8_t> Ring, uint16_t Head) {
 }
 
 TEST(TraceFormatErrors, Records) {
-  EXPECT_EQ(decodeError({0x01, 0x05, 0x9A}, 3),
-            "offset 34: record tag 0x9A is reserved (record at ring offset 2, tail offset 2, "
+  EXPECT_EQ(decodeError({0x01, 0x05, 0xCF}, 3),
+            "offset 34: record tag 0xCF is reserved (record at ring offset 2, tail offset 2, "
             "segment 0)");
   EXPECT_EQ(decodeError({0xFF}, 1).rfind("offset 32: record tag 0xFF (erased memory)", 0), 0u);
   EXPECT_EQ(decodeError({0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, 7),
