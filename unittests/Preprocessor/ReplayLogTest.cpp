@@ -899,7 +899,8 @@ TEST(ReplayLogInline, TableKeysCountsAndFlags) {
 // The callbacks' fast paths (peekFast/consumeFast/skipFast) consume exactly what the
 // log's own methods consume, leave the same counts, and refuse what needs the log.
 TEST(ReplayLogInline, FastPathsAgreeWithTheLog) {
-  TraceWriter W = writer(/*Buf=*/2048, /*Seg=*/256);
+  // 140 ENTRY/EXIT pairs fill a segment one byte each (no REPEAT, section 3.8).
+  TraceWriter W = writer(/*Buf=*/2048, /*Seg=*/256, true, 0, 0, /*Repeat=*/false);
   W.checkpoint(1, {1, 2});  // 0: the start
   W.entry(1);               // 1
   W.skipBegin(5);           // 2: a clean span with a handler inside

@@ -20,7 +20,8 @@ namespace {
 /// A checkpoint, K ENTRY/EXIT pairs of main, then (with Irq) one handler with four
 /// INPUT records.
 TraceWriter build(unsigned K, bool Irq) {
-  TraceWriter W = writer(128, 32);
+  // ENTRY/EXIT pairs fill the segments one byte each (no REPEAT): K moves the boundary.
+  TraceWriter W = writer(128, 32, true, 0, 0, /*Repeat=*/false);
   W.checkpoint(1, {0, 0});
   for (unsigned I = 0; I < K; ++I) {
     W.entry(1);

@@ -72,9 +72,12 @@ inline PreprocessedTrace preprocess(const TraceWriter &W, PreprocessOptions O = 
   return take(preprocessTrace(*F, O));
 }
 
+/// Repeat false: every control record as its own byte (no REPEAT, spec/trace-format.md
+/// section 3.8), for tests whose point is where records fall in the segments.
 inline TraceWriter writer(uint16_t Buf = 1024, uint16_t Seg = 256, bool BlackBox = true,
-                          uint32_t Hash = 0, uint16_t Node = 0) {
+                          uint32_t Hash = 0, uint16_t Node = 0, bool Repeat = true) {
   TraceWriter::Options O;
+  O.Repeat = Repeat;
   O.BufSize = Buf;
   O.SegSize = Seg;
   O.BlackBox = BlackBox;

@@ -106,6 +106,12 @@ TEST_F(RepeatWriter, SpecExample) {
   EXPECT_EQ(W.header().Head, Expect.size());
   // The open field keeps the low byte of the REPEAT's tag, where it was last reopened.
   EXPECT_EQ(W.header().Open, 5u);
+  const std::vector<Ev> Got = controlOf(decodeAll(B, true));
+  ASSERT_EQ(Got.size(), Written.size());
+  for (size_t I = 0; I < Got.size(); ++I)
+    EXPECT_TRUE(Got[I].Kind == Written[I].Kind && Got[I].Id == Written[I].Id &&
+                Got[I].Count == Written[I].Count)
+        << "record " << I;
 }
 
 // Period 1 (the same record over and over) up to the count's limit: 255 in one REPEAT, then
@@ -135,7 +141,7 @@ TEST_F(RepeatWriter, RuntimeAndWriterAgree) {
     std::vector<Ev> Loop;
     for (unsigned J = 0; J < P; ++J) {
       const uint8_t K = uint8_t(next(4));
-      Loop.push_back({K, uint16_t(K >= 2 ? 1 + next(3) : next(12)), uint16_t(next(4))});
+      Loop.push_back({K, uint16_t(K >= 2 ? 1 + next(3) : next(12)), uint16_t(K == 2 ? next(4) : 0)});
     }
     for (unsigned T = 0, N = next(40); T < N; ++T) {
       Ev E = Loop[T % P];
@@ -166,11 +172,19 @@ TEST_F(RepeatWriter, RuntimeAndWriterAgree) {
       }
     }
   }
-  const std::vector<uint8_t> B = W.bytes();
-  for (size_t I = TraceHeaderSize; I + 1 < TraceHeaderSize + W.header().BufSize; ++I)
-    Repeats += B[I] >= RepeatTag && B[I] < RepeatTag + 8;
+  const std::vector<TraceRecord> Rs = decodeAll(W.bytes(), true);
+  for (const TraceRecord &R : Rs)
+    Repeats += R.Repeat != 0;
+  const std::vector<Ev> Got = controlOf(Rs);
+  ASSERT_GT(Got.size(), 100u);
+  ASSERT_LE(Got.size(), Written.size());
+  for (size_t I = 0; I < Got.size(); ++I) {
+    const Ev &A = Got[Got.size() - 1 - I], &E = Written[Written.size() - 1 - I];
+    ASSERT_TRUE(A.Kind == E.Kind && A.Id == E.Id && A.Count == E.Count)
+        << "control record " << I << " from the end";
+  }
   EXPECT_GT(W.header().Wraps, 5u);
-  EXPECT_GT(Repeats, 20u); // REPEAT tags (or bytes equal to one) in the final ring
+  EXPECT_GT(Repeats, 100u); // records a REPEAT stands for, in the retained tail
   EXPECT_GT(Other, 10u);
 }
 
