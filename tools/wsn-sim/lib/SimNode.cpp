@@ -218,6 +218,9 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
   const uint64_t End = cycle() + Limit;
   SkipTrace.reset();
   PastCheckpoint = false;
+  RepeatCut = false;
+  if (std::optional<std::string> W = settleInRepeat(End, Sram, SkipTrace))
+    return *W;
   // The trace's last complete record came before a return from an interrupt into the
   // instruction after a sleep (the handler was taken in that sleep): replay delivers such
   // an interrupt where its count comes due, before the sleep hook, and with no record left
@@ -306,6 +309,61 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
     // Run on from the closed checkpoint to the record after it (replay's next stop).
     PastCheckpoint = true;
   }
+}
+
+std::optional<std::string>
+Node::settleInRepeat(uint64_t End, std::vector<uint8_t> &Sram,
+                     std::optional<std::vector<uint8_t>> &CutTrace) {
+  // Stopped while the writer adds a record to a REPEAT (spec/trace-format.md section 3.8):
+  // writes it (n = 1) or grows its count in place, reopened at its tag. A reader drops the
+  // open record, and with a grown REPEAT also the n - 1 records it held before, which the
+  // node has run: no replay of that trace ends where the node is. The trace replay can end
+  // here is the one before this record: the REPEAT with its count before it (none when it
+  // is being written) and the check value for that. Interrupts are off while the writer
+  // runs, so the node's data space is that of the moment the record opened; run on to its
+  // close to read the count it has then.
+  if (!recordOpen())
+    return std::nullopt;
+  const uint8_t *T = dataMemory() + FW.TraceAddr;
+  const uint32_t Buf = rd16(T + 12), Seg = rd16(T + 14), Head = rd16(T + 16);
+  const uint32_t Saved = (T[30] | (T[31] << 8)) & 0x7FFF;
+  if (T[4] < 9 || !Seg || Saved >= Buf || 32 + Buf + 2 * (Buf / Seg) > FW.TraceSize ||
+      Head != Saved + 2 || Saved % Seg == 0 || T[32 + Saved] < RepeatTag ||
+      T[32 + Saved] >= RepeatTag + 8)
+    return std::nullopt;
+  const bool Sleep = WakeValid && !RecordSinceWake; // before this record closes
+  Sram = dataSpace();
+  while (recordOpen())
+    if (cycle() >= End || !stepOnce())
+      return std::string("record"); // never closed: the trace read at the stop drops it
+  const uint32_t P = T[32 + Saved] - RepeatTag + 1u, N = T[32 + Saved + 1];
+  std::string W;
+  std::vector<uint8_t> Img = traceImage(W);
+  if (!N || Saved % Seg < P || Img.size() < 32 + Buf + 2 * (Buf / Seg))
+    return std::string("record");
+  const uint32_t Start = Saved - Saved % Seg;
+  uint32_t Cut = Saved + 2;
+  if (N >= 2)
+    Img[32 + Saved + 1] = uint8_t(N - 1);
+  else
+    Cut = Saved; // the REPEAT was being written: the trace ends before it
+  Img[16] = uint8_t(Cut);
+  Img[17] = uint8_t(Cut >> 8);
+  const uint16_t C = crc16(llvm::ArrayRef<uint8_t>(Img).slice(32 + Start, Cut - Start));
+  Img[32 + Buf + 2 * (Saved / Seg)] = uint8_t(C);
+  Img[32 + Buf + 2 * (Saved / Seg) + 1] = uint8_t(C >> 8);
+  CutTrace = std::move(Img);
+  RepeatCut = true;
+  // The record the REPEAT took in: an IRQ's handler was entered before its record, where
+  // the interrupt struck is no state replay can name (settlePoint, below).
+  const uint8_t Tag = T[32 + Saved - P + (N - 1) % P];
+  if (Tag >= IrqShortTag && Tag < IrqShortTag + IrqShortIds * IrqShortCounts)
+    return std::string("interrupt");
+  if (Sleep) {
+    Sram = WakeSram;
+    return std::string("sleep");
+  }
+  return std::string("record");
 }
 
 std::vector<uint8_t> Node::traceImage(std::string &Warning) const {

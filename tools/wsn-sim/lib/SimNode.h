@@ -238,6 +238,12 @@ public:
   /// After settle: the node ran on past a CHECKPOINT that replay of the trace runs past
   /// (run.json settle_past_checkpoint; the tests locate these stops by it).
   bool settledPastCheckpoint() const { return PastCheckpoint; }
+  /// Settle stopped inside a REPEAT's growth (spec/trace-format.md section 3.8): the trace it
+  /// gives back is the one before that record, REPEAT count and check value put back.
+  bool settledInRepeat() const { return RepeatCut; }
+  /// settlePoint's first case: a stop inside a record that a REPEAT takes in.
+  std::optional<std::string> settleInRepeat(uint64_t End, std::vector<uint8_t> &Sram,
+                                            std::optional<std::vector<uint8_t>> &CutTrace);
 
 protected:
   uint64_t ActiveCycles = 0;
@@ -300,6 +306,7 @@ protected:
   }
 
   bool PastCheckpoint = false; ///< settle ran on past a CHECKPOINT (settledPastCheckpoint)
+  bool RepeatCut = false;      ///< settledInRepeat
   // --settle: the last return from an interrupt that woke the core from a sleep.
   bool WatchWakes = false;
   bool WakeValid = false;       ///< WakeSram holds the data space right after that return

@@ -152,6 +152,8 @@ Error writeNodeResult(StringRef Dir, const NodeResult &R, uint64_t Seed,
         J.attribute("settle_cycles", R.SettleCycles);
         if (R.SettleAfterSkip)
           J.attribute("settle_after_skip", true);
+        if (R.SettleInRepeat)
+          J.attribute("settle_in_repeat", true);
         if (R.SettlePastCheckpoint)
           J.attribute("settle_past_checkpoint", true);
       }
@@ -267,7 +269,8 @@ static Expected<std::unique_ptr<Node>> runToStop(const FirmwareInfo &FW, const S
       R.Trace = std::move(*SkipTrace);
       R.Checks = uint32_t(R.Trace[24]) | uint32_t(R.Trace[25]) << 8 |
                  uint32_t(R.Trace[26]) << 16 | uint32_t(R.Trace[27]) << 24;
-      R.SettleAfterSkip = true;
+      R.SettleAfterSkip = !N.settledInRepeat();
+      R.SettleInRepeat = N.settledInRepeat();
     }
   }
   return NOr;
@@ -690,7 +693,8 @@ Error Network::run(StringRef Dir, raw_ostream &Warn) {
         R.Trace = std::move(*SkipTrace);
         R.Checks = uint32_t(R.Trace[24]) | uint32_t(R.Trace[25]) << 8 |
                    uint32_t(R.Trace[26]) << 16 | uint32_t(R.Trace[27]) << 24;
-        R.SettleAfterSkip = true;
+        R.SettleAfterSkip = !N->settledInRepeat();
+        R.SettleInRepeat = N->settledInRepeat();
       }
     }
     SmallString<256> P(Dir);

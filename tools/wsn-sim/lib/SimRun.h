@@ -59,6 +59,7 @@ struct NodeResult {
   std::string Settle;               ///< --settle: how the snapshot point was found
   uint64_t SettleCycles = 0;        ///< --settle: cycles run after the bound
   bool SettleAfterSkip = false;     ///< --settle: stopped in a skipped call, finished it first
+  bool SettleInRepeat = false;      ///< --settle: stopped in a REPEAT's growth, cut before it
   bool SettlePastCheckpoint = false; ///< --settle: ran on past a CHECKPOINT replay runs past
   bool HasTrace = true;             ///< false: firmware without the trace runtime
   NodeStats Stats;
