@@ -99,12 +99,19 @@ __attribute__((used)) uint16_t rt_sb_end, rt_sb_crc, rt_sb_site;
 #ifndef WSN_TRACE_REPEAT
 #define WSN_TRACE_REPEAT 1
 #endif
-#define rt_rep_at __wsn_rt_rep_at
-__attribute__((used)) uint16_t rt_rep_at;
-#if WSN_TRACE_REPEAT
-static uint16_t rt_rep_crc;
-static uint8_t rt_rep_lit, rt_rep_p, rt_rep_n, rt_rep_i;
-#endif
+/* One object: the AVR assembly of ctl reaches the fields at fixed offsets (at +0, crc +2,
+ * lit +4, p +5, n +6, i +7). */
+struct wsn_rt_rep {
+  uint16_t at, crc;
+  uint8_t lit, p, n, i;
+};
+__attribute__((used)) struct wsn_rt_rep __wsn_rt_rep;
+#define rt_rep_at __wsn_rt_rep.at
+#define rt_rep_crc __wsn_rt_rep.crc
+#define rt_rep_lit __wsn_rt_rep.lit
+#define rt_rep_p __wsn_rt_rep.p
+#define rt_rep_n __wsn_rt_rep.n
+#define rt_rep_i __wsn_rt_rep.i
 
 #ifndef WSN_TRACE_PACK
 #define WSN_TRACE_PACK 1 /* checkpoints without their zero bytes (section 3.2) */
@@ -614,8 +621,8 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  sts __wsn_rt_in_valid, r1\n"   /* and the inputs INPUT_S refers to */
       "  sts __wsn_rt_sb_end, r1\n"     /* and the SKIP_BEGIN an empty span takes back */
       "  sts __wsn_rt_sb_end+1, r1\n"
-      "  sts __wsn_rt_rep_at, r1\n"    /* and the run a REPEAT continues */
-      "  sts __wsn_rt_rep_at+1, r1\n"
+      "  sts __wsn_rt_rep, r1\n"       /* and the run a REPEAT continues */
+      "  sts __wsn_rt_rep+1, r1\n"
       "  ret\n"
       /* Unsigned LEB128 of r25:24 at X+. Clobbers r0, r24, r25 and T. */
       ".Lwsn_vput:\n"
@@ -757,7 +764,7 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       "  clr.b &__wsn_rt_keys_valid\n"  /* the effect keys were of the segment left */
       "  clr.b &__wsn_rt_in_valid\n"    /* and the inputs INPUT_S refers to */
       "  clr &__wsn_rt_sb_end\n"        /* and the SKIP_BEGIN an empty span takes back */
-      "  clr &__wsn_rt_rep_at\n"        /* and the run a REPEAT continues */
+      "  clr &__wsn_rt_rep\n"           /* and the run a REPEAT continues */
       "  ret\n"
       /* Unsigned LEB128 of r12 at r11 (advanced). Clobbers r12. */
       ".Lwsn_vput:\n"
@@ -1194,7 +1201,7 @@ WSN_NAKED void __wsn_rt_close(void) {
  * A record without payload, closed: with a one-byte tag t (not 0) the writer core reserves it
  * as its kind without fields (F_NOA; the core takes 4-bit tags) and t replaces the tag before
  * the record closes. */
-#if WSN_TRACE_REPEAT
+#if WSN_TRACE_REPEAT && !(WSN_ASM_CORE && defined(__AVR__))
 /* A one-byte control record t (IRQ_S, IRQ_EXIT_S, ENTRY_S, EXIT_S: t >= 0x70), written as its
  * own byte or taken into a REPEAT (section 3.8). Interrupts must be disabled. */
 static NOINLINE void ctl(uint8_t t) {
@@ -1258,6 +1265,177 @@ static NOINLINE void ctl(uint8_t t) {
   CLOSE();
   rt_rep_n = n;
   rt_rep_at = HDR.head;
+}
+#elif WSN_TRACE_REPEAT
+/* ctl in AVR assembly (the C version, above; 256-byte segments or a larger power of two):
+ * t in r17 (then the byte the record's tag gets), n in r16, p in r23, lit in r22, h in
+ * r25:24, Z = &data[h]. __wsn_rt_rep: at +0, crc +2, lit +4, p +5, n +6, i +7. emit and close
+ * use only call-clobbered registers. */
+#define ctl __wsn_rt_ctl
+void __wsn_rt_ctl(uint8_t t);
+WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
+  __asm__ __volatile__(
+      "  lds r18, __wsn_trace+18\n"
+      "  sbrc r18, 2\n"                /* frozen: nothing */
+      "  ret\n"
+      "  push r16\n"
+      "  push r17\n"
+      "  mov r17, r24\n"
+      "  clr r16\n"
+      "  clr r22\n"
+      "  clr r23\n"
+      "  lds r24, __wsn_trace+16\n"    /* h */
+      "  lds r25, __wsn_trace+17\n"
+      "  lds r18, __wsn_rt_rep\n"      /* the head after the last control record? */
+      "  lds r19, __wsn_rt_rep+1\n"
+      "  cp r24, r18\n"
+      "  cpc r25, r19\n"
+      "  brne 10f\n"
+      ".if " S_HMASK "\n"              /* and not a segment start */
+      "  mov r18, r25\n"
+      "  andi r18, " S_HMASK "\n"
+      "  or r18, r24\n"
+      ".else\n"
+      "  tst r24\n"
+      ".endif\n"
+      "  brne 11f\n"
+      "10:\n"
+      "  rjmp 5f\n"
+      "11:\n"
+      "  movw r30, r24\n"
+      "  subi r30, lo8(-(__wsn_trace+32))\n"
+      "  sbci r31, hi8(-(__wsn_trace+32))\n"
+      "  lds r23, __wsn_rt_rep+5\n"    /* p */
+      "  lds r16, __wsn_rt_rep+6\n"    /* n: a REPEAT open before the head? */
+      "  tst r16\n"
+      "  breq 3f\n"
+      "  cpi r16, 255\n"
+      "  breq 2f\n"
+      "  lds r18, __wsn_rt_rep+7\n"    /* t the source's record i (at h - 2 - p + i)? */
+      "  movw r26, r30\n"
+      "  sbiw r26, 2\n"
+      "  sub r26, r23\n"
+      "  sbc r27, r1\n"
+      "  add r26, r18\n"
+      "  adc r27, r1\n"
+      "  ld r19, X\n"
+      "  cp r19, r17\n"
+      "  brne 2f\n"
+      "  sbiw r24, 2\n"                /* n grows: open at the tag */
+      "  sts __wsn_trace+30, r24\n"
+      "  mov r19, r25\n"
+      "  ori r19, 0x80\n"
+      "  sts __wsn_trace+31, r19\n"
+      "  mov r26, r25\n"               /* the check value before the tag, high byte first */
+      ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
+      "  lsr r26\n"
+      ".endr\n"
+      "  lsl r26\n"
+      "  clr r27\n"
+      "  subi r26, lo8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "+1))\n"
+      "  sbci r27, hi8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "+1))\n"
+      "  lds r19, __wsn_rt_rep+3\n"
+      "  st X, r19\n"
+      "  lds r19, __wsn_rt_rep+2\n"
+      "  st -X, r19\n"
+      "  inc r16\n"                    /* n + 1 */
+      "  st -Z, r16\n"
+      "  sts __wsn_rt_rep+6, r16\n"
+      "  inc r18\n"                    /* the next source record */
+      "  cp r18, r23\n"
+      "  brne 1f\n"
+      "  clr r18\n"
+      "1:\n"
+      "  sts __wsn_rt_rep+7, r18\n"
+      "  pop r17\n"
+      "  pop r16\n"
+      "  jmp __wsn_rt_close\n"
+      "2:\n"                           /* the run starts again from t */
+      "  clr r16\n"
+      "  clr r23\n"
+      "  rjmp 5f\n"
+      "3:\n"                           /* no REPEAT open */
+      "  lds r22, __wsn_rt_rep+4\n"    /* lit */
+      "  tst r23\n"
+      "  breq 4f\n"
+      "  movw r26, r30\n"              /* t the record p before it? */
+      "  sub r26, r23\n"
+      "  sbc r27, r1\n"
+      "  ld r19, X\n"
+      "  cp r19, r17\n"
+      "  brne 4f\n"
+      "  cpi r24, 0xff\n"              /* a REPEAT, unless h is the segment's last byte */
+      "  brne 6f\n"
+      ".if " S_HMASK "\n"
+      "  mov r19, r25\n"
+      "  andi r19, " S_HMASK "\n"
+      "  cpi r19, " S_HMASK "\n"
+      "  brne 6f\n"
+      ".endif\n"
+      "  rjmp 5f\n"
+      "6:\n"
+      "  mov r26, r25\n"               /* the check value before it */
+      ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
+      "  lsr r26\n"
+      ".endr\n"
+      "  lsl r26\n"
+      "  clr r27\n"
+      "  subi r26, lo8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "))\n"
+      "  sbci r27, hi8(-(__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "))\n"
+      "  ld r18, X+\n"
+      "  ld r19, X\n"
+      "  sts __wsn_rt_rep+2, r18\n"
+      "  sts __wsn_rt_rep+3, r19\n"
+      "  ldi r16, 1\n"
+      "  mov r17, r23\n"               /* tag 0x98 + p - 1 */
+      "  subi r17, 0x69\n"            /* + 0x97 */
+      "  ldi r18, 1\n"                 /* i = p != 1 */
+      "  cpi r23, 1\n"
+      "  brne 7f\n"
+      "  clr r18\n"
+      "7:\n"
+      "  sts __wsn_rt_rep+7, r18\n"
+      "  rjmp 8f\n"
+      "4:\n"                           /* p: the first of the lit records back equal to t */
+      "  clr r23\n"
+      "  tst r22\n"
+      "  breq 5f\n"
+      "  movw r26, r30\n"
+      "9:\n"
+      "  inc r23\n"
+      "  ld r19, -X\n"
+      "  cp r19, r17\n"
+      "  breq 5f\n"
+      "  cp r23, r22\n"
+      "  brlo 9b\n"
+      "  clr r23\n"
+      "5:\n"                           /* t as its own byte */
+      "  sts __wsn_rt_rep+5, r23\n"
+      "  cpi r22, 8\n"
+      "  brsh 1f\n"
+      "  inc r22\n"
+      "1:\n"
+      "  sts __wsn_rt_rep+4, r22\n"
+      "8:\n"
+      "  ldi r22, 0x81\n"              /* emit(0, ENTRY | F_NOA, 0, n) */
+      "  mov r18, r16\n"
+      "  clr r19\n"
+      "  call __wsn_rt_emit\n"
+      "  movw r30, r24\n"
+      "  tst r16\n"
+      "  breq 1f\n"
+      "  st Z, r16\n"                  /* n = 1 */
+      "1:\n"
+      "  st -Z, r17\n"
+      "  call __wsn_rt_close\n"
+      "  sts __wsn_rt_rep+6, r16\n"
+      "  lds r24, __wsn_trace+16\n"
+      "  lds r25, __wsn_trace+17\n"
+      "  sts __wsn_rt_rep, r24\n"
+      "  sts __wsn_rt_rep+1, r25\n"
+      "  pop r17\n"
+      "  pop r16\n"
+      "  ret\n");
 }
 #endif
 

@@ -367,6 +367,24 @@ int main(void) {
         ck_after((v & 4) ? 37 + 2 : 3 + 2 + 2);
       }
       break;
+    case 16: { /* format 9 (spec/trace-format.md 3.8): a periodic run of one-byte control
+                * records, as REPEAT records of every period (1-8), counts past their limit of
+                * 255, runs cut by segment ends and by the records around them */
+      uint16_t p = (uint16_t)(1u + v % 8u), n = (uint16_t)((v >> 3) % 300u), k, j;
+      for (k = 0; k < n; ++k) {
+        j = (uint16_t)(k % p + (r & 7u));
+        switch (j % 4u) {
+        case 0: __wsn_rt_entry((uint16_t)(j % 47u)); break;
+        case 1: __wsn_rt_exit((uint16_t)(j % 47u)); break;
+        case 2:
+          __wsn_gv_reference = (uint16_t)(j & 3u);
+          (void)__wsn_rt_irq_enter((uint16_t)(1u + j % 8u));
+          break;
+        default: __wsn_rt_irq_leave((uint16_t)(1u + j % 8u), 0); break;
+        }
+      }
+      break;
+    }
     case 15:
       __wsn_rt_check_t((uintptr_t)&ck_a, 1);
       __wsn_rt_check_t((uintptr_t)&ck_b, 1);
@@ -378,6 +396,25 @@ int main(void) {
       __wsn_rt_record_end();
       break;
     }
+  }
+  /* REPEAT records of every period that stay in the retained tail (spec/trace-format.md 3.8):
+   * runs of p = 1..8 one-byte control records, p = 1 past the count's limit of 255, each run
+   * ended by a SCHED. */
+  for (i = 1; i <= 8; ++i) {
+    uint16_t k, j, n = i == 1 ? 260u : (uint16_t)(3u * i + 4u);
+    for (k = 0; k < n; ++k) {
+      j = (uint16_t)(k % i + 2u * i);
+      switch (j % 4u) {
+      case 0: __wsn_rt_entry((uint16_t)(j % 47u)); break;
+      case 1: __wsn_rt_exit((uint16_t)(j % 47u)); break;
+      case 2:
+        __wsn_gv_reference = (uint16_t)(j & 3u);
+        (void)__wsn_rt_irq_enter((uint16_t)(1u + j % 8u));
+        break;
+      default: __wsn_rt_irq_leave((uint16_t)(1u + j % 8u), 0); break;
+      }
+    }
+    __wsn_rt_sched(i);
   }
   /* A burst of inputs that stays in the retained tail (spec/trace-format.md 3.4): sites near
    * the previous one (d = -8..7) and far from it, values in a recent slot and not, at each
