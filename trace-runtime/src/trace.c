@@ -1201,7 +1201,7 @@ WSN_NAKED void __wsn_rt_close(void) {
  * A record without payload, closed: with a one-byte tag t (not 0) the writer core reserves it
  * as its kind without fields (F_NOA; the core takes 4-bit tags) and t replaces the tag before
  * the record closes. */
-#if WSN_TRACE_REPEAT && !(WSN_ASM_CORE && defined(__AVR__))
+#if WSN_TRACE_REPEAT && !WSN_ASM_CORE
 /* A one-byte control record t (IRQ_S, IRQ_EXIT_S, ENTRY_S, EXIT_S: t >= 0x70), written as its
  * own byte or taken into a REPEAT (section 3.8). Interrupts must be disabled. */
 static NOINLINE void ctl(uint8_t t) {
@@ -1266,7 +1266,7 @@ static NOINLINE void ctl(uint8_t t) {
   rt_rep_n = n;
   rt_rep_at = HDR.head;
 }
-#elif WSN_TRACE_REPEAT
+#elif WSN_TRACE_REPEAT && defined(__AVR__)
 /* ctl in AVR assembly (the C version, above; 256-byte segments or a larger power of two):
  * t in r17 (then the byte the record's tag gets), n in r16, p in r23, lit in r22, h in
  * r25:24, Z = &data[h]. __wsn_rt_rep: at +0, crc +2, lit +4, p +5, n +6, i +7. emit and close
@@ -1435,6 +1435,145 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  sts __wsn_rt_rep+1, r25\n"
       "  pop r17\n"
       "  pop r16\n"
+      "  ret\n");
+}
+#elif WSN_TRACE_REPEAT
+/* ctl in MSP430 assembly (the C version, above): t in r10 (then the byte the record's tag
+ * gets), n in r9, p in r13, lit in r11, h in r14, r15 = &data[h]. emit and close use only
+ * r11-r15. */
+#define ctl __wsn_rt_ctl
+void __wsn_rt_ctl(uint8_t t);
+WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
+  __asm__ __volatile__(
+      "  bit.b #4, &__wsn_trace+18\n"   /* frozen: nothing */
+      "  jz 1f\n"
+      "  ret\n"
+      "1:\n"
+      "  push r10\n"
+      "  push r9\n"
+      "  mov.b r12, r10\n"
+      "  clr r9\n"
+      "  clr r13\n"
+      "  clr r11\n"
+      "  mov &__wsn_trace+16, r14\n"    /* h: the head after the last control record? */
+      "  cmp &__wsn_rt_rep, r14\n"
+      "  jne 5f\n"
+      "  bit #" S_SEG "-1, r14\n"       /* and not a segment start */
+      "  jz 5f\n"
+      "  mov r14, r15\n"
+      "  add #__wsn_trace+32, r15\n"
+      "  mov.b &__wsn_rt_rep+5, r13\n"  /* p */
+      "  mov.b &__wsn_rt_rep+6, r9\n"   /* n: a REPEAT open before the head? */
+      "  tst.b r9\n"
+      "  jz 3f\n"
+      "  cmp.b #255, r9\n"
+      "  jeq 2f\n"
+      "  mov.b &__wsn_rt_rep+7, r11\n"  /* t the source's record i (at h - 2 - p + i)? */
+      "  mov r15, r12\n"
+      "  sub r13, r12\n"
+      "  add r11, r12\n"
+      "  cmp.b -2(r12), r10\n"
+      "  jne 2f\n"
+      "  decd r14\n"                    /* n grows: open at the tag, one word store */
+      "  mov r14, r12\n"
+      "  bis #0x8000, r12\n"
+      "  mov r12, &__wsn_trace+30\n"
+      "  swpb r14\n"                    /* the check value before the tag, high byte first */
+      "  and #0xff, r14\n"
+      ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
+      "  rra r14\n"
+      ".endr\n"
+      "  rla r14\n"
+      "  add #__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
+      "  mov &__wsn_rt_rep+2, r12\n"
+      "  swpb r12\n"
+      "  mov.b r12, 1(r14)\n"
+      "  swpb r12\n"
+      "  mov.b r12, 0(r14)\n"
+      "  inc.b r9\n"                    /* n + 1 */
+      "  mov.b r9, -1(r15)\n"
+      "  mov.b r9, &__wsn_rt_rep+6\n"
+      "  inc.b r11\n"                   /* the next source record */
+      "  cmp.b r13, r11\n"
+      "  jne 4f\n"
+      "  clr.b r11\n"
+      "4:\n"
+      "  mov.b r11, &__wsn_rt_rep+7\n"
+      "  pop r9\n"
+      "  pop r10\n"
+      "  br #__wsn_rt_close\n"
+      "2:\n"                            /* the run starts again from t */
+      "  clr r9\n"
+      "  clr r13\n"
+      "  clr r11\n"
+      "  jmp 5f\n"
+      "3:\n"                            /* no REPEAT open */
+      "  mov.b &__wsn_rt_rep+4, r11\n"  /* lit */
+      "  tst.b r13\n"
+      "  jz 6f\n"
+      "  mov r15, r12\n"                /* t the record p before it? */
+      "  sub r13, r12\n"
+      "  cmp.b @r12, r10\n"
+      "  jne 6f\n"
+      "  mov r14, r12\n"                /* a REPEAT, unless h is the segment's last byte */
+      "  and #" S_SEG "-1, r12\n"
+      "  cmp #" S_SEG "-1, r12\n"
+      "  jeq 5f\n"
+      "  swpb r14\n"                    /* the check value before it */
+      "  and #0xff, r14\n"
+      ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
+      "  rra r14\n"
+      ".endr\n"
+      "  rla r14\n"
+      "  add #__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
+      "  mov.b @r14+, r12\n"
+      "  mov.b @r14, r14\n"
+      "  swpb r14\n"
+      "  bis r12, r14\n"
+      "  mov r14, &__wsn_rt_rep+2\n"
+      "  mov #1, r9\n"
+      "  mov.b r13, r10\n"              /* tag 0x98 + p - 1 */
+      "  add.b #0x97, r10\n"
+      "  mov.b #1, r12\n"               /* i = p != 1 */
+      "  cmp.b #1, r13\n"
+      "  jne 7f\n"
+      "  clr.b r12\n"
+      "7:\n"
+      "  mov.b r12, &__wsn_rt_rep+7\n"
+      "  jmp 8f\n"
+      "6:\n"                            /* p: the first of the lit records back equal to t */
+      "  clr r13\n"
+      "  tst.b r11\n"
+      "  jz 5f\n"
+      "9:\n"
+      "  inc r13\n"
+      "  dec r15\n"
+      "  cmp.b @r15, r10\n"
+      "  jeq 5f\n"
+      "  cmp.b r11, r13\n"
+      "  jlo 9b\n"
+      "  clr r13\n"
+      "5:\n"                            /* t as its own byte */
+      "  mov.b r13, &__wsn_rt_rep+5\n"
+      "  cmp.b #8, r11\n"
+      "  jhs 1f\n"
+      "  inc.b r11\n"
+      "1:\n"
+      "  mov.b r11, &__wsn_rt_rep+4\n"
+      "8:\n"
+      "  mov #0x81, r13\n"              /* emit(0, ENTRY | F_NOA, 0, n) */
+      "  mov r9, r15\n"
+      "  call #__wsn_rt_emit\n"
+      "  tst.b r9\n"
+      "  jz 1f\n"
+      "  mov.b r9, 0(r12)\n"            /* n = 1 */
+      "1:\n"
+      "  mov.b r10, -1(r12)\n"
+      "  call #__wsn_rt_close\n"
+      "  mov.b r9, &__wsn_rt_rep+6\n"
+      "  mov &__wsn_trace+16, &__wsn_rt_rep\n"
+      "  pop r9\n"
+      "  pop r10\n"
       "  ret\n");
 }
 #endif

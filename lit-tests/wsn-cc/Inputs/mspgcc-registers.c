@@ -92,7 +92,7 @@ int main(void) {
   WDTCTL = 0x5A80;
   P5DIR |= 0x70;
   P5OUT |= 0x70;
-  TACCR0 = 4000;
+  TACCR0 = 6000; /* leaves the traced build idle time in each period (LPM0) */
   TACCTL0 = 0x0010;        /* CCIE */
   TACTL = 0x0200 | 0x0010; /* SMCLK, up mode */
   __eint();
