@@ -1267,7 +1267,7 @@ void TraceWriter::oneByte(uint8_t Tag) {
   seal();
   RepN = 0;
   RepP = P;
-  RepLit = Lit < 8 ? Lit + 1 : 8;
+  RepLit = Lit < RepeatBack ? Lit + 1 : RepeatBack;
   RepAt = Header.Head;
 }
 // Format 7 (section 3.5): small fids and irq ids in the tag.

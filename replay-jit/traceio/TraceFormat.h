@@ -74,6 +74,8 @@ constexpr unsigned IrqShortIds = 8, IrqShortCounts = 4, FidShortIds = 47;
 /// EXIT_S byte of its own). Decoded into the n records (TraceRecord::Repeat = p on each).
 constexpr uint8_t RepeatTag = 0x98, RepeatLastTag = 0x9F;
 constexpr unsigned RepeatMaxPeriod = 8;
+/// How far back the writer looks for a period (the runtime's WSN_REPEAT_BACK): 4.
+constexpr uint8_t RepeatBack = 4;
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {

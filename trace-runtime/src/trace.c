@@ -91,7 +91,8 @@ __attribute__((used)) uint16_t rt_sb_end, rt_sb_crc, rt_sb_site;
  * state is valid while the head is rt_rep_at, the head right after the last control record
  * (or REPEAT) written; entering a segment clears it (the writer core, also in assembly), and
  * within a segment every record moves the head on, so any other record ends the run.
- * rt_rep_lit: control records written last in a row as their own byte (at most 8);
+ * rt_rep_lit: control records written last in a row as their own byte (at most
+ * WSN_REPEAT_BACK: a period is looked for that far back);
  * rt_rep_p: the candidate period (the last of them equals the record p before it; 0: none)
  * or the open REPEAT's; rt_rep_n: the open REPEAT's count (0: none open, the REPEAT is the
  * record before rt_rep_at); rt_rep_i: its source record the next one must equal;
@@ -99,6 +100,11 @@ __attribute__((used)) uint16_t rt_sb_end, rt_sb_crc, rt_sb_site;
 #ifndef WSN_TRACE_REPEAT
 #define WSN_TRACE_REPEAT 1
 #endif
+/* Periods up to 4 are looked for, though the format has tags for 8: on the project's examples
+ * the longer ones saved nothing (session 20's model over bench/tracesize's --full-trace
+ * copies: sense-send 0.27-0.28 of the bytes either way, uart-cmd 0.85-0.92 with 4 against
+ * 0.86-0.93 with 8), and each step back costs about 10 cycles on the MSP430. */
+#define WSN_REPEAT_BACK 4
 /* One object: the AVR assembly of ctl reaches the fields at fixed offsets (at +0, crc +2,
  * lit +4, p +5, n +6, i +7). */
 struct wsn_rt_rep {
@@ -1259,7 +1265,7 @@ static NOINLINE void ctl(uint8_t t) {
     rt_rep_i = p != 1;
   } else {
     rt_rep_p = p;
-    rt_rep_lit = lit < 8 ? (uint8_t)(lit + 1u) : 8;
+    rt_rep_lit = lit < WSN_REPEAT_BACK ? (uint8_t)(lit + 1u) : WSN_REPEAT_BACK;
   }
   q[-1] = t;
   CLOSE();
@@ -1411,7 +1417,7 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  clr r23\n"
       "5:\n"                           /* t as its own byte */
       "  sts __wsn_rt_rep+5, r23\n"
-      "  cpi r22, 8\n"
+      "  cpi r22, " WSN_STR(WSN_REPEAT_BACK) "\n"
       "  brsh 1f\n"
       "  inc r22\n"
       "1:\n"
@@ -1555,7 +1561,7 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  clr r13\n"
       "5:\n"                            /* t as its own byte */
       "  mov.b r13, &__wsn_rt_rep+5\n"
-      "  cmp.b #8, r11\n"
+      "  cmp.b #" WSN_STR(WSN_REPEAT_BACK) ", r11\n"
       "  jhs 1f\n"
       "  inc.b r11\n"
       "1:\n"

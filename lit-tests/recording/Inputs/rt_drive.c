@@ -368,8 +368,9 @@ int main(void) {
       }
       break;
     case 16: { /* format 9 (spec/trace-format.md 3.8): a periodic run of one-byte control
-                * records, as REPEAT records of every period (1-8), counts past their limit of
-                * 255, runs cut by segment ends and by the records around them */
+                * records of periods 1-8 (REPEAT records for those up to the writer's 4, the
+                * others as bytes), counts past their limit of 255, runs cut by segment ends and
+                * by the records around them */
       uint16_t p = (uint16_t)(1u + v % 8u), n = (uint16_t)((v >> 3) % 300u), k, j;
       for (k = 0; k < n; ++k) {
         j = (uint16_t)(k % p + (r & 7u));
@@ -397,9 +398,9 @@ int main(void) {
       break;
     }
   }
-  /* REPEAT records of every period that stay in the retained tail (spec/trace-format.md 3.8):
-   * runs of p = 1..8 one-byte control records, p = 1 past the count's limit of 255, each run
-   * ended by a SCHED. */
+  /* REPEAT records of every period the writer looks for that stay in the retained tail
+   * (spec/trace-format.md 3.8): runs of p = 1..8 one-byte control records (5-8 stay bytes),
+   * p = 1 past the count's limit of 255, each run ended by a SCHED. */
   for (i = 1; i <= 8; ++i) {
     uint16_t k, j, n = i == 1 ? 260u : (uint16_t)(3u * i + 4u);
     for (k = 0; k < n; ++k) {
