@@ -37,6 +37,9 @@ struct Options {
   /// --effect-keys=N: the runtime's WSN_TRACE_EFFECT_KEYS (EFFECT_DELTA keys, 0-8); without
   /// it, 0.
   std::optional<unsigned> EffectKeys;
+  /// --no-repeat: the runtime's WSN_TRACE_REPEAT 0 (no REPEAT records, spec/trace-format.md
+  /// section 3.8: every control record as its own byte).
+  bool NoRepeat = false;
   /// --instrument=selected (dependence-selected functions, thesis Algorithm 4) or all
   /// (the instrument-everything baseline of thesis Table 4.2).
   bool InstrumentAll = false;
