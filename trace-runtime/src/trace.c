@@ -759,6 +759,8 @@ WSN_NAKED uint8_t *__wsn_rt_emit(WSN_ARG uint16_t a, WSN_ARG uint8_t kind, WSN_A
       /* r14 = the start of the segment writing enters: 0 after the last one (wraps += 1, flag
        * WRAPPED); arms the anchor flag. */
       ".Lwsn_enter:\n"
+      ".global __wsn_rt_enter\n"       /* also ctl's (r14 in and out, nothing else changed) */
+      "__wsn_rt_enter:\n"
       "  cmp #" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
       "  jne 1f\n"
       "  clr r14\n"
@@ -1444,9 +1446,11 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  ret\n");
 }
 #elif WSN_TRACE_REPEAT
-/* ctl in MSP430 assembly (the C version, above): t in r10 (then the byte the record's tag
- * gets), n in r9, p in r13, lit in r11, h in r14, r15 = &data[h]. emit and close use only
- * r11-r15. */
+/* ctl in MSP430 assembly (the C version, above): t in r12, h in r14, p in r13, lit in r11,
+ * r15 = &data[h]; the state in __wsn_rt_rep (at +0, crc +2, lit +4, p +5, n +6, i +7). A
+ * one-byte record never needs a PAD, so the record is written here rather than through emit:
+ * open at h, its bytes, the head moved on (entering the next segment when it is full, which
+ * clears the state's head), then close, tail-called. Only r11-r15 are used. */
 #define ctl __wsn_rt_ctl
 void __wsn_rt_ctl(uint8_t t);
 WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
@@ -1455,13 +1459,9 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  jz 1f\n"
       "  ret\n"
       "1:\n"
-      "  push r10\n"
-      "  push r9\n"
-      "  mov.b r12, r10\n"
-      "  clr r9\n"
+      "  mov &__wsn_trace+16, r14\n"    /* h: the head after the last control record? */
       "  clr r13\n"
       "  clr r11\n"
-      "  mov &__wsn_trace+16, r14\n"    /* h: the head after the last control record? */
       "  cmp &__wsn_rt_rep, r14\n"
       "  jne 5f\n"
       "  bit #" S_SEG "-1, r14\n"       /* and not a segment start */
@@ -1469,47 +1469,39 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  mov r14, r15\n"
       "  add #__wsn_trace+32, r15\n"
       "  mov.b &__wsn_rt_rep+5, r13\n"  /* p */
-      "  mov.b &__wsn_rt_rep+6, r9\n"   /* n: a REPEAT open before the head? */
-      "  tst.b r9\n"
+      "  tst.b &__wsn_rt_rep+6\n"       /* n: a REPEAT open before the head? */
       "  jz 3f\n"
-      "  cmp.b #255, r9\n"
+      "  cmp.b #255, &__wsn_rt_rep+6\n"
       "  jeq 2f\n"
       "  mov.b &__wsn_rt_rep+7, r11\n"  /* t the source's record i (at h - 2 - p + i)? */
-      "  mov r15, r12\n"
-      "  sub r13, r12\n"
-      "  add r11, r12\n"
-      "  cmp.b -2(r12), r10\n"
+      "  add r15, r11\n"
+      "  sub r13, r11\n"
+      "  cmp.b -2(r11), r12\n"
       "  jne 2f\n"
       "  decd r14\n"                    /* n grows: open at the tag, one word store */
-      "  mov r14, r12\n"
-      "  bis #0x8000, r12\n"
-      "  mov r12, &__wsn_trace+30\n"
+      "  mov r14, r11\n"
+      "  bis #0x8000, r11\n"
+      "  mov r11, &__wsn_trace+30\n"
       "  swpb r14\n"                    /* the check value before the tag, high byte first */
       "  and #0xff, r14\n"
       ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
       "  rra r14\n"
       ".endr\n"
       "  rla r14\n"
-      "  add #__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
-      "  mov &__wsn_rt_rep+2, r12\n"
-      "  swpb r12\n"
-      "  mov.b r12, 1(r14)\n"
-      "  swpb r12\n"
-      "  mov.b r12, 0(r14)\n"
-      "  inc.b r9\n"                    /* n + 1 */
-      "  mov.b r9, -1(r15)\n"
-      "  mov.b r9, &__wsn_rt_rep+6\n"
-      "  inc.b r11\n"                   /* the next source record */
-      "  cmp.b r13, r11\n"
+      "  mov &__wsn_rt_rep+2, r11\n"
+      "  swpb r11\n"
+      "  mov.b r11, __wsn_trace+33+" WSN_STR(WSN_TRACE_BUF_SIZE) "(r14)\n"
+      "  swpb r11\n"
+      "  mov.b r11, __wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) "(r14)\n"
+      "  inc.b &__wsn_rt_rep+6\n"       /* n + 1 */
+      "  mov.b &__wsn_rt_rep+6, -1(r15)\n"
+      "  inc.b &__wsn_rt_rep+7\n"       /* the next source record */
+      "  cmp.b r13, &__wsn_rt_rep+7\n"
       "  jne 4f\n"
-      "  clr.b r11\n"
+      "  clr.b &__wsn_rt_rep+7\n"
       "4:\n"
-      "  mov.b r11, &__wsn_rt_rep+7\n"
-      "  pop r9\n"
-      "  pop r10\n"
       "  br #__wsn_rt_close\n"
       "2:\n"                            /* the run starts again from t */
-      "  clr r9\n"
       "  clr r13\n"
       "  clr r11\n"
       "  jmp 5f\n"
@@ -1517,47 +1509,56 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  mov.b &__wsn_rt_rep+4, r11\n"  /* lit */
       "  tst.b r13\n"
       "  jz 6f\n"
-      "  mov r15, r12\n"                /* t the record p before it? */
-      "  sub r13, r12\n"
-      "  cmp.b @r12, r10\n"
-      "  jne 6f\n"
-      "  mov r14, r12\n"                /* a REPEAT, unless h is the segment's last byte */
-      "  and #" S_SEG "-1, r12\n"
-      "  cmp #" S_SEG "-1, r12\n"
-      "  jeq 5f\n"
-      "  swpb r14\n"                    /* the check value before it */
-      "  and #0xff, r14\n"
-      ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
-      "  rra r14\n"
-      ".endr\n"
-      "  rla r14\n"
-      "  add #__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) ", r14\n"
-      "  mov.b @r14+, r12\n"
-      "  mov.b @r14, r14\n"
-      "  swpb r14\n"
-      "  bis r12, r14\n"
-      "  mov r14, &__wsn_rt_rep+2\n"
-      "  mov #1, r9\n"
-      "  mov.b r13, r10\n"              /* tag 0x98 + p - 1 */
-      "  add.b #0x97, r10\n"
-      "  mov.b #1, r12\n"               /* i = p != 1 */
-      "  cmp.b #1, r13\n"
+      "  sub r13, r15\n"                /* t the record p before it? */
+      "  cmp.b @r15, r12\n"
       "  jne 7f\n"
-      "  clr.b r12\n"
+      "  mov r14, r11\n"                /* a REPEAT, unless h is the segment's last byte */
+      "  and #" S_SEG "-1, r11\n"
+      "  cmp #" S_SEG "-1, r11\n"
+      "  jeq 8f\n"
+      "  mov r14, r11\n"                /* the check value before it */
+      "  swpb r11\n"
+      "  and #0xff, r11\n"
+      ".rept " WSN_STR(WSN_SEG_SHIFT) "\n"
+      "  rra r11\n"
+      ".endr\n"
+      "  rla r11\n"
+      "  add #__wsn_trace+32+" WSN_STR(WSN_TRACE_BUF_SIZE) ", r11\n"
+      "  mov.b @r11+, r12\n"
+      "  mov.b @r11, r11\n"
+      "  swpb r11\n"
+      "  bis r12, r11\n"
+      "  mov r11, &__wsn_rt_rep+2\n"
+      "  mov.b #1, &__wsn_rt_rep+6\n"   /* n = 1, i = p != 1 */
+      "  mov.b #1, &__wsn_rt_rep+7\n"
+      "  cmp.b #1, r13\n"
+      "  jne 9f\n"
+      "  clr.b &__wsn_rt_rep+7\n"
+      "9:\n"
+      "  mov r14, r11\n"                /* the REPEAT: tag 0x98 + p - 1, then n */
+      "  bis #0x8000, r11\n"
+      "  mov r11, &__wsn_trace+30\n"
+      "  add.b #0x97, r13\n"
+      "  mov.b r13, __wsn_trace+32(r14)\n"
+      "  mov.b #1, __wsn_trace+33(r14)\n"
+      "  incd r14\n"
+      "  jmp 10f\n"
+      "8:\n"                            /* no room: as its own byte, p kept */
+      "  mov.b &__wsn_rt_rep+4, r11\n"
+      "  jmp 5f\n"
       "7:\n"
-      "  mov.b r12, &__wsn_rt_rep+7\n"
-      "  jmp 8f\n"
+      "  add r13, r15\n"
       "6:\n"                            /* p: the first of the lit records back equal to t */
       "  clr r13\n"
       "  tst.b r11\n"
       "  jz 5f\n"
-      "9:\n"
+      "11:\n"
       "  inc r13\n"
       "  dec r15\n"
-      "  cmp.b @r15, r10\n"
+      "  cmp.b @r15, r12\n"
       "  jeq 5f\n"
       "  cmp.b r11, r13\n"
-      "  jlo 9b\n"
+      "  jlo 11b\n"
       "  clr r13\n"
       "5:\n"                            /* t as its own byte */
       "  mov.b r13, &__wsn_rt_rep+5\n"
@@ -1566,21 +1567,20 @@ WSN_NAKED void __wsn_rt_ctl(WSN_ARG uint8_t t) {
       "  inc.b r11\n"
       "1:\n"
       "  mov.b r11, &__wsn_rt_rep+4\n"
-      "8:\n"
-      "  mov #0x81, r13\n"              /* emit(0, ENTRY | F_NOA, 0, n) */
-      "  mov r9, r15\n"
-      "  call #__wsn_rt_emit\n"
-      "  tst.b r9\n"
-      "  jz 1f\n"
-      "  mov.b r9, 0(r12)\n"            /* n = 1 */
+      "  clr.b &__wsn_rt_rep+6\n"
+      "  mov r14, r11\n"                /* open at h, one word store */
+      "  bis #0x8000, r11\n"
+      "  mov r11, &__wsn_trace+30\n"
+      "  mov.b r12, __wsn_trace+32(r14)\n"
+      "  inc r14\n"
+      "10:\n"                           /* the head after it; a full segment enters the next */
+      "  mov r14, &__wsn_rt_rep\n"
+      "  bit #" S_SEG "-1, r14\n"
+      "  jnz 1f\n"
+      "  call #__wsn_rt_enter\n"
       "1:\n"
-      "  mov.b r10, -1(r12)\n"
-      "  call #__wsn_rt_close\n"
-      "  mov.b r9, &__wsn_rt_rep+6\n"
-      "  mov &__wsn_trace+16, &__wsn_rt_rep\n"
-      "  pop r9\n"
-      "  pop r10\n"
-      "  ret\n");
+      "  mov r14, &__wsn_trace+16\n"
+      "  br #__wsn_rt_close\n");
 }
 #endif
 
