@@ -21,6 +21,7 @@
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <optional>
 #include <vector>
 
 namespace wsn::recordtest {
@@ -49,6 +50,27 @@ inline TraceWriter writer(uint16_t Buf = WSN_TRACE_BUF_SIZE, uint16_t Seg = WSN_
   auto W = TraceWriter::create(O);
   EXPECT_TRUE(bool(W));
   return std::move(*W);
+}
+
+/// A trace of two Seg-byte segments whose ring starts with Ring, written by hand: a header of
+/// Version, the head after Ring (or at Head), the check values sealed over the bytes.
+inline std::vector<uint8_t> handTrace(uint16_t Seg, llvm::ArrayRef<uint8_t> Ring,
+                                      uint8_t Version = TraceVersion,
+                                      std::optional<uint16_t> Head = std::nullopt) {
+  TraceHeader H;
+  H.Version = Version;
+  H.BufSize = 2 * Seg;
+  H.SegSize = Seg;
+  H.Head = Head.value_or(uint16_t(Ring.size()));
+  H.ModuleHash = 0xC0FFEE42u;
+  std::vector<uint8_t> B = encodeTraceHeader(H);
+  std::vector<uint8_t> R(Ring.begin(), Ring.end());
+  R.resize(H.BufSize, 0);
+  B.insert(B.end(), R.begin(), R.end());
+  B.resize(H.fileSize(), 0);
+  if (llvm::Error E = resealTrace(B))
+    ADD_FAILURE() << llvm::toString(std::move(E));
+  return B;
 }
 
 inline std::string errorOf(llvm::Error E) {

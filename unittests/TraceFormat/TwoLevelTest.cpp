@@ -27,24 +27,10 @@ namespace {
 
 constexpr uint16_t Seg = 128;
 
-/// A trace of two Seg-byte segments whose ring starts with Ring, written by hand: a header of
-/// Version, the head after Ring (or at Head), the check values sealed over the bytes.
+/// RecordTestSupport's handTrace with this file's segment size.
 std::vector<uint8_t> handTrace(ArrayRef<uint8_t> Ring, uint8_t Version = TraceVersion,
                                std::optional<uint16_t> Head = std::nullopt) {
-  TraceHeader H;
-  H.Version = Version;
-  H.BufSize = 2 * Seg;
-  H.SegSize = Seg;
-  H.Head = Head.value_or(uint16_t(Ring.size()));
-  H.ModuleHash = 0xC0FFEE42u;
-  std::vector<uint8_t> B = encodeTraceHeader(H);
-  std::vector<uint8_t> R(Ring.begin(), Ring.end());
-  R.resize(H.BufSize, 0);
-  B.insert(B.end(), R.begin(), R.end());
-  B.resize(H.fileSize(), 0);
-  if (llvm::Error E = resealTrace(B))
-    ADD_FAILURE() << llvm::toString(std::move(E));
-  return B;
+  return recordtest::handTrace(Seg, Ring, Version, Head);
 }
 
 /// One of format 8's record kinds, and the one-level record it stands for.

@@ -248,6 +248,20 @@ static void mutate(void) {
   sparse[r % 37] = ((r >> 6) & 3) ? 0 : (uint8_t)(r | 1);
 }
 
+/* One one-byte control record chosen by j (spec/trace-format.md 3.5): ENTRY or EXIT of fid
+ * j % 47, IRQ (count j & 3) or IRQ_EXIT of irq 1 + j % 8; the same j, the same byte. */
+static void ctl_rec(uint16_t j) {
+  switch (j % 4u) {
+  case 0: __wsn_rt_entry((uint16_t)(j % 47u)); break;
+  case 1: __wsn_rt_exit((uint16_t)(j % 47u)); break;
+  case 2:
+    __wsn_gv_reference = (uint16_t)(j & 3u);
+    (void)__wsn_rt_irq_enter((uint16_t)(1u + j % 8u));
+    break;
+  default: __wsn_rt_irq_leave((uint16_t)(1u + j % 8u), 0); break;
+  }
+}
+
 int main(void) {
   uint16_t i;
   __wsn_gv_reference = 0;
@@ -374,15 +388,7 @@ int main(void) {
       uint16_t p = (uint16_t)(1u + v % 8u), n = (uint16_t)((v >> 3) % 300u), k, j;
       for (k = 0; k < n; ++k) {
         j = (uint16_t)(k % p + (r & 7u));
-        switch (j % 4u) {
-        case 0: __wsn_rt_entry((uint16_t)(j % 47u)); break;
-        case 1: __wsn_rt_exit((uint16_t)(j % 47u)); break;
-        case 2:
-          __wsn_gv_reference = (uint16_t)(j & 3u);
-          (void)__wsn_rt_irq_enter((uint16_t)(1u + j % 8u));
-          break;
-        default: __wsn_rt_irq_leave((uint16_t)(1u + j % 8u), 0); break;
-        }
+        ctl_rec(j);
       }
       break;
     }
@@ -405,15 +411,7 @@ int main(void) {
     uint16_t k, j, n = i == 1 ? 260u : (uint16_t)(3u * i + 4u);
     for (k = 0; k < n; ++k) {
       j = (uint16_t)(k % i + 2u * i);
-      switch (j % 4u) {
-      case 0: __wsn_rt_entry((uint16_t)(j % 47u)); break;
-      case 1: __wsn_rt_exit((uint16_t)(j % 47u)); break;
-      case 2:
-        __wsn_gv_reference = (uint16_t)(j & 3u);
-        (void)__wsn_rt_irq_enter((uint16_t)(1u + j % 8u));
-        break;
-      default: __wsn_rt_irq_leave((uint16_t)(1u + j % 8u), 0); break;
-      }
+      ctl_rec(j);
     }
     __wsn_rt_sched(i);
   }
