@@ -403,7 +403,7 @@ Expected<PreprocessedTrace> preprocessTrace(const TraceFile &File,
   C.DroppedBytes = Rs[Start].LinearOffset;
   C.ReplayRecords = C.StopRecord - Start + 1;
   C.ReplayBytes =
-      Rs[C.StopRecord].LinearOffset + Rs[C.StopRecord].Size - Rs[Start].LinearOffset;
+      Rs[C.StopRecord].LinearOffset + recordExtent(Rs[C.StopRecord]) - Rs[Start].LinearOffset;
   C.RecordsAfterStop = Rs.size() - 1 - C.StopRecord;
   return std::move(P);
 }

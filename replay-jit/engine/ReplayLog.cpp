@@ -96,7 +96,7 @@ Error ReplayLog::diverge(size_t At, std::string Expected, std::string Executed) 
   if (At < P.Records.size())
     Off += P.Records[At].RingOffset;
   else if (!P.Records.empty())
-    Off += P.Records.back().RingOffset + P.Records.back().Size;
+    Off += P.Records.back().RingOffset + recordExtent(P.Records.back());
   St = State::Diverged;
   auto E = std::make_unique<ReplayDivergence>(At, Off, std::move(Expected), std::move(Executed));
   DivergedMessage = toString(Error(std::make_unique<ReplayDivergence>(*E)));

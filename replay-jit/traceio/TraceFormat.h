@@ -235,11 +235,16 @@ struct TraceRecord {
 /// segment, or ends on a boundary. The one rule of ReplayLog (replay) and of wsn-sim's
 /// settle (SettleAnchor), which must agree. Every record of a REPEAT (format 9) ends where
 /// the REPEAT does: the writer grows its count in place, the head staying after it.
+/// Where the bytes of the encoding R comes from end, counted from R's offsets: its size, or
+/// for a record a REPEAT stands for (format 9: all at the REPEAT's offset, only the first with
+/// its size) the REPEAT's 2 bytes.
+inline unsigned recordExtent(const TraceRecord &R) { return R.Repeat ? 2 : R.Size; }
+
 inline bool writerArmedAfter(const TraceRecord &Last, const TraceRecord &LastCheckpoint,
                              uint32_t SegSize) {
   if (Last.Segment != LastCheckpoint.Segment)
     return true;
-  const uint32_t End = Last.RingOffset + (Last.Repeat ? 2 : Last.Size);
+  const uint32_t End = Last.RingOffset + recordExtent(Last);
   return SegSize && End % SegSize == 0;
 }
 
