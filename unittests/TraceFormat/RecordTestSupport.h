@@ -39,6 +39,23 @@ inline std::vector<uint8_t> runtimeBytes() {
   return std::vector<uint8_t>(P, P + WSN_TRACE_FILE_SIZE);
 }
 
+/// A test that drives the host runtime against TraceWriter: the runtime reset (node 0) before
+/// each test, and a seeded linear congruential generator for the records' choices.
+class RuntimeWriterTest : public ::testing::Test {
+protected:
+  explicit RuntimeWriterTest(uint32_t Seed) : Rnd(Seed) {}
+  void SetUp() override {
+    unsetenv("WSN_NODE_ID");
+    __wsn_node_id = 0;
+    __wsn_rt_reset();
+  }
+  uint32_t Rnd;
+  unsigned next(unsigned N) {
+    Rnd = Rnd * 1103515245u + 12345u;
+    return (Rnd >> 16) % N;
+  }
+};
+
 /// A TraceWriter with the runtime's geometry and effect keys unless told otherwise.
 inline TraceWriter writer(uint16_t Buf = WSN_TRACE_BUF_SIZE, uint16_t Seg = WSN_TRACE_SEG_SIZE,
                           unsigned Keys = WSN_TRACE_EFFECT_KEYS) {

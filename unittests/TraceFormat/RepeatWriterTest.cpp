@@ -21,18 +21,9 @@ using namespace wsn::recordtest;
 
 namespace {
 
-class RepeatWriter : public ::testing::Test {
+class RepeatWriter : public RuntimeWriterTest {
 protected:
-  void SetUp() override {
-    unsetenv("WSN_NODE_ID");
-    __wsn_node_id = 0;
-    __wsn_rt_reset();
-  }
-  uint32_t Rnd = 11;
-  unsigned next(unsigned N) {
-    Rnd = Rnd * 1103515245u + 12345u;
-    return (Rnd >> 16) % N;
-  }
+  RepeatWriter() : RuntimeWriterTest(11) {}
   // One event: 0 ENTRY, 1 EXIT, 2 IRQ (with count), 3 IRQ_EXIT; id and count as given.
   struct Ev {
     uint8_t Kind;

@@ -49,18 +49,9 @@ TEST(TwoLevelGroups, InPlace) {
   EXPECT_TRUE(twoLevelGroups(packZeroGroups(Max), 1024));
 }
 
-class TwoLevelWriter : public ::testing::Test {
+class TwoLevelWriter : public RuntimeWriterTest {
 protected:
-  void SetUp() override {
-    unsetenv("WSN_NODE_ID");
-    __wsn_node_id = 0;
-    __wsn_rt_reset();
-  }
-  uint32_t Rnd = 7;
-  unsigned next(unsigned N) {
-    Rnd = Rnd * 1103515245u + 12345u;
-    return (Rnd >> 16) % N;
-  }
+  TwoLevelWriter() : RuntimeWriterTest(7) {}
 };
 
 // Checkpoints of 120 bytes, sparse (two-level), now and then dense (one-level) or empty,

@@ -212,6 +212,28 @@ std::string Node::settle(uint64_t Limit, std::vector<uint8_t> &Sram,
   return Where;
 }
 
+/// Format 9 (spec/trace-format.md section 3.8): the tag of the record a REPEAT at ring
+/// offset At (n at At + 1) took in last, the n-th of it, i.e. its source's ((n - 1) mod p)-th
+/// record, found p bytes before the REPEAT's tag (the source is p one-byte records of its
+/// segment); the REPEAT's own tag when its bytes cannot be that.
+static uint8_t repeatTakenIn(const uint8_t *T, uint32_t At, uint32_t Buf, uint32_t Seg) {
+  const uint8_t Tag = T[32 + At];
+  const uint32_t P = Tag - RepeatTag + 1u, N = T[32 + (At + 1) % Buf];
+  if (!N || At % Seg < P || (At + 1) % Seg == 0)
+    return Tag;
+  return T[32 + At - P + (N - 1) % P];
+}
+
+static bool isRepeatTag(uint8_t Version, uint8_t Tag) {
+  return Version >= 9 && Tag >= RepeatTag && Tag <= RepeatLastTag;
+}
+
+/// IRQ, or IRQ_S from format 7 on (section 3.5).
+static bool isIrqTag(uint8_t Version, uint8_t Tag) {
+  return Tag == 0x03 || (Version >= 7 && Tag >= IrqShortTag &&
+                         Tag < IrqShortTag + IrqShortIds * IrqShortCounts);
+}
+
 std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
                               std::optional<std::vector<uint8_t>> &SkipTrace,
                               llvm::ArrayRef<uint8_t> BoundTrace) {
@@ -290,17 +312,12 @@ std::string Node::settlePoint(uint64_t Limit, std::vector<uint8_t> &Sram,
     // this tag whenever packing made it smaller).
     // Format 7 (section 3.5): IRQ_S, an IRQ in one byte. Format 8 (section 3.7): 0x15
     // CHECKPOINT_Z2, the checkpoint with two-level groups.
-    uint8_t Tag = T[32 + At];
     // Format 9 (section 3.8): a REPEAT's count grew (or it was written) for the record just
-    // closed, the n-th of the REPEAT, i.e. its source's ((n - 1) mod p)-th record, found p
-    // bytes before the REPEAT's tag (the source is p one-byte records of its segment).
-    if (T[4] >= 9 && Tag >= RepeatTag && Tag < RepeatTag + 8) {
-      const uint32_t P = Tag - RepeatTag + 1u, N = T[32 + (At + 1) % Buf];
-      if (N && At % Seg >= P && (At + 1) % Seg)
-        Tag = T[32 + At - P + (N - 1) % P];
-    }
-    if (Tag == 0x03 || (T[4] >= 7 && Tag >= IrqShortTag &&
-                        Tag < IrqShortTag + IrqShortIds * IrqShortCounts))
+    // closed.
+    uint8_t Tag = T[32 + At];
+    if (isRepeatTag(T[4], Tag))
+      Tag = repeatTakenIn(T, At, Buf, Seg);
+    if (isIrqTag(T[4], Tag))
       return "interrupt";
     const bool IsCheckpoint = Tag == static_cast<uint8_t>(RecordKind::Checkpoint) ||
                               Tag == CheckpointZTag || (T[4] >= 8 && Tag == CheckpointZ2Tag);
@@ -327,9 +344,8 @@ Node::settleInRepeat(uint64_t End, std::vector<uint8_t> &Sram,
   const uint8_t *T = dataMemory() + FW.TraceAddr;
   const uint32_t Buf = rd16(T + 12), Seg = rd16(T + 14), Head = rd16(T + 16);
   const uint32_t Saved = (T[30] | (T[31] << 8)) & 0x7FFF;
-  if (T[4] < 9 || !Seg || Saved >= Buf || 32 + Buf + 2 * (Buf / Seg) > FW.TraceSize ||
-      Head != Saved + 2 || Saved % Seg == 0 || T[32 + Saved] < RepeatTag ||
-      T[32 + Saved] >= RepeatTag + 8)
+  if (!Seg || Saved >= Buf || 32 + Buf + 2 * (Buf / Seg) > FW.TraceSize ||
+      Head != Saved + 2 || Saved % Seg == 0 || !isRepeatTag(T[4], T[32 + Saved]))
     return std::nullopt;
   const bool Sleep = WakeValid && !RecordSinceWake; // before this record closes
   Sram = dataSpace();
@@ -356,8 +372,7 @@ Node::settleInRepeat(uint64_t End, std::vector<uint8_t> &Sram,
   RepeatCut = true;
   // The record the REPEAT took in: an IRQ's handler was entered before its record, where
   // the interrupt struck is no state replay can name (settlePoint, below).
-  const uint8_t Tag = T[32 + Saved - P + (N - 1) % P];
-  if (Tag >= IrqShortTag && Tag < IrqShortTag + IrqShortIds * IrqShortCounts)
+  if (isIrqTag(T[4], repeatTakenIn(T, Saved, Buf, Seg)))
     return std::string("interrupt");
   if (Sleep) {
     Sram = WakeSram;
