@@ -82,6 +82,14 @@ static cl::opt<bool> WsnShortEffects(
              "gets a short form without them, recorded when no handler ran inside the "
              "skipped call (false: always the whole record)"));
 
+// spec/instrumentation.md section 7.2: a call whose result replay can compute is not
+// skipped (no SKIP or EFFECT record) and replay runs it.
+static cl::opt<bool> WsnReplayComputes(
+    "wsn-replay-computes", cl::init(true),
+    cl::desc("wsn-trace: leave unrecorded the calls of uninstrumented functions that replay "
+             "can run itself (interrupts off, no I/O, reads only checkpointed state); "
+             "false: skip and record every such call"));
+
 static cl::opt<bool> WsnRecordLocalVolatile(
     "wsn-record-local-volatile", cl::init(false),
     cl::desc("wsn-trace: record volatile reads of a function's own stack "
@@ -310,6 +318,15 @@ private:
   /// Whether replay executes the call (it is not skipped), and whether every
   /// target is instrumented (their reads are their own).
   bool replayRunsCall(const CallBase &CB, bool &AllInstrumented) const;
+  /// Section 7.2: whether replay can run this call of uninstrumented code itself, so that
+  /// it needs no skip span and no effect record.
+  bool replayComputes(CallBase &CB);
+  /// Whether F (and all it calls) reads only what replay keeps exact and touches no I/O;
+  /// memoised, cycles pending count as computable.
+  bool computableBody(const Function &F);
+  DenseMap<const Function *, bool> ComputableFns;
+  DenseSet<const CallBase *> ComputedCalls;
+  std::optional<DenseSet<const GlobalVariable *>> ExactCache;
 
   Error rewrite(FuncPlan &P);
   Error insertAnchors(FuncPlan &P);
@@ -812,7 +829,7 @@ bool Instrumenter::handlersAllInstrumented() {
 
 bool Instrumenter::replayRunsCall(const CallBase &CB, bool &AllInstrumented) const {
   AllInstrumented = false;
-  if (CB.isInlineAsm() || isTransparentCall(CB))
+  if (CB.isInlineAsm() || isTransparentCall(CB) || ComputedCalls.count(&CB))
     return true;
   const Function *Direct = CB.getCalledFunction();
   if (Direct && MM.role(Direct).IsInvariant)
@@ -836,6 +853,152 @@ bool Instrumenter::replayRunsCall(const CallBase &CB, bool &AllInstrumented) con
   Type *RT = CB.getType();
   return !RT->isVoidTy() && !CB.use_empty() &&
          !(RT->isIntegerTy() && is_contained(traceValueWidths(), RT->getIntegerBitWidth()));
+}
+
+/// Section 7.2 (thesis 4.1, "no record for what replay can compute"): a call of an
+/// uninstrumented function needs no skip span and no effect record when replay, running
+/// the same code, computes the same writes and result. That holds when
+///  - interrupts are certainly off at the call and every callee keeps them off (section
+///    7.1), so no handler runs inside it and no IRQ record could fall there;
+///  - the callee and everything it calls are defined, uninstrumented program code, called
+///    directly: no input function, task, handler, invariant, message interface, external
+///    function, inline asm (the nesC atomic primitives are modelled by replay, section 3)
+///    or indirect call;
+///  - it touches no I/O: no volatile access, and every access has a known target (a
+///    global or a stack object; a register address is neither);
+///  - every global it reads is one replay keeps exact: restored by every checkpoint
+///    (anchorGlobals) or constant. Replay runs every write to those (instrumented code,
+///    the effects of skipped calls, these calls), so the callee reads on replay what it
+///    read on the mote. Stack objects are live frames of code replay runs.
+/// Its writes need no record: replay makes them itself. References it makes to
+/// interrupt-shared globals are not counted, on the mote as on replay (uninstrumented).
+bool Instrumenter::replayComputes(CallBase &CB) {
+  if (!WsnReplayComputes || CB.isInlineAsm() || CB.isMustTailCall())
+    return false;
+  const Function *F = CB.getCalledFunction();
+  if (!F || F->isDeclaration() || !IState->offBefore(CB) || !IState->keepsOff(*F))
+    return false;
+  if (!ExactCache) {
+    ExactCache.emplace();
+    for (GlobalVariable *GV : anchorGlobals())
+      ExactCache->insert(GV);
+  }
+  if (!computableBody(*F))
+    return false;
+  // Where an interrupt may arrive, the call must not touch interrupt-shared state: an IRQ
+  // record names its place by the counted references since the context's last record, and
+  // the call (uninstrumented, no record) counts none, so replay cannot tell "just before
+  // the call" from "just after it". Both are the same place for the handlers only when the
+  // call leaves what they share alone. (uart-cmd at -O0: popTask out of line in
+  // runNextTask, a tick taken after it was replayed before it, and the task dispatched
+  // differed.) In a function that never runs with interrupts enabled no IRQ falls anywhere.
+  if (IState->mayRunEnabled(*CB.getFunction())) {
+    const GlobalSet &Ref = MM.transitiveRef(F);
+    if (Ref.Unknown)
+      return false;
+    for (const GlobalVariable *GV : MM.globals(Ref))
+      if (Shared.count(GV))
+        return false;
+  }
+  ComputedCalls.insert(&CB);
+  return true;
+}
+
+bool Instrumenter::computableBody(const Function &F) {
+  auto [It, New] = ComputableFns.try_emplace(&F, true); // a cycle in progress: assumed
+  if (!New)
+    return It->second;
+  auto Fail = [&] {
+    ComputableFns[&F] = false;
+    return false;
+  };
+  const FunctionRole &Role = MM.role(&F);
+  if (F.isDeclaration() || Instr.count(&F) || InputFns.count(&F) || Role.IsTask ||
+      Role.IsInvariant || Role.isInterrupt() || hasMessageRole(F) || F.isVarArg())
+    return Fail();
+  auto KnownTarget = [&](const Value *Ptr, bool Read) {
+    ObjSet O = MM.pointsTo(Ptr);
+    if (O.Unknown || O.Objs.empty())
+      return false;
+    for (unsigned Id : O.Objs) {
+      const Value *Obj = MM.object(Id);
+      if (const auto *GV = dyn_cast<GlobalVariable>(Obj)) {
+        if (GV->getSection() == ".progmem.data" || isNoInstrumentName(GV->getName()))
+          return false; // flash (read by lpm), the runtime's own state
+        if (Read && !GV->isConstant() && !ExactCache->count(GV))
+          return false;
+        continue;
+      }
+      if (!isa<AllocaInst>(Obj))
+        return false;
+    }
+    return true;
+  };
+  // The status register (AVR SREG in the data space): replay's status model, as in
+  // instrumented code (the nesC atomic primitives, once inlined, read and write it).
+  auto IsStatus = [&](const Value *Ptr) {
+    std::optional<uint64_t> A = constantAddress(Ptr->stripPointerCasts());
+    return A && Target && Target->SREGAddr && *A == Target->SREGAddr;
+  };
+  // A volatile local (a delay loop's counter) is the function's own memory: deterministic,
+  // as the instrumentation treats it in instrumented code (isNondetLoad).
+  auto OnlyStack = [&](const Value *Ptr) {
+    ObjSet O = MM.pointsTo(Ptr);
+    return !O.Unknown && !O.Objs.empty() && llvm::all_of(O.Objs, [&](unsigned Id) {
+      return isa<AllocaInst>(MM.object(Id));
+    });
+  };
+  for (const Instruction &I : instructions(F)) {
+    if (const auto *LI = dyn_cast<LoadInst>(&I)) {
+      const Value *Ptr = LI->getPointerOperand();
+      if (IsStatus(Ptr))
+        continue;
+      if ((LI->isVolatile() && !OnlyStack(Ptr)) || LI->isAtomic() || !KnownTarget(Ptr, true))
+        return Fail();
+    } else if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+      const Value *Ptr = SI->getPointerOperand();
+      if (IsStatus(Ptr))
+        continue;
+      if ((SI->isVolatile() && !OnlyStack(Ptr)) || SI->isAtomic() || !KnownTarget(Ptr, false))
+        return Fail();
+    } else if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) || isa<FenceInst>(I) ||
+               isa<VAArgInst>(I)) {
+      return Fail();
+    } else if (const auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      if (MI->isVolatile() || !KnownTarget(MI->getDest(), false))
+        return Fail();
+      if (const auto *MT = dyn_cast<MemTransferInst>(MI);
+          MT && !KnownTarget(MT->getSource(), true))
+        return Fail();
+    } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      if (isHarmlessIntrinsic(I))
+        continue;
+      if (CB->isInlineAsm()) {
+        // Interrupt masking and status moves only (replay's status model); never
+        // sleep or read program memory. An enable is allowed where keepsOff has proved
+        // it never runs with the flag set (MSP430's atomic end: eint only when the
+        // saved GIE was set).
+        std::vector<AsmStmt> Stmts;
+        if (!Target || !parseMoteAsm(*CB, Target->Arch, Stmts, nullptr))
+          return Fail();
+        for (const AsmStmt &St : Stmts)
+          if (St.Op == AsmOp::Sleep || St.Op == AsmOp::LoadProgram)
+            return Fail();
+        continue;
+      }
+      const Function *C = CB->getCalledFunction();
+      if (!C)
+        return Fail();
+      StringRef N = C->getName();
+      if (N == "__nesc_atomic_start" || N == "__nesc_atomic_end")
+        continue; // replay's status model (keepsOff: they restore, never enable)
+      if (C->isIntrinsic() || ModuleModel::isTransparentCallee(C) || !computableBody(*C))
+        return Fail();
+    } else if (I.mayReadOrWriteMemory()) {
+      return Fail();
+    }
+  }
+  return ComputableFns[&F];
 }
 
 /// What replay needs from the mote's memory: the slice globals, and every
@@ -1131,6 +1294,10 @@ Error Instrumenter::planFunction(FuncPlan &P) {
     }
     if (!Any)
       continue;
+    if (replayComputes(*CB)) {
+      ++Stats.Computed;
+      continue;
+    }
     Type *RT = CB->getType();
     if (!RT->isVoidTy() && !CB->use_empty() &&
         !(RT->isIntegerTy() &&

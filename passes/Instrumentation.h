@@ -82,6 +82,9 @@ struct InstrumentStats {
   unsigned BootInputs = 0;
   /// Calls of input functions recorded as one INPUT each (InputFunctions.h).
   unsigned InputCalls = 0;
+  /// Calls of uninstrumented code left unrecorded because replay runs them itself
+  /// (spec/instrumentation.md section 7.2).
+  unsigned Computed = 0;
   /// Locals left out of a checkpoint: dead at its anchor (lifetime.start on
   /// every path to their uses; spec/instrumentation.md section 5).
   unsigned DeadAtAnchor = 0;

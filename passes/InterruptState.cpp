@@ -188,6 +188,14 @@ const InterruptState::Result &InterruptState::analyze(const Function &F,
       // this state, is off (an out-of-line atomic start, a sleep that ends
       // in cli); an interrupt may still arrive inside it.
       bool Enters = S == Off;
+      // The nesC atomic end restores the status its start saved: saved while Off, it
+      // leaves interrupts off whatever its body looks like (a status write of a value).
+      bool RestoresOff = Name == "__nesc_atomic_end" && CB->arg_size() == 1 &&
+                         savedState(CB->getArgOperand(0), Saved) == Off;
+      if (Enters && RestoresOff) {
+        Set(Off);
+        continue;
+      }
       if (Enters && !keepsOff(*Callee))
         R.EverOn = true;
       bool ExitOff = !InProgress.count({Callee, Enters}) &&

@@ -67,6 +67,9 @@ void printHelp(raw_ostream &OS) {
         "  --no-repeat         every control record as its own byte: no REPEAT records\n"
         "                      for periodic runs (WSN_TRACE_REPEAT 0; saves about 330\n"
         "                      bytes of flash and the runs' detection cycles)\n"
+        "  --no-replay-computes\n"
+        "                      skip and record every call of uninstrumented code, also\n"
+        "                      those replay can compute (-wsn-replay-computes=false)\n"
         "  --instrument=selected|all\n"
         "                      dependence-selected functions (default) or the\n"
         "                      instrument-everything baseline\n"
@@ -192,6 +195,8 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       O.InstrumentAll = A == "all";
     } else if (A == "--no-repeat") {
       O.NoRepeat = true;
+    } else if (A == "--no-replay-computes") {
+      O.NoReplayComputes = true;
     } else if (A == "--no-inline") {
       O.Inline = false;
     } else if (A == "--inline") {
@@ -859,6 +864,10 @@ Expected<std::string> Pipeline::instrument(StringRef Linked) {
     AnalysisOpts.push_back(formatv("-wsn-level={0}", *O.Level).str());
   if (!O.ErrorPaths.empty())
     AnalysisOpts.push_back("-wsn-error-paths=" + O.ErrorPaths);
+  // spec/instrumentation.md section 7.2; with the analysis options so that the segment
+  // choice sees the same records as the build.
+  if (O.NoReplayComputes)
+    AnalysisOpts.push_back("-wsn-replay-computes=false");
 
   if (O.Inline) {
     auto In = inlineSelected(Input, AnalysisOpts);

@@ -40,6 +40,9 @@ struct Options {
   /// --no-repeat: the runtime's WSN_TRACE_REPEAT 0 (no REPEAT records, spec/trace-format.md
   /// section 3.8: every control record as its own byte).
   bool NoRepeat = false;
+  /// --no-replay-computes: -wsn-replay-computes=false (spec/instrumentation.md section 7.2:
+  /// every call of uninstrumented code is skipped and recorded).
+  bool NoReplayComputes = false;
   /// --instrument=selected (dependence-selected functions, thesis Algorithm 4) or all
   /// (the instrument-everything baseline of thesis Table 4.2).
   bool InstrumentAll = false;

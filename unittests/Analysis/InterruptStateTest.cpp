@@ -211,3 +211,75 @@ TEST(InterruptState, Msp430ConditionalEint) {
 }
 
 } // namespace
+
+namespace {
+
+// TinyOS's AVR atomic primitives out of line (nesC output keeps them as functions): the end
+// is a status write of its argument, a value the analysis cannot see into from the body.
+// A call of the end with a status its start saved while interrupts were off keeps them off
+// (spec/instrumentation.md section 7.1), so postTask called from a signal handler keeps them
+// off; with a status saved while maybe on, the end may enable them.
+const char *AVROutOfLine = R"(
+target triple = "avr"
+
+define i8 @__nesc_atomic_start() {
+  %s = load volatile i8, ptr inttoptr (i16 95 to ptr)
+  call void asm sideeffect "cli", "~{memory}"()
+  ret i8 %s
+}
+define void @__nesc_atomic_end(i8 %s) {
+  call void asm sideeffect "", "~{memory}"()
+  store volatile i8 %s, ptr inttoptr (i16 95 to ptr)
+  ret void
+}
+define void @quiet() {
+  ret void
+}
+define i8 @postTask(i8 %id) {
+  %a = call i8 @__nesc_atomic_start()
+  call void @quiet()
+  call void @__nesc_atomic_end(i8 %a)
+  ret i8 0
+}
+define void @restore_other(i8 %v) {
+  %a = call i8 @__nesc_atomic_start()
+  call void @__nesc_atomic_end(i8 %v)
+  ret void
+}
+; Entered with interrupts off (a signal handler).
+define void @__vector_15() {
+  %r = call i8 @postTask(i8 0)
+  call void @quiet()
+  call void @restore_other(i8 128)
+  call void @quiet()
+  ret void
+}
+define void @task() {
+  %r = call i8 @postTask(i8 1)
+  call void @quiet()
+  ret void
+}
+)";
+
+} // namespace
+
+TEST(InterruptState, AvrOutOfLineAtomicEnd) {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M = parse(Ctx, AVROutOfLine);
+  ASSERT_TRUE(M);
+  wsn::InterruptState IS(*M, [](const Function &F) { return F.getName() == "__vector_15"; });
+
+  EXPECT_FALSE(IS.keepsOff(*M->getFunction("__nesc_atomic_end")))
+      << "alone, a status write of an unknown value";
+  EXPECT_TRUE(IS.keepsOff(*M->getFunction("postTask")))
+      << "its end restores the status its start saved while off";
+  EXPECT_FALSE(IS.keepsOff(*M->getFunction("restore_other")))
+      << "an end given some other status may enable";
+  EXPECT_TRUE(IS.offBefore(*callTo(*M, "postTask", "quiet")));
+  EXPECT_TRUE(IS.offBefore(*callTo(*M, "__vector_15", "quiet", 0)));
+  EXPECT_FALSE(IS.offBefore(*callTo(*M, "__vector_15", "quiet", 1)));
+  EXPECT_TRUE(IS.mayRunEnabled(*M->getFunction("__vector_15")));
+  // In a task the start saves a status that may have the flag set: after the end, maybe on.
+  EXPECT_TRUE(IS.offBefore(*callTo(*M, "postTask", "__nesc_atomic_end")));
+  EXPECT_FALSE(IS.offBefore(*callTo(*M, "task", "quiet")));
+}

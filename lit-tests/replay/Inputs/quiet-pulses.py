@@ -8,7 +8,8 @@ import sys
 
 lines = open(sys.argv[1]).read().splitlines()
 effects = [(i, int(m.group(1))) for i, l in enumerate(lines)
-           for m in [re.search(r"EFFECT site=3 .*NestC\$pulses=(\d+)", l)] if m]
+           for m in [re.search(r"EFFECT site=\d+ .*irq-window\.c:38:.*NestC\$pulses=(\d+)", l)]
+           if m]
 first, last = effects[0], effects[-1]
 irqs = sum(1 for l in lines[first[0]:last[0]] if re.search(r"\bIRQ irq=\d+ .*__vector_1 ", l))
 print("pulses grew %d, recorded INT0 handlers %d, quiet %s" %
