@@ -90,6 +90,12 @@ static cl::opt<bool> WsnReplayComputes(
              "can run itself (interrupts off, no I/O, reads only checkpointed state); "
              "false: skip and record every such call"));
 
+// spec/instrumentation.md section 7.1, "Functions entered with interrupts off".
+static cl::opt<bool> WsnEnteredOff(
+    "wsn-entered-off", cl::init(true),
+    cl::desc("wsn-trace: a function called only where interrupts are certainly off is "
+             "analysed as entered with them off (false: only handlers are)"));
+
 static cl::opt<bool> WsnRecordLocalVolatile(
     "wsn-record-local-volatile", cl::init(false),
     cl::desc("wsn-trace: record volatile reads of a function's own stack "
@@ -321,6 +327,9 @@ private:
   /// Section 7.2: whether replay can run this call of uninstrumented code itself, so that
   /// it needs no skip span and no effect record.
   bool replayComputes(CallBase &CB);
+  /// Section 7.1: the functions, other than handlers, entered with interrupts off.
+  void findEnteredOff();
+  DenseSet<const Function *> EnteredOff;
   /// Whether F (and all it calls) reads only what replay keeps exact and touches no I/O;
   /// memoised, cycles pending count as computable.
   bool computableBody(const Function &F);
@@ -855,6 +864,37 @@ bool Instrumenter::replayRunsCall(const CallBase &CB, bool &AllInstrumented) con
          !(RT->isIntegerTy() && is_contained(traceValueWidths(), RT->getIntegerBitWidth()));
 }
 
+/// Section 7.1, "Functions entered with interrupts off": a function called only directly,
+/// from points where interrupts are certainly off (a nesC async event called from a signal
+/// handler, a helper of an atomic section), is entered Off as handlers are. Grown to a
+/// fixpoint from the handlers: each promotion can make more call sites Off. Address-taken
+/// functions (an indirect call may come from anywhere), functions without a call site, main
+/// and handlers keep the hardware's rule.
+void Instrumenter::findEnteredOff() {
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (Function &F : M) {
+      if (F.isDeclaration() || EnteredOff.count(&F) || MM.isAddressTaken(&F) ||
+          F.hasAddressTaken())
+        continue;
+      const FunctionInfo *FI = R.lookup(&F);
+      if (FI && (FI->isInterrupt() || FI->Role.IsMain))
+        continue;
+      ArrayRef<CallBase *> Sites = MM.callSites(&F);
+      if (Sites.empty())
+        continue;
+      bool AllOff = llvm::all_of(Sites, [&](const CallBase *CB) {
+        return CB->getCalledFunction() == &F && IState->offBefore(*CB);
+      });
+      if (AllOff) {
+        EnteredOff.insert(&F);
+        ++Stats.EnteredOff;
+        Grew = true;
+      }
+    }
+  }
+}
+
 /// Section 7.2 (thesis 4.1, "no record for what replay can compute"): a call of an
 /// uninstrumented function needs no skip span and no effect record when replay, running
 /// the same code, computes the same writes and result. That holds when
@@ -1184,6 +1224,10 @@ Error Instrumenter::planFunction(FuncPlan &P) {
   // `interrupt`, sei / eint, a status restore; section 7.1).
   if (P.Handler && enteredWithInterruptsOff(FI))
     P.CountRefs = IState->mayRunEnabled(F);
+  // The same for a function only called with interrupts off (section 7.1): no interrupt
+  // arrives while it runs unless it, or a callee, turns them on.
+  if (!P.Handler && EnteredOff.count(&F))
+    P.CountRefs = IState->mayRunEnabled(F);
 
   if (P.CountRefs)
     expandMemIntrinsics(P);
@@ -1340,8 +1384,10 @@ Error Instrumenter::planFunction(FuncPlan &P) {
 Error Instrumenter::plan() {
   IState = std::make_unique<InterruptState>(M, [this](const Function &F) {
     const FunctionInfo *FI = R.lookup(&F);
-    return FI && enteredWithInterruptsOff(*FI);
+    return (FI && enteredWithInterruptsOff(*FI)) || EnteredOff.count(&F);
   });
+  if (WsnEnteredOff)
+    findEnteredOff();
   for (const GlobalVariable *GV : R.InterruptShared) {
     Shared.insert(GV);
     unsigned Id = MM.globalId(GV);

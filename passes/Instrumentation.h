@@ -85,6 +85,8 @@ struct InstrumentStats {
   /// Calls of uninstrumented code left unrecorded because replay runs them itself
   /// (spec/instrumentation.md section 7.2).
   unsigned Computed = 0;
+  /// Functions other than handlers found entered with interrupts off (section 7.1).
+  unsigned EnteredOff = 0;
   /// Locals left out of a checkpoint: dead at its anchor (lifetime.start on
   /// every path to their uses; spec/instrumentation.md section 5).
   unsigned DeadAtAnchor = 0;

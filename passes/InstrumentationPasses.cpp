@@ -138,7 +138,8 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " callers=" << S->Callers << " stack-writers=" << S->StackWriters
            << " sends=" << S->Sends << " recvs=" << S->Recvs
            << " boot-inputs=" << S->BootInputs << " input-calls=" << S->InputCalls
-           << " dead-at-anchor=" << S->DeadAtAnchor << " computed=" << S->Computed << "\n"
+           << " dead-at-anchor=" << S->DeadAtAnchor << " computed=" << S->Computed
+           << " entered-off=" << S->EnteredOff << "\n"
            << "wsn-trace: largest-record=" << S->LargestRecord << " ("
            << (S->LargestRecordWhat.empty() ? std::string("none") : S->LargestRecordWhat)
            << ")\n";
