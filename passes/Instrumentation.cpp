@@ -331,7 +331,7 @@ private:
   void findEnteredOff();
   DenseSet<const Function *> EnteredOff;
   /// Whether F (and all it calls) reads only what replay keeps exact and touches no I/O;
-  /// memoised, cycles pending count as computable.
+  /// memoised; recursion is refused.
   bool computableBody(const Function &F);
   DenseMap<const Function *, bool> ComputableFns;
   DenseSet<const CallBase *> ComputedCalls;
@@ -945,13 +945,14 @@ bool Instrumenter::replayComputes(CallBase &CB) {
 }
 
 bool Instrumenter::computableBody(const Function &F) {
-  auto [It, New] = ComputableFns.try_emplace(&F, true); // a cycle in progress: assumed
+  // A function reached again while its own body is being looked at is recursive: refused,
+  // and with it everything on the cycle (a result assumed for it would be cached for the
+  // others before its body was known). keepsOff already refuses recursion (section 7.1
+  // assumes it may enable interrupts); this keeps the memo sound on its own.
+  auto [It, New] = ComputableFns.try_emplace(&F, false);
   if (!New)
     return It->second;
-  auto Fail = [&] {
-    ComputableFns[&F] = false;
-    return false;
-  };
+  auto Fail = [&] { return false; };
   const FunctionRole &Role = MM.role(&F);
   if (F.isDeclaration() || Instr.count(&F) || InputFns.count(&F) || Role.IsTask ||
       Role.IsInvariant || Role.isInterrupt() || hasMessageRole(F) || F.isVarArg())
@@ -1038,7 +1039,8 @@ bool Instrumenter::computableBody(const Function &F) {
       return Fail();
     }
   }
-  return ComputableFns[&F];
+  ComputableFns[&F] = true;
+  return true;
 }
 
 /// What replay needs from the mote's memory: the slice globals, and every
