@@ -976,11 +976,9 @@ bool Instrumenter::computableBody(const Function &F) {
     return true;
   };
   // The status register (AVR SREG in the data space): replay's status model, as in
-  // instrumented code (the nesC atomic primitives, once inlined, read and write it).
-  auto IsStatus = [&](const Value *Ptr) {
-    std::optional<uint64_t> A = constantAddress(Ptr->stripPointerCasts());
-    return A && Target && Target->SREGAddr && *A == Target->SREGAddr;
-  };
+  // instrumented code (the nesC atomic primitives, once inlined, read and write it), read
+  // the way the interrupt-state analysis of condition 1 reads it.
+  auto IsStatus = [&](const Value *Ptr) { return Target && isStatusAddress(Ptr, Target->Arch); };
   // A volatile local (a delay loop's counter) is the function's own memory: deterministic,
   // as the instrumentation treats it in instrumented code (isNondetLoad).
   auto OnlyStack = [&](const Value *Ptr) {
