@@ -96,6 +96,20 @@ static cl::opt<bool> WsnEnteredOff(
     cl::desc("wsn-trace: a function called only where interrupts are certainly off is "
              "analysed as entered with them off (false: only handlers are)"));
 
+// spec/instrumentation.md section 7.3: no ENTRY/EXIT for a function that runs wholly with
+// interrupts off where its place is otherwise known.
+static cl::opt<bool> WsnNoEntry(
+    "wsn-off-no-entry", cl::init(true),
+    cl::desc("wsn-trace: write no ENTRY/EXIT for a function entered with interrupts off "
+             "that keeps them off, when no interrupt position depends on them (false: "
+             "every instrumented function has its ENTRY/EXIT)"));
+
+static cl::opt<bool> WsnUncountedNoEntry(
+    "wsn-uncounted-no-entry", cl::init(true),
+    cl::desc("wsn-trace: write no ENTRY/EXIT for a function without counted references, "
+             "checks or anchors of its own (a task dispatcher, a wrapper), called only "
+             "directly from instrumented functions (false: keep them)"));
+
 static cl::opt<bool> WsnRecordLocalVolatile(
     "wsn-record-local-volatile", cl::init(false),
     cl::desc("wsn-trace: record volatile reads of a function's own stack "
@@ -329,6 +343,7 @@ private:
   bool replayComputes(CallBase &CB);
   /// Section 7.1: the functions, other than handlers, entered with interrupts off.
   void findEnteredOff();
+  bool quietEntryExit(const FuncPlan &P);
   DenseSet<const Function *> EnteredOff;
   /// Whether F (and all it calls) reads only what replay keeps exact and touches no I/O;
   /// memoised; recursion is refused.
@@ -874,8 +889,10 @@ void Instrumenter::findEnteredOff() {
   for (bool Grew = true; Grew;) {
     Grew = false;
     for (Function &F : M) {
+      // An invariant is `used` (kept for replay, which may evaluate it on its own), which
+      // LLVM counts as its address taken; on the mote only its checks call it.
       if (F.isDeclaration() || EnteredOff.count(&F) || MM.isAddressTaken(&F) ||
-          F.hasAddressTaken())
+          (F.hasAddressTaken() && !MM.role(&F).IsInvariant))
         continue;
       const FunctionInfo *FI = R.lookup(&F);
       if (FI && (FI->isInterrupt() || FI->Role.IsMain))
@@ -2175,6 +2192,71 @@ void Instrumenter::insertRegions(FuncPlan &P) {
   }
 }
 
+/// Section 7.3: a function's ENTRY and EXIT records do two things. They check, in replay,
+/// that the same function was entered and left, and they reset `#gv_reference`, so that an
+/// IRQ record is placed by the records before it and the counted references since
+/// (spec/replay-log.md section 2.2). Records are consumed in order and every access to an
+/// interrupt-shared global in an instrumented function is counted, so between two records
+/// the count only grows: the resets keep counts small (one-byte IRQ records) and bound
+/// them, they are not what orders an interrupt against the program's shared accesses.
+/// Where a function adds no count and no place an interrupt could be told apart by, its
+/// pair is left out:
+/// - (a) a function entered with interrupts off that keeps them off (section 7.1) holds
+///   no interrupt; what its pair still separates is "before the call" from "after it" in
+///   the caller, which matters only when the call touches state a handler shares and the
+///   caller may run with interrupts on. So: no caller may run with interrupts on, or it
+///   touches no interrupt-shared global, or it is an invariant called only by checks (each
+///   check is a counted reference right after the call);
+/// - (b) a function that may run with interrupts on but has no counted reference, check
+///   or anchor of its own (nesC's task dispatcher, a wrapper): an interrupt taken in it
+///   has the count the caller had at the call, or the one its last callee's EXIT left,
+///   and no shared access lies between those places and the ones the count names.
+/// Either way every call site is a direct call from an instrumented function (a callback
+/// of skipped code keeps its ENTRY, which the skip span's walk looks for), the function's
+/// address is not taken, and it is not main, a handler or a task.
+bool Instrumenter::quietEntryExit(const FuncPlan &P) {
+  Function &F = *P.F;
+  const FunctionRole &Role = MM.role(&F);
+  if (P.Handler || !P.AnchorHeaders.empty() || Role.IsMain || Role.IsTask ||
+      Role.isInterrupt() || MM.isAddressTaken(&F) ||
+      (F.hasAddressTaken() && !Role.IsInvariant))
+    return false;
+  ArrayRef<CallBase *> Sites = MM.callSites(&F);
+  if (Sites.empty())
+    return false;
+  auto PlanOf = [&](const Function *G) -> const FuncPlan * {
+    for (const FuncPlan &Q : Plans)
+      if (Q.F == G)
+        return &Q;
+    return nullptr;
+  };
+  for (const CallBase *CB : Sites)
+    if (CB->getCalledFunction() != &F || !PlanOf(CB->getFunction()))
+      return false;
+  if (EnteredOff.count(&F) && !IState->mayRunEnabled(F)) {
+    if (!WsnNoEntry)
+      return false;
+    if (llvm::none_of(Sites, [&](const CallBase *CB) {
+          return IState->mayRunEnabled(*CB->getFunction());
+        }))
+      return true;
+    // Every call of an invariant in an instrumented function is a check (planFunction).
+    if (Role.IsInvariant && llvm::all_of(Sites, [&](const CallBase *CB) {
+          return is_contained(PlanOf(CB->getFunction())->Checks, CB);
+        }))
+      return true;
+    const GlobalSet &Ref = MM.transitiveRef(&F);
+    if (Ref.Unknown)
+      return false;
+    for (const GlobalVariable *GV : MM.globals(Ref))
+      if (Shared.count(GV))
+        return false;
+    return true;
+  }
+  return WsnUncountedNoEntry && !Role.IsInvariant && P.Counted.empty() && P.Checks.empty() &&
+         P.InputHandlerWrites.empty();
+}
+
 Error Instrumenter::insertEntryExit(FuncPlan &P) {
   Function &F = *P.F;
   Instruction *First = nullptr;
@@ -2199,6 +2281,10 @@ Error Instrumenter::insertEntryExit(FuncPlan &P) {
         B->createIrqExit(Irq);
       }
     ++Stats.Handlers;
+    return Error::success();
+  }
+  if (quietEntryExit(P)) {
+    ++Stats.NoEntry;
     return Error::success();
   }
   Expected<uint32_t> Fid = Ids.getOrAssignFid(F);

@@ -87,6 +87,8 @@ struct InstrumentStats {
   unsigned Computed = 0;
   /// Functions other than handlers found entered with interrupts off (section 7.1).
   unsigned EnteredOff = 0;
+  /// Instrumented functions left without ENTRY/EXIT (section 7.3).
+  unsigned NoEntry = 0;
   /// Locals left out of a checkpoint: dead at its anchor (lifetime.start on
   /// every path to their uses; spec/instrumentation.md section 5).
   unsigned DeadAtAnchor = 0;

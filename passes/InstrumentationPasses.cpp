@@ -139,7 +139,8 @@ static bool runInstrumentation(Module &M, ModuleAnalysisManager &MAM) {
            << " sends=" << S->Sends << " recvs=" << S->Recvs
            << " boot-inputs=" << S->BootInputs << " input-calls=" << S->InputCalls
            << " dead-at-anchor=" << S->DeadAtAnchor << " computed=" << S->Computed
-           << " entered-off=" << S->EnteredOff << "\n"
+           << " entered-off=" << S->EnteredOff << " no-entry=" << S->NoEntry
+           << "\n"
            << "wsn-trace: largest-record=" << S->LargestRecord << " ("
            << (S->LargestRecordWhat.empty() ? std::string("none") : S->LargestRecordWhat)
            << ")\n";

@@ -48,8 +48,8 @@ bool TraceMap::Anchor::operator==(const Anchor &O) const {
   return std::tie(Id, Function, Vars) == std::tie(O.Id, O.Function, O.Vars);
 }
 bool TraceMap::Invariant::operator==(const Invariant &O) const {
-  return std::tie(Id, Function, Inputs, Recvs) ==
-         std::tie(O.Id, O.Function, O.Inputs, O.Recvs);
+  return std::tie(Id, Function, Inputs, Recvs, File, Line) ==
+         std::tie(O.Id, O.Function, O.Inputs, O.Recvs, O.File, O.Line);
 }
 bool TraceMap::Effect::operator==(const Effect &O) const {
   return std::tie(Site, Callee, ReturnSize, Writes, Short) ==
@@ -316,8 +316,13 @@ Expected<TraceMap> TraceMap::fromModule(const Module &CM) {
   auto Invs = MD.invariants();
   if (!Invs)
     return Wrap(Invs.takeError());
-  for (const TraceInvariantMD &I : *Invs)
+  for (const TraceInvariantMD &I : *Invs) {
     Map.Invariants.push_back({I.Id, I.F->getName().str(), toVars(I.Inputs), std::nullopt});
+    if (const DISubprogram *SP = I.F->getSubprogram()) {
+      Map.Invariants.back().File = SP->getFilename().str();
+      Map.Invariants.back().Line = SP->getLine();
+    }
+  }
   auto Rops = MD.invariantRecvs();
   if (!Rops)
     return Wrap(Rops.takeError());
@@ -425,6 +430,10 @@ std::string TraceMap::toJSON() const {
              [](json::OStream &J, const Invariant &I) {
                J.attribute("id", I.Id);
                J.attribute("function", I.Function);
+               if (!I.File.empty()) {
+                 J.attribute("file", I.File);
+                 J.attribute("line", I.Line);
+               }
                writeVars(J, "inputs", I.Inputs);
                if (I.Recvs) {
                  J.attributeBegin("recvs");
@@ -803,6 +812,12 @@ Expected<TraceMap> TraceMap::parseJSON(StringRef Text, StringRef FileName,
             WSN_TRY(Fn, R.str("function"));
             I.Id = Id;
             I.Function = Fn;
+            if (R.O->get("file")) {
+              WSN_TRY(File, R.str("file"));
+              WSN_TRY(Line, R.u32("line"));
+              I.File = File;
+              I.Line = Line;
+            }
             if (Error E = readVars(R, "inputs", I.Inputs, false))
               return E;
             if (R.O->get("recvs")) {

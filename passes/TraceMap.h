@@ -81,6 +81,10 @@ struct TraceMap {
     /// R_OP (`recvs`): the RECV sites whose received data is in the
     /// invariant's value slice; absent when the program has no receive site.
     std::optional<std::vector<uint32_t>> Recvs;
+    /// Where the invariant function is defined (`file`, `line`; optional: an invariant
+    /// may have no ENTRY/EXIT and so no `functions` entry, spec/instrumentation.md 7.3).
+    std::string File;
+    uint32_t Line = 0;
     bool operator==(const Invariant &O) const;
   };
   struct Effect {

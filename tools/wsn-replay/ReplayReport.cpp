@@ -168,7 +168,9 @@ void printReport(raw_ostream &OS, raw_ostream &Err, ReplayRunner &R,
       uint32_t Inv = SR ? SR->id() : 0;
       const TraceMap::Invariant *I = Map->invariant(Inv);
       std::string Where;
-      if (I)
+      if (I && !I->File.empty())
+        Where = " (" + I->File + ":" + std::to_string(I->Line) + ")";
+      else if (I)
         for (const TraceMap::Function &F : Map->Functions)
           if (F.Name == I->Function && !F.File.empty())
             Where = " (" + F.File + ":" + std::to_string(F.Line) + ")";
