@@ -2211,12 +2211,22 @@ void Instrumenter::insertRegions(FuncPlan &P) {
 ///   or anchor of its own (nesC's task dispatcher, a wrapper): an interrupt taken in it
 ///   has the count the caller had at the call, or the one its last callee's EXIT left,
 ///   and no shared access lies between those places and the ones the count names.
-/// Either way every call site is a direct call from an instrumented function (a callback
+/// Only functions the analysis did not select (callers instrumented to reach selected ones,
+/// section 2) and invariants qualify: a selected function's events are what the user's
+/// breakpoints and added checks stop at (the iterative workflow of thesis 4.4 selects the
+/// functions on an error path to see them). Either way every call site is a direct call
+/// from an instrumented function (a callback
 /// of skipped code keeps its ENTRY, which the skip span's walk looks for), the function's
 /// address is not taken, and it is not main, a handler or a task.
 bool Instrumenter::quietEntryExit(const FuncPlan &P) {
   Function &F = *P.F;
   const FunctionRole &Role = MM.role(&F);
+  // A function the analysis selected (thesis Algorithm 4: on an error path, the level the
+  // user asked for) keeps its events: they are what the debugger's breakpoints, backtraces
+  // and added checks stop at. Only the invariant (its CHECK is its event) and functions
+  // instrumented for another reason (callers of selected functions, section 2) lose them.
+  if (P.FI->Selected && !Role.IsInvariant)
+    return false;
   if (P.Handler || !P.AnchorHeaders.empty() || Role.IsMain || Role.IsTask ||
       Role.isInterrupt() || MM.isAddressTaken(&F) ||
       (F.hasAddressTaken() && !Role.IsInvariant))

@@ -70,6 +70,10 @@ void printHelp(raw_ostream &OS) {
         "  --no-replay-computes\n"
         "                      skip and record every call of uninstrumented code, also\n"
         "                      those replay can compute (-wsn-replay-computes=false)\n"
+        "  --all-entries       ENTRY/EXIT records for every instrumented function, also\n"
+        "                      those that need none (-wsn-off-no-entry=false\n"
+        "                      -wsn-uncounted-no-entry=false): more trace, and the\n"
+        "                      REPL's break and where see every such function\n"
         "  --instrument=selected|all\n"
         "                      dependence-selected functions (default) or the\n"
         "                      instrument-everything baseline\n"
@@ -197,6 +201,8 @@ Expected<Options> parseArgs(ArrayRef<const char *> Args) {
       O.NoRepeat = true;
     } else if (A == "--no-replay-computes") {
       O.NoReplayComputes = true;
+    } else if (A == "--all-entries") {
+      O.AllEntries = true;
     } else if (A == "--no-inline") {
       O.Inline = false;
     } else if (A == "--inline") {
@@ -868,6 +874,11 @@ Expected<std::string> Pipeline::instrument(StringRef Linked) {
   // choice sees the same records as the build.
   if (O.NoReplayComputes)
     AnalysisOpts.push_back("-wsn-replay-computes=false");
+  // spec/instrumentation.md section 7.3, the same way.
+  if (O.AllEntries) {
+    AnalysisOpts.push_back("-wsn-off-no-entry=false");
+    AnalysisOpts.push_back("-wsn-uncounted-no-entry=false");
+  }
 
   if (O.Inline) {
     auto In = inlineSelected(Input, AnalysisOpts);

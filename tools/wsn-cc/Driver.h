@@ -43,6 +43,9 @@ struct Options {
   /// --no-replay-computes: -wsn-replay-computes=false (spec/instrumentation.md section 7.2:
   /// every call of uninstrumented code is skipped and recorded).
   bool NoReplayComputes = false;
+  /// --all-entries: -wsn-off-no-entry=false -wsn-uncounted-no-entry=false
+  /// (spec/instrumentation.md section 7.3: ENTRY/EXIT for every instrumented function).
+  bool AllEntries = false;
   /// --instrument=selected (dependence-selected functions, thesis Algorithm 4) or all
   /// (the instrument-everything baseline of thesis Table 4.2).
   bool InstrumentAll = false;

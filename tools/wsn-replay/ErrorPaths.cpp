@@ -178,7 +178,12 @@ std::optional<Writer> lastWriter(ReplayRunner &R, const TraceMap &Map, const Rep
     const ReplayEvent &E = Ev[size_t(Engine)];
     const TraceMap::Effect *Ef = Map.effect(E.Id);
     std::string Callee = Ef && !Ef->Callee.empty() ? Ef->Callee : "";
-    std::string Caller = innermostFunction(R, Map, size_t(Engine) + 1);
+    // The function the call is in: its skip site's, which the map names; the innermost
+    // function with events is only a fallback (a function without ENTRY/EXIT records,
+    // spec/instrumentation.md 7.3, is no frame of its own).
+    const TraceMap::Site *S = Map.site(E.Id);
+    std::string Caller = S && !S->Function.empty() ? S->Function
+                                                   : innermostFunction(R, Map, size_t(Engine) + 1);
     Out.Where = "written by the skipped call to " +
                 (Callee.empty() ? std::string("<indirect>") : Callee) +
                 (Caller.empty() ? std::string() : " in " + Caller) + " (its recorded effect), event " +

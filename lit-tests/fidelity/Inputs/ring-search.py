@@ -6,7 +6,7 @@ with the scheduler loop, not the geometry alone).
 
 usage: ring-search.py FIDELITY BIN WORK --wrap EXAMPLE=RING:SEG --want moved|setup
                       [--to TO --reason REASON] [--chunk N] [--max N] [--mcu MCU]
-                      [--ring-moves N]
+                      [--ring-moves N] [--opt FLAG]...
 
 Runs `fidelity.py --modes wrap-violation` over seeds 1.., CHUNK at a time, until the wanted
 property has been seen at least once, or MAX seeds have run (then it says so and exits 1):
@@ -37,6 +37,7 @@ def run_chunk(a, start, n, tag, check=False):
         cmd.append("--check")
     if a.ring_moves is not None:
         cmd += ["--ring-moves", str(a.ring_moves)]
+    cmd += ["--opt=" + o for o in a.opt]
     rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                         universal_newlines=True).returncode
     if not os.path.exists(out):
@@ -58,6 +59,8 @@ def main():
     p.add_argument("--max", type=int, default=1200)
     p.add_argument("--mcu", default="atmega128")
     p.add_argument("--ring-moves", type=int)
+    p.add_argument("--opt", action="append", default=[],
+                   help="a wsn-cc option for fidelity.py's builds (repeatable)")
     a = p.parse_args()
     if a.want == "moved" and not (a.to and a.reason):
         p.error("--want moved needs --to and --reason")
