@@ -48,7 +48,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "fuzz", "corpus"))
     a = ap.parse_args()
     # Seeds written by hand (control.wtr from testgen, effect-c.wtr, input-s.wtr,
-    # two-level.wtr, repeat.wtr) stay: only the files this script makes are overwritten.
+    # two-level.wtr, repeat.wtr, check-short.wtr) stay: only the files this script makes are
+    # overwritten.
     with tempfile.TemporaryDirectory() as tmp:
         for name, srcs, simargs, ccargs in PROGRAMS:
             fw = os.path.join(tmp, name)

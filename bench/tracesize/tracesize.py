@@ -20,7 +20,7 @@ with wsn-trace-dump and counted under its source:
   send/recv      SEND, RECV (LOG 6)
   effect         EFFECT (uninstrumented callees' writes)
   skip           SKIP_BEGIN, SKIP_END
-  check          CHECK, VIOLATION
+  check          CHECK (also as CHECK_S, format 10, spec/trace-format.md 3.9), VIOLATION
   pad            segment ends left unused (PAD): bytes written minus the records' bytes
 
 Records written together count each under its own source, the bytes under one of them: an

@@ -447,6 +447,9 @@ static bool isFormat8Tag(uint8_t Tag) {
 /// The tags format 9 added (section 3.8: REPEAT), reserved in older versions.
 static bool isFormat9Tag(uint8_t Tag) { return Tag >= RepeatTag && Tag <= RepeatLastTag; }
 
+/// The tags format 10 added (section 3.9: CHECK_S), reserved in older versions.
+static bool isFormat10Tag(uint8_t Tag) { return isCheckShortTag(Tag); }
+
 Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                             bool Resolve) const {
   ArrayRef<uint8_t> R = ring();
@@ -880,6 +883,26 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     return Error::success();
   };
 
+  // CHECK_S, tag 0x19 + 2 (inv - 1) then the raw 16-bit checksum (format 10, section 3.9):
+  // a CHECK of inv 1..3, marked Compact, Size 3. Its bytes need nothing before it, so the
+  // record at a saved head (verifySpan, without Resolve) is sized the same way.
+  auto decodeCheckShort = [&](uint8_t Tag) -> Error {
+    const unsigned Inv = 1 + (Tag - CheckShortTag) / 2;
+    if (End - Pos < 3)
+      return Fail(Pos + 1, "CHECK_S (tag 0x" + utohexstr(Tag, false, 2) + ", inv " +
+                               Twine(Inv) + ") cut off by the end of its segment in its checksum" +
+                               (IsCurrent ? " (the write head is there)" : ""));
+    TraceRecord Rec = StartRecord(RecordKind::Check);
+    Rec.Compact = true;
+    Rec.Fields[0] = Inv;
+    Rec.Fields[1] = readU16(R, Pos + 1);
+    Rec.NumFields = 2;
+    Rec.Size = 3;
+    Pos += 3;
+    Out.push_back(std::move(Rec));
+    return Error::success();
+  };
+
   while (Pos < End) {
     RecStart = Pos;
     uint8_t Tag = R[Pos];
@@ -918,6 +941,11 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
     }
     if (isFormat9Tag(Tag) && Header.Version >= 9) {
       if (Error E = decodeRepeat(Tag))
+        return E;
+      continue;
+    }
+    if (isFormat10Tag(Tag) && Header.Version >= 10) {
+      if (Error E = decodeCheckShort(Tag))
         return E;
       continue;
     }
@@ -989,7 +1017,7 @@ Error TraceFile::decodeSpan(const TraceSpan &S, std::vector<TraceRecord> &Out,
                                                     (Tag >= InputShortTag &&
                                                      Tag <= InputShortLastTag) ||
                                                     isFormat7Tag(Tag) || isFormat8Tag(Tag) ||
-                                                    isFormat9Tag(Tag)
+                                                    isFormat9Tag(Tag) || isFormat10Tag(Tag)
                                               ? " in format " + Twine(unsigned(Header.Version))
                                               : ""));
     if (Error E = decodePlain(RecordKind(Tag)))
@@ -1774,7 +1802,10 @@ void TraceWriter::skipEffectC(uint16_t Site, ArrayRef<uint8_t> Before, ArrayRef<
 void TraceWriter::check(uint16_t Inv, bool Ok, uint16_t Crc) {
   ++Header.Checks;
   std::vector<uint8_t> Rec{uint8_t(Ok ? RecordKind::Check : RecordKind::Violation)};
-  appendVarint(Rec, Inv);
+  if (Ok && Inv >= 1 && Inv <= CheckShortInvs) // CHECK_S (section 3.9)
+    Rec[0] = uint8_t(CheckShortTag + 2 * (Inv - 1));
+  else
+    appendVarint(Rec, Inv);
   Rec.push_back(uint8_t(Crc));
   Rec.push_back(uint8_t(Crc >> 8));
   emit(Rec, 0);

@@ -24,12 +24,13 @@
 namespace wsn {
 
 constexpr unsigned TraceHeaderSize = 32;
-constexpr uint8_t TraceVersion = 9;
+constexpr uint8_t TraceVersion = 10;
 /// The oldest version still read: format 2 is format 3 without EFFECT_DELTA records, format
 /// 3 is format 4 without CHECKPOINT_Z records, format 4 is format 5 without EFFECT_C records,
 /// format 5 is format 6 without INPUT_S records, format 6 is format 7 without the compact
 /// control records (spec section 3.5), format 7 is format 8 without the two-level groups
-/// (section 3.7), format 8 is format 9 without REPEAT records (section 3.8).
+/// (section 3.7), format 8 is format 9 without REPEAT records (section 3.8), format 9 is
+/// format 10 without CHECK_S records (section 3.9).
 constexpr uint8_t OldestTraceVersion = 2;
 /// Tag of EFFECT_DELTA (format 3, spec/trace-format.md section 3.1): decoded into an EFFECT
 /// record with its full payload (TraceRecord::Delta set).
@@ -76,6 +77,16 @@ constexpr uint8_t RepeatTag = 0x98, RepeatLastTag = 0x9F;
 constexpr unsigned RepeatMaxPeriod = 8;
 /// How far back the writer looks for a period (the runtime's WSN_REPEAT_BACK): 4.
 constexpr uint8_t RepeatBack = 4;
+/// CHECK_S (format 10, spec section 3.9): tag 0x19 + 2 (inv - 1) for inv = 1..3, then the
+/// raw 16-bit checksum; a passing CHECK without its inv field, decoded into a CHECK record
+/// (TraceRecord::Compact set, Size 3).
+constexpr uint8_t CheckShortTag = 0x19;
+constexpr unsigned CheckShortInvs = 3;
+/// Whether Tag is one of CHECK_S's three (0x19, 0x1B, 0x1D).
+constexpr bool isCheckShortTag(uint8_t Tag) {
+  return Tag >= CheckShortTag && Tag < CheckShortTag + 2 * CheckShortInvs &&
+         (Tag - CheckShortTag) % 2 == 0;
+}
 
 /// Header flag bits.
 enum TraceFlag : uint16_t {
@@ -205,7 +216,8 @@ struct TraceRecord {
   bool Short = false;
   int8_t Slot = -1;
   /// An ENTRY, EXIT, IRQ or IRQ_EXIT written in one byte (format 7: ENTRY_S, EXIT_S, IRQ_S,
-  /// IRQ_EXIT_S), its fields in the tag.
+  /// IRQ_EXIT_S), its fields in the tag; or a CHECK written as CHECK_S (format 10: its inv in
+  /// the tag, then the checksum, 3 bytes).
   bool Compact = false;
   /// One of the three records (SKIP_BEGIN, SKIP_END, EFFECT) of an empty skip span written
   /// as one SPAN_EFFECT* record (format 7). All three carry the record's offsets; the EFFECT

@@ -480,8 +480,10 @@ void printRecordsText(raw_ostream &OS, ArrayRef<TraceRecord> Records, const Trac
         OS << ", the value of recent slot " << int(R.Slot);
       OS << ")";
     }
-    if (R.Compact) // ENTRY_S, EXIT_S, IRQ_S, IRQ_EXIT_S (format 7): the fields in the tag
-      OS << " (in 1 byte)";
+    // ENTRY_S, EXIT_S, IRQ_S, IRQ_EXIT_S (format 7): the fields in the tag; CHECK_S (format
+    // 10, spec/trace-format.md 3.9): the inv in the tag, then the checksum.
+    if (R.Compact)
+      OS << " (in " << R.Size << (R.Size == 1 ? " byte)" : " bytes)");
     if (R.Span) { // SPAN_EFFECT* (format 7): an empty skip span written as one record
       OS << " (empty span: one record";
       if (R.Kind == RecordKind::Effect)
@@ -588,7 +590,7 @@ json::Array recordsJSON(ArrayRef<TraceRecord> Records, const TraceMap *Map) {
       if (R.Slot >= 0)
         O["recent_slot"] = int64_t(R.Slot);
     }
-    if (R.Compact) // ENTRY_S, EXIT_S, IRQ_S, IRQ_EXIT_S: the fields in the tag
+    if (R.Compact) // ENTRY_S, EXIT_S, IRQ_S, IRQ_EXIT_S, CHECK_S: the fields in the tag
       O["compact"] = true;
     if (R.Span) // SPAN_EFFECT*: the SKIP_BEGIN, SKIP_END and EFFECT of one record
       O["span"] = true;

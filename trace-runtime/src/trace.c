@@ -2813,11 +2813,27 @@ __attribute__((noinline, used)) void __wsn_violation_hook(uint16_t inv) {
   __asm__ __volatile__("nop" : : "r"(inv) : "memory");
 }
 
+/* The CHECK or VIOLATION record, left open. A passing check of inv 1..3 is a CHECK_S (format
+ * 10, section 3.9): the writer core reserves a CHECK without field a (F_NOA: the tag and the
+ * raw checksum, 3 bytes) and the tag is replaced before the record closes, as rec1 and INPUT_S
+ * do. One copy for both check entry points. Interrupts must be disabled. */
+static NOINLINE void check_rec(uint16_t inv, uint8_t ok, uint16_t crc) {
+  uint8_t kind = WSN_REC_VIOLATION | F_RAW, *p;
+  if (ok) {
+    kind = WSN_REC_CHECK | F_RAW;
+    if ((uint16_t)(inv - 1u) < WSN_TRACE_INV_SHORT)
+      kind |= F_NOA;
+  }
+  p = emit(inv, kind, crc, 0);
+  if (p && (kind & F_NOA))
+    p[-3] = (uint8_t)(WSN_REC_CHECK_S - 2u + 2u * inv);
+}
+
 /* CHECK / VIOLATION and the header's check counter and violation fields; returns 1 at the
  * first violation. Interrupts must be disabled. */
 static INLINE uint8_t check_locked(uint16_t inv, uint8_t ok, uint16_t crc) {
   struct __wsn_trace_header *h = &HDR;
-  emit(inv, (ok ? WSN_REC_CHECK : WSN_REC_VIOLATION) | F_RAW, crc, 0);
+  check_rec(inv, ok, crc);
 #if defined(__AVR__)
   __asm__("" : "+r"(h)); /* base + displacement accesses: smaller on AVR */
 #endif

@@ -749,8 +749,8 @@ TEST(TraceFormatErrors, HeaderFields) {
     EXPECT_NE(E.find("the header is all zero"), std::string::npos) << E;
     EXPECT_NE(E.find("stopped before it recorded anything"), std::string::npos) << E;
   }
-  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 9)", 0), 0u);
-  EXPECT_EQ(Mut(4, 10).rfind("offset 4: unsupported version 10 (expected 2 to 9)", 0), 0u);
+  EXPECT_EQ(Mut(4, 1).rfind("offset 4: unsupported version 1 (expected 2 to 10)", 0), 0u);
+  EXPECT_EQ(Mut(4, 11).rfind("offset 4: unsupported version 11 (expected 2 to 10)", 0), 0u);
   EXPECT_EQ(Mut(5, 7).rfind("offset 5: unknown target 7", 0), 0u);
   EXPECT_EQ(Mut(14, 0).rfind("offset 12: buf_size 32 is not a multiple of seg_size 0", 0),
             std::string::npos); // seg_size 0 has its own message

@@ -5,6 +5,7 @@
  *   wsn-trace-testgen wrap OUT.wtr    a scheduler loop with an anchor, wrapping the ring 3x
  *   wsn-trace-testgen inputs OUT.wtr  inputs written plain and as INPUT_S (format 6)
  *   wsn-trace-testgen control OUT.wtr the compact control records of format 7
+ *   wsn-trace-testgen checks OUT.wtr  checks written plain and as CHECK_S (format 10)
  */
 #define _POSIX_C_SOURCE 200112L
 #include "wsn/trace.h"
@@ -153,11 +154,26 @@ static void control(void) {
   __wsn_rt_exit(1); /* D1 */
 }
 
+/* Passing checks of inv 1..3 as CHECK_S (format 10, spec/trace-format.md 3.9), of inv 0, 4
+ * and 200 as CHECK; a violation of inv 2 in full, then a check not written (frozen). */
+static void checks(void) {
+  __wsn_rt_entry(1);               /* A1 */
+  __wsn_rt_check(1, 1, 0xBEEF);    /* 19 EF BE */
+  __wsn_rt_check(2, 1, 0x0102);    /* 1B 02 01 */
+  __wsn_rt_check(3, 1, 0xFFFF);    /* 1D FF FF */
+  __wsn_rt_check(0, 1, 0x1111);    /* 0E 00 11 11 */
+  __wsn_rt_check(4, 1, 0x2222);    /* 0E 04 22 22 */
+  __wsn_rt_check(200, 1, 0x3333);  /* 0E C8 01 33 33 */
+  __wsn_rt_check(2, 0, 0x4444);    /* 0F 02 44 44 */
+  __wsn_rt_check(1, 1, 0x5555);    /* frozen */
+}
+
 int main(int argc, char **argv) {
   setenv("WSN_TRACE_OUT", "", 1); /* only the explicit file below */
   if (argc != 3 || (strcmp(argv[1], "basic") != 0 && strcmp(argv[1], "wrap") != 0 &&
-                    strcmp(argv[1], "inputs") != 0 && strcmp(argv[1], "control") != 0)) {
-    fprintf(stderr, "usage: wsn-trace-testgen basic|wrap|inputs|control OUT.wtr\n");
+                    strcmp(argv[1], "inputs") != 0 && strcmp(argv[1], "control") != 0 &&
+                    strcmp(argv[1], "checks") != 0)) {
+    fprintf(stderr, "usage: wsn-trace-testgen basic|wrap|inputs|control|checks OUT.wtr\n");
     return 2;
   }
   setenv("WSN_NODE_ID", "5", 1);
@@ -167,6 +183,8 @@ int main(int argc, char **argv) {
     inputs();
   else if (strcmp(argv[1], "control") == 0)
     control();
+  else if (strcmp(argv[1], "checks") == 0)
+    checks();
   else
     wrap();
   if (__wsn_rt_write_file(argv[2]) != 0) {

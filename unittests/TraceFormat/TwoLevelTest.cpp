@@ -329,7 +329,8 @@ TEST(TwoLevel, LengthOutOfRange) {
   }
 }
 
-// Reserved before format 8, as the tags 0x19, 0x1B and 0x1D still are (ControlRecordsTest).
+// Reserved before format 8, as the tags 0x19, 0x1B and 0x1D are before format 10
+// (ControlRecordsTest, CheckShortTest).
 // The record starts the ring (ENTRY_S is reserved before format 7 too).
 TEST(TwoLevel, ReservedBeforeFormat8) {
   for (const Kind &K : Kinds) {

@@ -415,6 +415,14 @@ int main(void) {
     }
     __wsn_rt_sched(i);
   }
+  /* Passing checks that stay in the retained tail (spec/trace-format.md 3.9): CHECK_S for inv
+   * 1..3 (through both entry points), the plain CHECK for inv 0, 4 and 300 (a two-byte varint);
+   * the violation at the end keeps its full form. */
+  for (i = 0; i < 7; ++i) {
+    static const uint16_t invs[7] = {1, 2, 3, 0, 4, 300, 1};
+    __wsn_rt_check(invs[i], 1, __wsn_crc16(0xFFFF, big, (uint16_t)(i + 1)));
+  }
+  __wsn_rt_check_t((uintptr_t)&ck_b, 1);
   /* A burst of inputs that stays in the retained tail (spec/trace-format.md 3.4): sites near
    * the previous one (d = -8..7) and far from it, values in a recent slot and not, at each
    * varint length, through both entry points. */

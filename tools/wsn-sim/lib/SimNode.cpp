@@ -149,7 +149,7 @@ static uint32_t rd32(const uint8_t *P) {
 
 /// Header, ring and one 2-byte check value per segment (trace-format.md section 1.2).
 static bool validHeader(const uint8_t *H, uint32_t Avail, uint32_t &Len) {
-  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 9) // format 2-9 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C, 6: INPUT_S, 7: compact control records, 8: two-level groups, 9: REPEAT)
+  if (memcmp(H, "WTRB", 4) != 0 || H[4] < 2 || H[4] > 10) // format 2-10 (3: EFFECT_DELTA, 4: CHECKPOINT_Z, 5: EFFECT_C, 6: INPUT_S, 7: compact control records, 8: two-level groups, 9: REPEAT, 10: CHECK_S)
     return false;
   uint32_t BufSize = rd16(H + 12), SegSize = rd16(H + 14);
   if (!SegSize)
@@ -390,7 +390,7 @@ std::vector<uint8_t> Node::traceImage(std::string &Warning) const {
   if (validHeader(T, FW.TraceSize, HLen))
     Len = HLen;
   else
-    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 9 "
+    Warning = "the trace header in SRAM is not initialised (no WTRB magic, version 2 to 10 "
               "and a ring fitting the " +
               std::to_string(FW.TraceSize) +
               "-byte object): the firmware wrote no record yet; writing the raw object";
@@ -465,7 +465,7 @@ Expected<Node::FullTrace> Node::fullTrace() {
   if (!validHeader(T, FW.TraceSize, Len))
     return createStringError(inconvertibleErrorCode(),
                              "--full-trace: the trace header in SRAM is not initialised (no "
-                             "WTRB magic, version 2 to 9 and a ring fitting the " +
+                             "WTRB magic, version 2 to 10 and a ring fitting the " +
                                  Twine(FW.TraceSize) +
                                  "-byte object): the firmware wrote no record yet");
   // A stop can fall inside a record (spec/trace-format.md section 1.1): head, wraps, the

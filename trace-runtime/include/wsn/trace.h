@@ -59,7 +59,7 @@ extern "C" {
 #endif
 
 /* Header field values (spec/trace-format.md section 1). */
-#define WSN_TRACE_VERSION 9
+#define WSN_TRACE_VERSION 10
 #define WSN_TRACE_TARGET_HOST 0
 #define WSN_TRACE_TARGET_AVR 1
 #define WSN_TRACE_TARGET_MSP430 2
@@ -113,12 +113,16 @@ enum {
   /* format 9 (section 3.8): REPEAT, 0x98 + p - 1 (period p 1..8), then a count n (1..255):
    * n more one-byte control records repeating the p written before it */
   WSN_REC_REPEAT = 0x98,
+  /* format 10 (section 3.9): CHECK_S, 0x19 + 2 (inv - 1) (inv 1..3), then the raw 16-bit
+   * checksum: a CHECK without its inv field */
+  WSN_REC_CHECK_S = 0x19,
   /* format 7: ENTRY fid as 0xA0 + fid, EXIT fid as 0xD0 + fid (fid 0..46) */
   WSN_REC_ENTRY_S = 0xA0,
   WSN_REC_EXIT_S = 0xD0
 };
 #define WSN_TRACE_IRQ_SHORT 8  /* irq ids 1..8 fit IRQ_S / IRQ_EXIT_S */
 #define WSN_TRACE_FID_SHORT 47 /* fids 0..46 fit ENTRY_S / EXIT_S */
+#define WSN_TRACE_INV_SHORT 3  /* invariant ids 1..3 fit CHECK_S */
 
 /* The 32-byte header; all fields little-endian (native on every supported target). */
 struct __wsn_trace_header {
