@@ -344,6 +344,7 @@ private:
   /// Section 7.1: the functions, other than handlers, entered with interrupts off.
   void findEnteredOff();
   bool quietEntryExit(const FuncPlan &P);
+  bool mayTouchShared(const Function &F);
   DenseSet<const Function *> EnteredOff;
   /// Whether F (and all it calls) reads only what replay keeps exact and touches no I/O;
   /// memoised; recursion is refused.
@@ -949,14 +950,8 @@ bool Instrumenter::replayComputes(CallBase &CB) {
   // call leaves what they share alone. (uart-cmd at -O0: popTask out of line in
   // runNextTask, a tick taken after it was replayed before it, and the task dispatched
   // differed.) In a function that never runs with interrupts enabled no IRQ falls anywhere.
-  if (IState->mayRunEnabled(*CB.getFunction())) {
-    const GlobalSet &Ref = MM.transitiveRef(F);
-    if (Ref.Unknown)
-      return false;
-    for (const GlobalVariable *GV : MM.globals(Ref))
-      if (Shared.count(GV))
-        return false;
-  }
+  if (IState->mayRunEnabled(*CB.getFunction()) && mayTouchShared(*F))
+    return false;
   ComputedCalls.insert(&CB);
   return true;
 }
@@ -2192,6 +2187,15 @@ void Instrumenter::insertRegions(FuncPlan &P) {
   }
 }
 
+/// Whether F, or anything it calls, may touch an interrupt-shared global (section 3): some
+/// target unknown, or a known one shared.
+bool Instrumenter::mayTouchShared(const Function &F) {
+  const GlobalSet &Ref = MM.transitiveRef(&F);
+  return Ref.Unknown || llvm::any_of(MM.globals(Ref), [&](const GlobalVariable *GV) {
+           return Shared.count(GV) != 0;
+         });
+}
+
 /// Section 7.3: a function's ENTRY and EXIT records do two things. They check, in replay,
 /// that the same function was entered and left, and they reset `#gv_reference`, so that an
 /// IRQ record is placed by the records before it and the counted references since
@@ -2255,13 +2259,7 @@ bool Instrumenter::quietEntryExit(const FuncPlan &P) {
           return is_contained(PlanOf(CB->getFunction())->Checks, CB);
         }))
       return true;
-    const GlobalSet &Ref = MM.transitiveRef(&F);
-    if (Ref.Unknown)
-      return false;
-    for (const GlobalVariable *GV : MM.globals(Ref))
-      if (Shared.count(GV))
-        return false;
-    return true;
+    return !mayTouchShared(F);
   }
   return WsnUncountedNoEntry && !Role.IsInvariant && P.Counted.empty() && P.Checks.empty() &&
          P.InputHandlerWrites.empty();
