@@ -98,7 +98,7 @@ static cl::opt<bool> WsnEnteredOff(
 
 // spec/instrumentation.md section 7.3: no ENTRY/EXIT for a function that runs wholly with
 // interrupts off where its place is otherwise known.
-static cl::opt<bool> WsnNoEntry(
+static cl::opt<bool> WsnOffNoEntry(
     "wsn-off-no-entry", cl::init(true),
     cl::desc("wsn-trace: write no ENTRY/EXIT for a function entered with interrupts off "
              "that keeps them off, when no interrupt position depends on them (false: "
@@ -345,6 +345,7 @@ private:
   void findEnteredOff();
   bool quietEntryExit(const FuncPlan &P);
   bool mayTouchShared(const Function &F);
+  bool addressTaken(const Function &F);
   DenseSet<const Function *> EnteredOff;
   /// Whether F (and all it calls) reads only what replay keeps exact and touches no I/O;
   /// memoised; recursion is refused.
@@ -880,6 +881,13 @@ bool Instrumenter::replayRunsCall(const CallBase &CB, bool &AllInstrumented) con
          !(RT->isIntegerTy() && is_contained(traceValueWidths(), RT->getIntegerBitWidth()));
 }
 
+/// Whether F may be called other than by the direct calls the model sees: its address
+/// escapes, or LLVM counts it as taken. An invariant is `used` (kept for replay, which may
+/// evaluate it on its own), which LLVM counts as taken; on the mote only its checks call it.
+bool Instrumenter::addressTaken(const Function &F) {
+  return MM.isAddressTaken(&F) || (F.hasAddressTaken() && !MM.role(&F).IsInvariant);
+}
+
 /// Section 7.1, "Functions entered with interrupts off": a function called only directly,
 /// from points where interrupts are certainly off (a nesC async event called from a signal
 /// handler, a helper of an atomic section), is entered Off as handlers are. Grown to a
@@ -890,10 +898,7 @@ void Instrumenter::findEnteredOff() {
   for (bool Grew = true; Grew;) {
     Grew = false;
     for (Function &F : M) {
-      // An invariant is `used` (kept for replay, which may evaluate it on its own), which
-      // LLVM counts as its address taken; on the mote only its checks call it.
-      if (F.isDeclaration() || EnteredOff.count(&F) || MM.isAddressTaken(&F) ||
-          (F.hasAddressTaken() && !MM.role(&F).IsInvariant))
+      if (F.isDeclaration() || EnteredOff.count(&F) || addressTaken(F))
         continue;
       const FunctionInfo *FI = R.lookup(&F);
       if (FI && (FI->isInterrupt() || FI->Role.IsMain))
@@ -2232,8 +2237,7 @@ bool Instrumenter::quietEntryExit(const FuncPlan &P) {
   if (P.FI->Selected && !Role.IsInvariant)
     return false;
   if (P.Handler || !P.AnchorHeaders.empty() || Role.IsMain || Role.IsTask ||
-      Role.isInterrupt() || MM.isAddressTaken(&F) ||
-      (F.hasAddressTaken() && !Role.IsInvariant))
+      Role.isInterrupt() || addressTaken(F))
     return false;
   ArrayRef<CallBase *> Sites = MM.callSites(&F);
   if (Sites.empty())
@@ -2248,7 +2252,7 @@ bool Instrumenter::quietEntryExit(const FuncPlan &P) {
     if (CB->getCalledFunction() != &F || !PlanOf(CB->getFunction()))
       return false;
   if (EnteredOff.count(&F) && !IState->mayRunEnabled(F)) {
-    if (!WsnNoEntry)
+    if (!WsnOffNoEntry)
       return false;
     if (llvm::none_of(Sites, [&](const CallBase *CB) {
           return IState->mayRunEnabled(*CB->getFunction());
